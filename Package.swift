@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "cardscan",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "APDU", targets: ["APDU"]),
+
+        .library(name: "CardProfiles", targets: ["CardProfiles"]),
+        .library(name: "PCSCTransport", targets: ["PCSCTransport"]),
+        .executable(name: "cardscan", targets: ["cardscan"]),
+        .executable(name: "cardsim", targets: ["cardsim"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        // Pure Swift: bytes, APDUs, status words, BER-TLV, ATR, channels, transcripts. No I/O.
+        .target(name: "APDU"),
+
+
+        .systemLibrary(name: "CPCSCLite", pkgConfig: "libpcsclite",
+                       providers: [.apt(["libpcsclite-dev"])]),
+        .target(name: "PCSCTransport", dependencies: ["APDU", "CPCSCLite"]),
+        .target(name: "CardProfiles", dependencies: ["APDU", "Yams"]),
+        .executableTarget(name: "cardscan", dependencies: [
+            "APDU", "CardProfiles", "PCSCTransport",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "cardsim", dependencies: [
+            "APDU",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "CardscanBench", dependencies: ["APDU", "CardProfiles", "PCSCTransport"]),
+        .testTarget(name: "APDUTests", dependencies: [
+            "APDU", .product(name: "PropertyBased", package: "swift-property-based"),
+        ]),
+        .testTarget(name: "CardProfilesTests", dependencies: ["APDU", "CardProfiles"]),
+        .testTarget(name: "PCSCTransportTests", dependencies: ["APDU", "PCSCTransport"]),
+        .testTarget(name: "CLITests", dependencies: ["APDU"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

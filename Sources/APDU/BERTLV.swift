@@ -1,0 +1,124 @@
+/// A BER-TLV data object (ISO/IEC 7816-4 §5.2, ISO/IEC 8825-1 §8.1): a tag, a definite
+/// length and a value; a constructed object's value is itself a sequence of objects.
+public struct BERTLV: Hashable, Sendable {
+    public let tag: TLVTag
+    /// The raw value bytes (for a constructed object too).
+    public let value: [UInt8]
+    /// The objects inside a constructed object; empty for a primitive one.
+    public let children: [BERTLV]
+
+    /// Deeper nesting than this is refused, so hostile input cannot exhaust the stack.
+    public static let maximumDepth = 16
+
+    public enum ParseError: UserFacingError, Equatable {
+        case truncated(offset: Int, what: String)
+        case tagTooLong(offset: Int)
+        case indefiniteLength(offset: Int)
+        case lengthTooLong(offset: Int)
+        case valueOverrun(offset: Int, declared: Int, available: Int)
+        case tooDeep(offset: Int)
+        case trailingBytes(offset: Int, count: Int)
+        case invalidTagText(String)
+        case invalidPath(String)
+
+        public var message: String {
+            switch self {
+            case .truncated(let o, let w): return "BER-TLV truncated at byte \(o): missing \(w)"
+            case .tagTooLong(let o): return "BER-TLV tag at byte \(o) is longer than 4 bytes"
+            case .indefiniteLength(let o): return "BER-TLV indefinite length (80) at byte \(o) is not allowed in ISO 7816"
+            case .lengthTooLong(let o): return "BER-TLV length field at byte \(o) is longer than 4 bytes"
+            case .valueOverrun(let o, let d, let a): return "BER-TLV object at byte \(o) declares \(d) value bytes but only \(a) remain"
+            case .tooDeep(let o): return "BER-TLV nesting deeper than \(BERTLV.maximumDepth) at byte \(o)"
+            case .trailingBytes(let o, let n): return "\(n) trailing byte(s) after the BER-TLV object, from byte \(o)"
+            case .invalidTagText(let t): return "'\(t)' is not a BER-TLV tag"
+            case .invalidPath(let p): return "'\(p)' is not a tag path (write tags in hex separated by '/', e.g. 6F/A5/9F0C)"
+            }
+        }
+    }
+
+    public init(tag: TLVTag, value: [UInt8], children: [BERTLV] = []) {
+        self.tag = tag; self.value = value; self.children = children
+    }
+
+    /// Parses exactly one object; bytes after it are an error.
+    public static func parse(_ bytes: some Collection<UInt8>) throws(ParseError) -> BERTLV {
+        var slice = ArraySlice(bytes)
+        let node = try consume(from: &slice, depth: 0)
+        if !slice.isEmpty { throw .trailingBytes(offset: slice.startIndex, count: slice.count) }
+        return node
+    }
+
+    /// Parses a sequence of objects that fills `bytes` exactly.
+    public static func parseAll(_ bytes: some Collection<UInt8>) throws(ParseError) -> [BERTLV] {
+        var slice = ArraySlice(bytes)
+        var out: [BERTLV] = []
+        while !slice.isEmpty { out.append(try consume(from: &slice, depth: 0)) }
+        return out
+    }
+
+    static func consumeLength(from input: inout ArraySlice<UInt8>) throws(ParseError) -> Int {
+        let offset = input.startIndex
+        guard let first = input.popFirst() else { throw .truncated(offset: offset, what: "length") }
+        if first < 0x80 { return Int(first) }
+        if first == 0x80 { throw .indefiniteLength(offset: offset) }
+        let count = Int(first & 0x7F)
+        if count > 4 { throw .lengthTooLong(offset: offset) }
+        var length = 0
+        for _ in 0..<count {
+            guard let b = input.popFirst() else { throw .truncated(offset: offset, what: "long-form length") }
+            length = length << 8 | Int(b)
+        }
+        return length
+    }
+
+    static func consume(from input: inout ArraySlice<UInt8>, depth: Int) throws(ParseError) -> BERTLV {
+        let offset = input.startIndex
+        if depth > maximumDepth { throw .tooDeep(offset: offset) }
+        let tag = try TLVTag.consume(from: &input)
+        let length = try consumeLength(from: &input)
+        guard input.count >= length else { throw .valueOverrun(offset: offset, declared: length, available: input.count) }
+        let valueSlice = input.prefix(length)
+        input = input.dropFirst(length)
+        var children: [BERTLV] = []
+        if tag.isConstructed {
+            var inner = valueSlice
+            while !inner.isEmpty { children.append(try consume(from: &inner, depth: depth + 1)) }
+        }
+        return BERTLV(tag: tag, value: Array(valueSlice), children: children)
+    }
+
+    /// Parses `6F/A5/9F0C` into tags.
+    public static func path(_ text: String) throws(ParseError) -> [TLVTag] {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        var tags: [TLVTag] = []
+        for part in parts {
+            guard let tag = try? TLVTag(hex: String(part)) else { throw .invalidPath(text) }
+            tags.append(tag)
+        }
+        return tags
+    }
+
+    /// The first object at `path`, where the first tag names this object itself:
+    /// `fci.first(path: "6F/A5/9F0C")` on an FCI whose tag is 6F.
+    public func first(path: [TLVTag]) -> BERTLV? {
+        guard let head = path.first, head == tag else { return nil }
+        if path.count == 1 { return self }
+        let rest = Array(path.dropFirst())
+        for child in children { if let hit = child.first(path: rest) { return hit } }
+        return nil
+    }
+
+    public func first(path: String) -> BERTLV? {
+        guard let tags = try? BERTLV.path(path) else { return nil }
+        return first(path: tags)
+    }
+
+    /// An indented dump, one object a line: `6F (52 bytes)` / `  84: A0 00 …`.
+    public func prettyPrinted(indent: String = "") -> String {
+        if tag.isConstructed {
+            let head = "\(indent)\(tag) (\(value.count) bytes)"
+            return ([head] + children.map { $0.prettyPrinted(indent: indent + "  ") }).joined(separator: "\n")
+        }
+        return "\(indent)\(tag): \(value.hexString)"
+    }
+}

@@ -1,0 +1,94 @@
+/// One command/response round trip as it crossed the wire.
+public struct WireExchange: Sendable {
+    public let command: [UInt8]
+    /// The answer, or nil when the transport failed.
+    public let response: [UInt8]?
+    public let failure: TransportFailure?
+    public let duration: Duration
+    /// Bytes of `command` that are secrets (shown as `..`).
+    public let secret: Range<Int>?
+}
+
+/// The exchange layer over any ``CardChannel`` (ISO/IEC 7816-3 §12.2 and 7816-4 §5.1.3):
+/// T=0 response handling, round-trip counting and an observer for traces.
+///
+/// - `61 xx`: GET RESPONSE (`00 C0 00 00 xx`) is sent while SW1 = 61, and the data of all
+///   answers is joined; the status word is that of the last answer.
+/// - `6C xx`: the same command is sent once more with Le = xx.
+///
+/// Turn `handlesT0` off to see the raw answers.
+public final class CardExchange {
+    public let channel: CardChannel
+    public var handlesT0: Bool
+    /// Every round trip made through this exchange, GET RESPONSE and re-sends included.
+    public private(set) var roundTrips = 0
+    /// Called after each round trip (also a failed one), in order.
+    public var observer: ((WireExchange) -> Void)?
+    /// GET RESPONSE rounds allowed for one command before giving up.
+    public var maximumGetResponseRounds = 64
+
+    public init(channel: CardChannel, handlesT0: Bool = true) {
+        self.channel = channel
+        self.handlesT0 = handlesT0
+    }
+
+    public enum Error: UserFacingError, Equatable {
+        case responseTooShort(command: [UInt8], length: Int)
+        case endlessGetResponse(command: [UInt8])
+        public var message: String {
+            switch self {
+            case .responseTooShort(let c, let n):
+                return "the card answered \(c.hexString) with \(n) byte(s): no status word"
+            case .endlessGetResponse(let c):
+                return "the card kept answering 61 xx to GET RESPONSE after \(c.hexString)"
+            }
+        }
+    }
+
+    /// One counted, observed round trip with raw bytes (FeliCa frames use this directly).
+    public func transmit(_ bytes: [UInt8]) throws -> [UInt8] {
+        let start = ContinuousClock.now
+        roundTrips += 1
+        do {
+            let answer = try channel.transmit(bytes)
+            observer?(WireExchange(command: bytes, response: answer, failure: nil,
+                                   duration: ContinuousClock.now - start,
+                                   secret: WireRedaction.secretRange(in: bytes)))
+            return answer
+        } catch {
+            observer?(WireExchange(command: bytes, response: nil,
+                                   failure: (error as? CardTransportError)?.failure ?? .other("\(type(of: error))"),
+                                   duration: ContinuousClock.now - start,
+                                   secret: WireRedaction.secretRange(in: bytes)))
+            throw error
+        }
+    }
+
+    private func roundTrip(_ bytes: [UInt8]) throws -> ResponseAPDU {
+        let answer = try transmit(bytes)
+        guard answer.count >= 2 else { throw Error.responseTooShort(command: bytes, length: answer.count) }
+        return try ResponseAPDU(bytes: answer)
+    }
+
+    /// Sends `command` and returns the complete response, T=0 handled unless turned off.
+    public func send(_ command: CommandAPDU) throws -> ResponseAPDU {
+        var response = try roundTrip(command.encoded())
+        guard handlesT0 else { return response }
+        if let exact = response.statusWord.correctLength {
+            var resend = command.with(le: exact)
+            resend.forceExtended = false     // an extended Le shrinks to the short form
+            response = try roundTrip(resend.encoded())
+        }
+        var data = response.data
+        var rounds = 0
+        while let available = response.statusWord.bytesAvailable {
+            rounds += 1
+            if rounds > maximumGetResponseRounds {
+                throw Error.endlessGetResponse(command: (try? command.encoded()) ?? [])
+            }
+            response = try roundTrip(CommandAPDU.getResponse(length: available).encoded())
+            data += response.data
+        }
+        return ResponseAPDU(data: data, statusWord: response.statusWord)
+    }
+}

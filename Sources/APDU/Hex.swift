@@ -1,0 +1,76 @@
+/// Hexadecimal text ⇄ bytes, in the forms people paste from traces and datasheets:
+/// `00A40400`, `00 A4 04 00`, `00:a4:04:00`.
+public enum Hex {
+    /// Why a hex string was refused. `position` is the 0-based character offset.
+    public enum ParseError: UserFacingError, Equatable {
+        case invalidCharacter(Character, position: Int)
+        case oddDigitCount(Int)
+        case splitByte(position: Int)
+
+        public var message: String {
+            switch self {
+            case .invalidCharacter(let c, let p): return "invalid hex character '\(c)' at position \(p + 1)"
+            case .oddDigitCount(let n): return "odd number of hex digits (\(n)): every byte needs two"
+            case .splitByte(let p): return "a separator splits a byte at position \(p + 1)"
+            }
+        }
+        public var hint: String? { "write bytes as pairs of hex digits, e.g. 00 A4 04 00 or 00:A4:04:00" }
+    }
+
+    @inline(__always) static func nibble(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 0x30...0x39: return c &- 0x30
+        case 0x41...0x46: return c &- 0x37
+        case 0x61...0x66: return c &- 0x57
+        default: return nil
+        }
+    }
+
+    /// Parses hex digits, allowing spaces, tabs and colons between bytes (never inside one).
+    public static func parse(_ text: some StringProtocol) throws(ParseError) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count / 2)
+        var high: UInt8? = nil
+        var digits = 0
+        var position = 0
+        for c in text.utf8 {
+            defer { position += 1 }
+            if let v = nibble(c) {
+                digits += 1
+                if let h = high { out.append(h << 4 | v); high = nil } else { high = v }
+            } else if c == 0x20 || c == 0x09 || c == 0x3A {
+                if high != nil { throw .splitByte(position: position) }
+            } else {
+                let index = text.index(text.startIndex, offsetBy: position)
+                throw .invalidCharacter(text[index], position: position)
+            }
+        }
+        if high != nil { throw .oddDigitCount(digits) }
+        return out
+    }
+
+    private static let digitsUpper: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+    /// Formats bytes as upper-case hex, `separator` between bytes (a space by default).
+    public static func format(_ bytes: some Collection<UInt8>, separator: String = " ") -> String {
+        if bytes.isEmpty { return "" }
+        let sep = Array(separator.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * (2 + sep.count))
+        var first = true
+        for b in bytes {
+            if !first { out.append(contentsOf: sep) }
+            first = false
+            out.append(digitsUpper[Int(b >> 4)])
+            out.append(digitsUpper[Int(b & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+extension Collection<UInt8> {
+    /// Upper-case, space-separated hex: `00 A4 04 00`.
+    public var hexString: String { Hex.format(self) }
+    /// Upper-case hex without separators: `00A40400`.
+    public var compactHex: String { Hex.format(self, separator: "") }
+}

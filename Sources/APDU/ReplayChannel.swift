@@ -1,0 +1,76 @@
+/// A channel that answers from a transcript.
+///
+/// - **Strict** (the default, for regression tests): each command must equal the next
+///   recorded one (`..` matches any byte). A difference is a ``ReplayChannel/Mismatch``
+///   naming the line and both byte strings.
+/// - **Lenient** (for simulators): a command gets the answer of the first unused recorded
+///   exchange it matches; once all its matches are used, the last of them again; and
+///   `6D 00` (instruction not supported) when nothing recorded matches.
+public final class ReplayChannel: CardChannel {
+    public enum Mode: Sendable { case strict, lenient }
+
+    public let transcript: Transcript
+    public let mode: Mode
+    public let file: String
+    private var next = 0
+    private var used: [Bool]
+
+    public init(_ transcript: Transcript, mode: Mode = .strict, file: String = "<transcript>") {
+        self.transcript = transcript
+        self.mode = mode
+        self.file = file
+        self.used = Array(repeating: false, count: transcript.entries.count)
+    }
+
+    /// Strict replay: exchanges not yet replayed.
+    public var remaining: Int { transcript.entries.count - next }
+
+    /// Forget what was used (a simulated card powered on again).
+    public func reset() {
+        next = 0
+        for i in used.indices { used[i] = false }
+    }
+
+    public enum Mismatch: UserFacingError, Equatable {
+        case differs(file: String, line: Int, expected: String, actual: [UInt8])
+        case exhausted(file: String, actual: [UInt8])
+        public var message: String {
+            switch self {
+            case .differs(let f, let l, let e, let a):
+                return "\(f):\(l): replay diverged\n  expected: \(e)\n  actual:   \(a.hexString)"
+            case .exhausted(let f, let a):
+                return "\(f): replay ran past the end of the transcript; unrecorded command: \(a.hexString)"
+            }
+        }
+        public var hint: String? { "the profile sends different commands than were recorded: re-record, or replay with --lenient" }
+    }
+
+    public func transmit(_ command: [UInt8]) throws -> [UInt8] {
+        switch mode {
+        case .strict:
+            guard next < transcript.entries.count else { throw Mismatch.exhausted(file: file, actual: command) }
+            let entry = transcript.entries[next]
+            guard entry.matches(command) else {
+                let expected = entry.command.map { $0.map { $0.map { Hex.format([$0]) } ?? ".." }.joined(separator: " ") } ?? "(any)"
+                throw Mismatch.differs(file: file, line: entry.line, expected: expected, actual: command)
+            }
+            next += 1
+            return try answer(entry)
+        case .lenient:
+            var lastUsed: Int? = nil
+            for (i, entry) in transcript.entries.enumerated() where entry.command != nil && entry.matches(command) {
+                if !used[i] { used[i] = true; return try answer(entry) }
+                lastUsed = i
+            }
+            if let i = lastUsed { return try answer(transcript.entries[i]) }
+            return [0x6D, 0x00]
+        }
+    }
+
+    private func answer(_ entry: Transcript.Entry) throws -> [UInt8] {
+        switch entry.outcome {
+        case .response(let bytes): return bytes
+        case .failure(let f): throw ReplayedTransportFailure(failure: f, line: entry.line)
+        }
+    }
+}

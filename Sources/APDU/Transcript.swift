@@ -1,0 +1,61 @@
+/// A recorded conversation with a card, in the cardscan transcript format
+/// (docs/transcripts.md): header lines `# key: value`, then one exchange per two lines,
+/// `> command` and `< answer`, or `! removed` / `! error: NAME` for a transport failure.
+public struct Transcript: Hashable, Sendable {
+    public static let magicLine = "# cardscan transcript 1"
+
+    /// Header entries in file order; unknown keys are kept.
+    public var headers: [Header]
+    public var entries: [Entry]
+
+    public struct Header: Hashable, Sendable {
+        public var key: String
+        public var value: String
+        public init(_ key: String, _ value: String) { self.key = key; self.value = value }
+    }
+
+    /// A command byte pattern: a byte, or `..` (any byte on replay; a redacted secret).
+    public typealias Pattern = [UInt8?]
+
+    public struct Entry: Hashable, Sendable {
+        /// What was sent; nil for a failure recorded between commands (it meets the next command).
+        public var command: Pattern?
+        public var outcome: Outcome
+        /// 1-based line of the `>` line (or of the `!` line when there is no command).
+        public var line: Int
+        /// Text after ` #` on the answer line (timings), without the `#`.
+        public var comment: String?
+
+        public init(command: Pattern?, outcome: Outcome, line: Int = 0, comment: String? = nil) {
+            self.command = command; self.outcome = outcome; self.line = line; self.comment = comment
+        }
+
+        /// Whether `bytes` fits the command pattern (`..` matches anything).
+        public func matches(_ bytes: [UInt8]) -> Bool {
+            guard let command else { return true }
+            guard command.count == bytes.count else { return false }
+            for (p, b) in zip(command, bytes) where p != nil && p! != b { return false }
+            return true
+        }
+    }
+
+    public enum Outcome: Hashable, Sendable {
+        case response([UInt8])
+        case failure(TransportFailure)
+    }
+
+    public init(headers: [Header] = [], entries: [Entry] = []) {
+        self.headers = headers; self.entries = entries
+    }
+
+    /// The value of the first header named `key`.
+    public subscript(header key: String) -> String? {
+        headers.first { $0.key == key }?.value
+    }
+
+    /// `technology` header, `iso7816` when absent.
+    public var technology: String { self[header: "technology"] ?? "iso7816" }
+
+    /// The `atr` header as bytes, if present and valid hex.
+    public var atr: [UInt8]? { self[header: "atr"].flatMap { try? Hex.parse($0) } }
+}

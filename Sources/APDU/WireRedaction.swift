@@ -1,0 +1,23 @@
+/// Which bytes of a command on the wire are secrets (PINs), and how to show them.
+///
+/// Recording works on wire bytes, so the rule is decided from the header alone:
+/// VERIFY (INS 20/21), CHANGE REFERENCE DATA (24), DISABLE/ENABLE VERIFICATION
+/// REQUIREMENT (26/28) and RESET RETRY COUNTER (2C) of ISO/IEC 7816-4 §11.5 carry
+/// reference data in their data field. Transcripts write `..` for each such byte.
+public enum WireRedaction {
+    public static let secretInstructions: Set<UInt8> = [0x20, 0x21, 0x24, 0x26, 0x28, 0x2C]
+
+    /// The range of data-field bytes to hide in `command`, or nil.
+    public static func secretRange(in command: [UInt8]) -> Range<Int>? {
+        guard command.count > 5, command[0] != 0xFF, secretInstructions.contains(command[1]),
+              let parsed = try? CommandAPDU(bytes: command), !parsed.data.isEmpty else { return nil }
+        let start = parsed.isExtended ? 7 : 5
+        return start..<(start + parsed.data.count)
+    }
+
+    /// Hex with `..` in place of each byte in `secret`.
+    public static func format(_ bytes: [UInt8], secret: Range<Int>?) -> String {
+        guard let secret else { return bytes.hexString }
+        return bytes.indices.map { secret.contains($0) ? ".." : Hex.format([bytes[$0]]) }.joined(separator: " ")
+    }
+}

@@ -1,0 +1,2 @@
+#include <PCSC/winscard.h>
+#include <PCSC/reader.h>
