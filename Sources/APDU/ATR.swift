@@ -70,6 +70,7 @@ public struct ATR: Hashable, Sendable {
             guard let td = g.td else { break }
             if td & 0x0F != 0 { needsTCK = true }
             y = td >> 4
+            if y == 0 { break }
             index += 1
         }
         let k = Int(t0 & 0x0F)

@@ -1,0 +1,58 @@
+import Testing
+import PropertyBased
+@testable import APDU
+
+@Suite struct BERTLVTests {
+    @Test func realFCIParsesToTheTagPath() throws {
+        let fci = try BERTLV.parse(sampleFCI)
+        let info = try #require(fci.first(path: "6F/A5/9F0C"))
+        #expect(info.value.count == 30)
+        #expect(info.value == sampleEF15)
+        #expect(fci.first(path: "6F/84")?.value == (try Hex.parse("A00000000386980701")))
+        #expect(fci.first(path: "6F/A5/9F08")?.value == [0x02])
+        #expect(fci.first(path: "6F/A5/50") == nil)
+        #expect(fci.prettyPrinted().split(separator: "\n").first == "6F (50 bytes)")
+        #expect(fci.prettyPrinted().contains("    9F08: 02"))
+    }
+
+    @Test func multiByteTagsAndLongLengths() throws {
+        let value = [UInt8](repeating: 0x55, count: 300)
+        let node = try BERTLV.parse([0x9F, 0x81, 0x01, 0x82, 0x01, 0x2C] + value)
+        #expect(node.tag.bytes == [0x9F, 0x81, 0x01])
+        #expect(node.value.count == 300)
+        #expect(try BERTLV.parse([0x5F, 0x20, 0x81, 0x01, 0x41]).value == [0x41])
+    }
+
+    @Test func rejectsIndefiniteLengthAndTrailingBytes() {
+        #expect(throws: BERTLV.ParseError.indefiniteLength(offset: 1)) { try BERTLV.parse([0x6F, 0x80, 0x00, 0x00]) }
+        #expect(throws: BERTLV.ParseError.trailingBytes(offset: 3, count: 1)) { try BERTLV.parse([0x84, 0x01, 0xA0, 0x00]) }
+        #expect(throws: BERTLV.ParseError.valueOverrun(offset: 0, declared: 5, available: 1)) { try BERTLV.parse([0x84, 0x05, 0xA0]) }
+    }
+
+    @Test func depthIsCapped() {
+        var bytes: [UInt8] = [0x80, 0x00]
+        for _ in 0..<40 { bytes = [0xA0, UInt8(bytes.count)] + bytes }
+        #expect(throws: BERTLV.ParseError.self) { try BERTLV.parse(bytes.count < 256 ? bytes : []) }
+        var deep: [UInt8] = [0x80, 0x00]
+        for _ in 0..<20 { deep = [0xA0, UInt8(deep.count)] + deep }
+        #expect { try BERTLV.parse(deep) } throws: { ($0 as? BERTLV.ParseError).map { if case .tooDeep = $0 { true } else { false } } ?? false }
+    }
+
+    @Test func dripFedFCIGivesCleanErrors() {
+        for prefix in prefixes(sampleFCI) {
+            #expect(throws: BERTLV.ParseError.self) { try BERTLV.parse(prefix) }
+        }
+    }
+
+    @Test func randomBytesNeverCrash() async {
+        await propertyCheck(count: 2000, input: Gen<UInt8>.uint8().array(of: 0...64)) { bytes in
+            _ = try? BERTLV.parseAll(bytes)
+        }
+    }
+
+    @Test func pathSyntax() throws {
+        #expect(try BERTLV.path("6F/A5/9F0C").map(\.description) == ["6F", "A5", "9F0C"])
+        #expect(throws: BERTLV.ParseError.invalidPath("6F//A5")) { try BERTLV.path("6F//A5") }
+        #expect(throws: BERTLV.ParseError.invalidPath("9F")) { try BERTLV.path("9F") }
+    }
+}
