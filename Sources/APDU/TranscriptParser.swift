@@ -4,6 +4,9 @@ public struct TranscriptError: UserFacingError, Equatable {
     public var line: Int
     public var column: Int
     public var reason: String
+    public init(file: String, line: Int, column: Int, reason: String) {
+        self.file = file; self.line = line; self.column = column; self.reason = reason
+    }
     public var message: String { "\(file):\(line):\(column): \(reason)" }
     public var hint: String? { "see docs/transcripts.md for the format" }
 }
@@ -84,6 +87,11 @@ extension Transcript {
         }
         if !sawMagic { throw TranscriptError(file: file, line: max(lineNumber, 1), column: 1, reason: "empty file: the first line must be '\(Transcript.magicLine)'") }
         if let p = pending { throw TranscriptError(file: file, line: p.line, column: 1, reason: "command has no answer ('<' or '!' line) at the end of the file") }
+    }
+
+    /// Parses a byte pattern (`3B 8B .. 01`): hex bytes, `..` for any byte.
+    public static func parsePattern(_ text: String) throws(TranscriptError) -> Pattern {
+        try parseBytes(Substring(text), allowWildcard: true, column: 1) { TranscriptError(file: "", line: 1, column: $0, reason: $1) }
     }
 
     /// Hex bytes separated by spaces, colons or nothing; `..` is a wildcard byte.

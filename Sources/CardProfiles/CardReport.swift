@@ -1,0 +1,37 @@
+/// What a read found, shaped as the JSON report of docs/architecture (fixed contract):
+/// profile, name, card, balance, trips (newest first), exchanges, partial.
+public struct CardReport: Equatable, Sendable {
+    public var profile: String
+    public var name: String
+    public var card: [(String, FieldValue)] = []
+    /// In the currency's minor unit.
+    public var balance: Int?
+    public var currency: String
+    public var trips: [[(String, FieldValue)]] = []
+    public var exchanges = 0
+    public var partial = false
+
+    public init(profile: String, name: String, currency: String) {
+        self.profile = profile; self.name = name; self.currency = currency
+    }
+
+    public static func == (a: CardReport, b: CardReport) -> Bool { a.json == b.json }
+
+    public subscript(card key: String) -> FieldValue? { card.first { $0.0 == key }?.1 }
+
+    public var json: JSONValue {
+        func object(_ pairs: [(String, FieldValue)]) -> JSONValue {
+            .object(pairs.map { ($0.0, { switch $0 { case .int(let i): return .int(i); case .string(let s): return .string(s) } }($0.1)) })
+        }
+        var pairs: [(String, JSONValue)] = [
+            ("profile", .string(profile)),
+            ("name", .string(name)),
+            ("card", object(card)),
+        ]
+        pairs.append(("balance", balance.map { .object([("amount", .int($0)), ("currency", .string(currency))]) } ?? .null))
+        pairs.append(("trips", .array(trips.map(object))))
+        pairs.append(("exchanges", .int(exchanges)))
+        pairs.append(("partial", .bool(partial)))
+        return .object(pairs)
+    }
+}

@@ -1,0 +1,59 @@
+import APDU
+
+/// A conversation with one presented card, shared by detection and reading so that no
+/// command is sent twice: answers are remembered per selection context, and a SELECT that
+/// was already answered is only sent again when the card's current selection differs.
+///
+/// The selection context is the list of successful SELECTs since the card was presented:
+/// a SELECT by AID or by path starts a new context, a SELECT by FID extends it.
+public final class CardSession {
+    public let exchange: CardExchange
+    /// The card's ATR, when the transport knows it.
+    public let atr: [UInt8]?
+
+    private struct Key: Hashable { let context: [[UInt8]]; let command: [UInt8] }
+    private var cache: [Key: ResponseAPDU] = [:]
+    private var logical: [[UInt8]] = []       // where the profile thinks the card is
+    private var actual: [[UInt8]] = []        // where the card really is
+
+    public init(exchange: CardExchange, atr: [UInt8]? = nil) {
+        self.exchange = exchange
+        self.atr = atr
+    }
+
+    /// Round trips made to the card so far.
+    public var exchanges: Int { exchange.roundTrips }
+
+    public func send(_ command: CommandAPDU) throws -> ResponseAPDU {
+        let bytes = try command.encoded()
+        let key = Key(context: logical, command: bytes)
+        if let hit = cache[key] {
+            if command.ins == 0xA4, hit.statusWord.isSuccess { logical = Self.context(after: bytes, p1: command.p1, from: logical) }
+            return hit
+        }
+        if actual != logical {
+            // Bring the card to the context the profile expects by replaying its SELECTs.
+            if !logical.isEmpty || !actual.isEmpty {
+                for select in logical {
+                    let r = try exchange.send(try CommandAPDU(bytes: select))
+                    guard r.statusWord.isSuccess else { break }
+                }
+            }
+            actual = logical
+        }
+        let response = try exchange.send(command)
+        cache[key] = response
+        if command.ins == 0xA4, response.statusWord.isSuccess {
+            logical = Self.context(after: bytes, p1: command.p1, from: logical)
+            actual = logical
+        }
+        return response
+    }
+
+    static func context(after select: [UInt8], p1: UInt8, from current: [[UInt8]]) -> [[UInt8]] {
+        switch p1 {
+        case 0x00, 0x01, 0x02: return current + [select]      // by FID / child DF / EF: relative
+        default: return [select]                               // by DF name, by path: absolute
+        }
+    }
+}

@@ -1,0 +1,78 @@
+/// A calendar date (proleptic Gregorian) without a time zone.
+public struct CivilDate: Hashable, Sendable, CustomStringConvertible {
+    public var year: Int
+    public var month: Int
+    public var day: Int
+
+    public init?(year: Int, month: Int, day: Int) {
+        guard (1...12).contains(month), day >= 1, day <= CivilDate.daysIn(month: month, year: year) else { return nil }
+        self.year = year; self.month = month; self.day = day
+    }
+
+    /// Parses `YYYY-MM-DD`.
+    public init?(iso text: String) {
+        let parts = text.split(separator: "-")
+        guard parts.count == 3, parts[0].count == 4, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
+        self.init(year: y, month: m, day: d)
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 (H. Hinnant's days_from_civil).
+    public var daysSinceUnixEpoch: Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146097 + doe - 719468
+    }
+
+    /// The date `days` after 1970-01-01 (H. Hinnant's civil_from_days).
+    public init(daysSinceUnixEpoch days: Int) {
+        let z = days + 719468
+        let era = (z >= 0 ? z : z - 146096) / 146097
+        let doe = z - era * 146097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        day = doy - (153 * mp + 2) / 5 + 1
+        month = mp < 10 ? mp + 3 : mp - 9
+        year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+    }
+
+    public var description: String { "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))" }
+}
+
+func pad(_ v: Int, _ width: Int) -> String {
+    let s = String(v)
+    return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+}
+
+/// `+08:00` ⇄ minutes east of UTC.
+enum UTCOffset {
+    static func parse(_ text: String) -> Int? {
+        if text == "Z" || text == "UTC" { return 0 }
+        let chars = Array(text)
+        guard chars.count == 6, chars[0] == "+" || chars[0] == "-", chars[3] == ":",
+              let h = Int(String(chars[1...2])), let m = Int(String(chars[4...5])), h <= 14, m < 60 else { return nil }
+        return (chars[0] == "-" ? -1 : 1) * (h * 60 + m)
+    }
+
+    static func format(_ minutes: Int) -> String {
+        let sign = minutes < 0 ? "-" : "+"
+        return "\(sign)\(pad(abs(minutes) / 60, 2)):\(pad(abs(minutes) % 60, 2))"
+    }
+}
+
+/// `2017-08-30T12:56:37+08:00`.
+func isoDateTime(_ date: CivilDate, _ h: Int, _ m: Int, _ s: Int, zoneMinutes: Int) -> String {
+    "\(date)T\(pad(h, 2)):\(pad(m, 2)):\(pad(s, 2))\(UTCOffset.format(zoneMinutes))"
+}

@@ -1,0 +1,137 @@
+import APDU
+
+/// A field that the card's bytes do not fit: names the field, its profile line and why.
+public struct FieldDecodeError: UserFacingError, Equatable {
+    public var profile: String
+    public var line: Int
+    public var field: String
+    public var reason: String
+    public var message: String { "\(profile):\(line): field '\(field)': \(reason)" }
+    public var hint: String? { "the card's data does not match the profile's layout: check the offsets and types in the profile" }
+}
+
+/// Decodes one field from bytes (pure; no I/O). Returns nil for an empty date (all zero).
+enum FieldDecoder {
+    struct Failure: Error { var reason: String }
+
+    static func decode(_ spec: FieldSpec, from data: [UInt8], answer: String) throws(Failure) -> FieldValue? {
+        let length = spec.length ?? (data.count - spec.offset)
+        guard spec.offset >= 0, length >= 0, spec.offset + length <= data.count else {
+            let end = spec.offset + (spec.length ?? 1) - 1
+            throw Failure(reason: "needs bytes \(spec.offset)…\(end) but answer '\(answer)' has \(data.count) byte(s)")
+        }
+        let bytes = data[spec.offset..<(spec.offset + length)]
+        switch spec.type {
+        case .uint, .int, .days, .seconds:
+            guard bytes.count <= 8 else { throw Failure(reason: "an integer field is at most 8 bytes, not \(bytes.count)") }
+            var raw: UInt64 = 0
+            for b in (spec.littleEndian ? Array(bytes.reversed()) : Array(bytes)) { raw = raw << 8 | UInt64(b) }
+            if let mask = spec.mask { raw &= mask }
+            var width = bytes.count * 8
+            if let bits = spec.bits {
+                width = bits.count
+                raw = (raw >> UInt64(bits.lowerBound)) & (width >= 64 ? .max : (1 << UInt64(width)) - 1)
+            }
+            var value: Int
+            if spec.type == .int, width > 0, width < 64, raw & (1 << UInt64(width - 1)) != 0 {
+                value = Int(truncatingIfNeeded: raw) - (1 << width)
+            } else {
+                value = Int(truncatingIfNeeded: raw)
+            }
+            if spec.type == .days || spec.type == .seconds {
+                return try epochValue(spec, value)
+            }
+            return finish(spec, value)
+        case .bcd:
+            return finish(spec, try bcdNumber(bytes))
+        case .bcdDate:
+            let digits = try bcdDigits(bytes)
+            if digits.allSatisfy({ $0 == 0 }) { return nil }
+            let y = number(digits[0..<4]), m = number(digits[4..<6]), d = number(digits[6..<8])
+            guard let date = CivilDate(year: y, month: m, day: d) else {
+                throw Failure(reason: "\(bytes.hexString) is not a valid date (YYYYMMDD)")
+            }
+            return .string(date.description)
+        case .bcdDateTime:
+            let digits = try bcdDigits(bytes)
+            if digits.allSatisfy({ $0 == 0 }) { return nil }
+            let y = number(digits[0..<4]), mo = number(digits[4..<6]), d = number(digits[6..<8])
+            let h = number(digits[8..<10]), mi = number(digits[10..<12]), s = number(digits[12..<14])
+            guard let date = CivilDate(year: y, month: mo, day: d), h < 24, mi < 60, s < 60 else {
+                throw Failure(reason: "\(bytes.hexString) is not a valid date and time (YYYYMMDDhhmmss)")
+            }
+            return .string(isoDateTime(date, h, mi, s, zoneMinutes: spec.zoneMinutes ?? 0))
+        case .packedDate:
+            let v = Int(bytes[bytes.startIndex]) << 8 | Int(bytes[bytes.startIndex + 1])
+            if v == 0 { return nil }
+            guard let date = CivilDate(year: spec.yearBase + (v >> 9), month: (v >> 5) & 0x0F, day: v & 0x1F) else {
+                throw Failure(reason: "\(bytes.hexString) is not a valid packed date (year 7 bits, month 4, day 5)")
+            }
+            return .string(date.description)
+        case .hex:
+            var text = Substring(bytes.compactHex)
+            text = text.dropFirst(min(spec.dropDigits, text.count))
+            if spec.stripZeros {
+                text = text.drop { $0 == "0" }
+                if text.isEmpty { text = "0" }
+            }
+            return .string(String(text))
+        case .ascii:
+            var chars = Array(bytes)
+            while let last = chars.last, last == 0 || last == 0x20 || last == 0xFF { chars.removeLast() }
+            guard chars.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
+                throw Failure(reason: "\(bytes.hexString) is not printable ASCII")
+            }
+            return .string(String(decoding: chars, as: UTF8.self))
+        }
+    }
+
+    private static func epochValue(_ spec: FieldSpec, _ count: Int) throws(Failure) -> FieldValue {
+        guard let epoch = spec.epoch else { throw Failure(reason: "needs an epoch") }
+        let zone = spec.zoneMinutes ?? 0
+        if spec.type == .days {
+            return .string(CivilDate(daysSinceUnixEpoch: epoch.daysSinceUnixEpoch + count).description)
+        }
+        let total = epoch.daysSinceUnixEpoch * 86400 + count
+        let day = total >= 0 ? total / 86400 : (total - 86399) / 86400
+        let secs = total - day * 86400
+        return .string(isoDateTime(CivilDate(daysSinceUnixEpoch: day), secs / 3600, secs % 3600 / 60, secs % 60, zoneMinutes: zone))
+    }
+
+    private static func finish(_ spec: FieldSpec, _ raw: Int) -> FieldValue {
+        let value = raw * spec.scale + spec.add
+        if let map = spec.map {
+            if let word = map[value] { return .string(word) }
+            if let d = spec.mapDefault { return .string(d) }
+            return .string("unknown-\(value < 256 && value >= 0 ? [UInt8(value)].compactHex : String(value))")
+        }
+        if let check = spec.checkDigit {
+            switch check {
+            case .digitSum10:
+                let sum = String(value).compactMap(\.wholeNumberValue).reduce(0, +)
+                return .string("\(value)(\((10 - sum % 10) % 10))")
+            }
+        }
+        return .int(value)
+    }
+
+    static func bcdDigits(_ bytes: ArraySlice<UInt8>) throws(Failure) -> [Int] {
+        var digits: [Int] = []
+        for (i, b) in bytes.enumerated() {
+            for nibble in [Int(b >> 4), Int(b & 0x0F)] {
+                guard nibble <= 9 else {
+                    throw Failure(reason: "non-decimal BCD digit \(String(nibble, radix: 16, uppercase: true)) in byte \(i) (\(bytes.hexString))")
+                }
+                digits.append(nibble)
+            }
+        }
+        return digits
+    }
+
+    static func bcdNumber(_ bytes: ArraySlice<UInt8>) throws(Failure) -> Int {
+        guard bytes.count <= 9 else { throw Failure(reason: "a BCD number is at most 9 bytes") }
+        return number(try bcdDigits(bytes)[...])
+    }
+
+    static func number(_ digits: ArraySlice<Int>) -> Int { digits.reduce(0) { $0 * 10 + $1 } }
+}

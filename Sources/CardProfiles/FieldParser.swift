@@ -1,0 +1,133 @@
+import APDU
+import Yams
+
+/// Parses one field mapping (`{ from: info, offset: 16, length: 4, type: uint }`).
+struct FieldParser {
+    let reader: YAMLReader
+
+    static let keys = ["from", "offset", "length", "type", "endian", "bits", "mask", "scale", "add", "map", "default",
+                       "epoch", "zone", "year-base", "drop-digits", "strip-zeros", "check-digit", "optional",
+                       "difference", "sum"]
+
+    func parse(_ node: Node, _ path: String, inTrips: Bool) -> FieldSpec? {
+        let r = reader
+        guard let m = r.mapping(node, path, allowed: Self.keys) else { return nil }
+        let g = { (k: String) in m.first { $0.key == k }?.node }
+        var spec = FieldSpec(source: .record, line: r.line(node))
+
+        let derivedKeys = ["difference", "sum"].filter { g($0) != nil }
+        if let op = derivedKeys.first {
+            if derivedKeys.count > 1 || g("from") != nil {
+                r.issue(node, path, "a field is either read (from/offset/length) or derived (difference or sum), not both")
+            }
+            let refs = (r.sequence(g(op), "\(path).\(op)") ?? []).compactMap { r.string($0, "\(path).\(op)") }
+            if refs.count != 2 { r.issue(g(op), "\(path).\(op)", "\(op) takes exactly two field names, e.g. [balance, older.balance]") }
+            spec.source = .derived(FieldSpec.DerivedOperation(rawValue: op)!, refs)
+            spec.optional = g("optional").flatMap { r.bool($0, "\(path).optional") } ?? false
+            for k in m.map(\.key) where !["difference", "sum", "optional"].contains(k) {
+                r.issue(g(k), "\(path).\(k)", "'\(k)' does not apply to a derived field")
+            }
+            return spec
+        }
+
+        if let from = g("from") {
+            guard let text = r.string(from, "\(path).from") else { return nil }
+            if inTrips { r.issue(from, "\(path).from", "trip fields read the current record: remove 'from'") }
+            let parts = text.split(separator: ":", maxSplits: 1)
+            let answer = String(parts.first ?? "")
+            var tlvPath: String? = nil
+            if parts.count == 2 {
+                tlvPath = String(parts[1])
+                if (try? BERTLV.path(tlvPath!)) == nil {
+                    r.issue(from, "\(path).from", "'\(parts[1])' is not a tag path (e.g. fci:6F/A5/9F0C)")
+                }
+            }
+            spec.source = .answer(answer, tlvPath: tlvPath)
+        } else if !inTrips {
+            r.issue(node, "\(path).from", "required key 'from' is missing (the answer to read)")
+            return nil
+        }
+
+        spec.offset = r.int(g("offset"), "\(path).offset", range: 0...65535) ?? 0
+        spec.length = g("length").flatMap { r.int($0, "\(path).length", range: 1...4096) }
+        if let t = r.string(g("type"), "\(path).type") {
+            if let type = FieldType(rawValue: t) { spec.type = type } else {
+                r.issue(g("type"), "\(path).type", "unknown type '\(t)' (expected one of: \(FieldType.allCases.map(\.rawValue).joined(separator: ", ")))")
+                return nil
+            }
+        }
+        if let fixed = spec.type.fixedLength {
+            if let l = spec.length, l != fixed { r.issue(g("length"), "\(path).length", "type \(spec.type.rawValue) is \(fixed) bytes, not \(l)") }
+            spec.length = fixed
+        }
+        if spec.length == nil, spec.type.isInteger {
+            r.issue(node, "\(path).length", "an integer field needs 'length' (1 to 8 bytes)")
+        } else if spec.type.isInteger, spec.type != .bcd, let l = spec.length, l > 8 {
+            r.issue(g("length"), "\(path).length", "an integer field is at most 8 bytes, not \(l)")
+        }
+        if let e = r.string(g("endian"), "\(path).endian") {
+            switch e { case "big": spec.littleEndian = false; case "little": spec.littleEndian = true
+            default: r.issue(g("endian"), "\(path).endian", "endian is 'big' or 'little', not '\(e)'") }
+        }
+        if let bitsNode = g("bits") {
+            if let text = r.string(bitsNode, "\(path).bits") {
+                let ends = text.split(separator: "-").map { Int($0.trimmingCharacters()) }
+                if ends.count == 2, let lo = ends[0], let hi = ends[1], lo <= hi, hi < (spec.length ?? 8) * 8 {
+                    spec.bits = lo...hi
+                } else {
+                    r.issue(bitsNode, "\(path).bits", "'\(text)' is not a bit range inside the field (e.g. 0-30; bit 0 is the least significant)")
+                }
+            }
+        }
+        if let maskNode = g("mask"), let v = r.int(maskNode, "\(path).mask") { spec.mask = UInt64(truncatingIfNeeded: v) }
+        spec.scale = g("scale").flatMap { r.int($0, "\(path).scale") } ?? 1
+        spec.add = g("add").flatMap { r.int($0, "\(path).add") } ?? 0
+        if let mapNode = g("map") {
+            var table: [Int: String] = [:]
+            for (k, v) in r.mapping(mapNode, "\(path).map") ?? [] {
+                guard let code = YAMLReader.parseInt(k) else { r.issue(mapNode, "\(path).map", "map keys are numbers (e.g. 0x06), not '\(k)'"); continue }
+                if let word = r.string(v, "\(path).map.\(k)") { table[code] = word }
+            }
+            spec.map = table
+        }
+        spec.mapDefault = r.string(g("default"), "\(path).default")
+        if spec.mapDefault != nil, spec.map == nil { r.issue(g("default"), "\(path).default", "'default' only applies with 'map'") }
+        if let e = r.string(g("epoch"), "\(path).epoch") {
+            if let d = CivilDate(iso: e) { spec.epoch = d } else { r.issue(g("epoch"), "\(path).epoch", "'\(e)' is not a date (YYYY-MM-DD)") }
+        }
+        if let z = r.string(g("zone"), "\(path).zone") {
+            if let minutes = UTCOffset.parse(z) { spec.zoneMinutes = minutes } else { r.issue(g("zone"), "\(path).zone", "'\(z)' is not a UTC offset (e.g. +08:00)") }
+        }
+        if (spec.type == .days || spec.type == .seconds), spec.epoch == nil {
+            r.issue(node, "\(path).epoch", "type \(spec.type.rawValue) needs 'epoch' (the date it counts from)")
+        }
+        if (spec.type == .seconds || spec.type == .bcdDateTime), spec.zoneMinutes == nil {
+            r.issue(node, "\(path).zone", "type \(spec.type.rawValue) needs 'zone' (the card's UTC offset, e.g. +08:00)")
+        }
+        spec.yearBase = g("year-base").flatMap { r.int($0, "\(path).year-base", range: 1900...2100) } ?? 2000
+        spec.dropDigits = g("drop-digits").flatMap { r.int($0, "\(path).drop-digits", range: 0...64) } ?? 0
+        spec.stripZeros = g("strip-zeros").flatMap { r.bool($0, "\(path).strip-zeros") } ?? false
+        if let c = r.string(g("check-digit"), "\(path).check-digit") {
+            if let check = FieldSpec.CheckDigit(rawValue: c) { spec.checkDigit = check } else {
+                r.issue(g("check-digit"), "\(path).check-digit", "unknown check digit '\(c)' (expected digit-sum-10)")
+            }
+        }
+        spec.optional = g("optional").flatMap { r.bool($0, "\(path).optional") } ?? false
+        let integerOnly = ["endian", "bits", "mask", "scale", "add", "map", "check-digit"]
+        if !spec.type.isInteger {
+            for k in integerOnly where g(k) != nil && !(k == "endian" && spec.type == .packedDate) {
+                r.issue(g(k), "\(path).\(k)", "'\(k)' applies to integer types, not \(spec.type.rawValue)")
+            }
+        }
+        return spec
+    }
+}
+
+extension Substring {
+    func trimmingCharacters() -> Substring {
+        var s = self
+        while s.first == " " { s = s.dropFirst() }
+        while s.last == " " { s = s.dropLast() }
+        return s
+    }
+}

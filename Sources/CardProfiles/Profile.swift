@@ -1,0 +1,94 @@
+import APDU
+
+/// A card profile: everything cardscan needs to recognise and read one kind of card,
+/// loaded from a data file (docs/profile-format.md). Nothing here sends bytes.
+public struct Profile: Sendable {
+    public var id: String
+    public var name: String
+    public var region: String?
+    /// ISO 4217 code of the purse.
+    public var currency: String
+    public var technology: Technology
+    public var detect: Detection
+    public var steps: [Step]
+    /// Report `card` keys, in file order.
+    public var card: [NamedField]
+    public var balance: FieldSpec?
+    public var trips: TripSpec?
+    /// Where the profile came from (file path, or `built-in:NAME`).
+    public var source: String
+
+    public enum Technology: String, Sendable, CaseIterable { case iso7816, felica }
+
+    public struct NamedField: Sendable {
+        public var name: String
+        public var spec: FieldSpec
+    }
+
+    /// Cheap recognition: ATR patterns rank the profile first; `require` checks bytes
+    /// already read; `order` breaks ties (lower first).
+    public struct Detection: Sendable {
+        public var atr: [[UInt8?]] = []
+        public var require: [Requirement] = []
+        public var order: Int = 100
+        /// Index of the last step detection needs (computed at load time).
+        public var lastStep: Int = 0
+    }
+
+    /// `answer[offset…] & mask == equals`.
+    public struct Requirement: Sendable {
+        public var answer: String
+        public var offset: Int
+        public var equals: [UInt8]
+        public var mask: [UInt8]?
+        public var line: Int
+    }
+}
+
+/// One step of a profile: a command (or a loop of them) whose answer gets a name.
+public struct Step: Sendable {
+    public var name: String
+    public var action: Action
+    /// Status words (besides 9000) that end this step normally (e.g. 6A83 for records).
+    public var end: [StatusWord]
+    /// When the card answers an error, the answer is absent instead of the read failing.
+    public var optional: Bool
+    public var line: Int
+
+    public enum Action: Sendable {
+        case command(CommandAPDU)
+        /// READ RECORD `first…last` (last nil: until an `end` status), record `length`
+        /// bytes; `tryAllFirst` asks for "all records from P1" once and falls back.
+        case readRecords(sfi: UInt8?, first: UInt8, last: UInt8?, length: Int?, tryAllFirst: Bool)
+    }
+
+    /// The byte count this step's data is known to have, for load-time bounds checks.
+    public var declaredLength: Int? {
+        switch action {
+        case .command(let c): return c.ins == 0xB0 || c.ins == 0xB2 || c.cla == 0x80 ? c.le : nil
+        case .readRecords(_, _, _, let length, _): return length
+        }
+    }
+
+    public var isRecords: Bool { if case .readRecords = action { return true } else { return false } }
+}
+
+/// The trip log: which answer holds the records, how to decode each, which to skip.
+public struct TripSpec: Sendable {
+    public var from: String
+    /// Split the answer into records of this many bytes (needed when `from` names a single
+    /// command whose answer holds several records, e.g. CEPAS history).
+    public var recordLength: Int?
+    public var fields: [Profile.NamedField]
+    /// Skip records whose bytes are all 00 or all FF (unused slots).
+    public var skipEmpty: Bool = true
+    /// Skip a record when every one of these fields decodes to zero.
+    public var skipWhenZero: [String] = []
+    /// Kinds whose `amount` is a credit (positive); others are charges (negative).
+    /// Empty: `amount` is taken as already signed.
+    public var creditKinds: [String] = []
+    public var order: Order = .asRead
+    public var line: Int
+
+    public enum Order: String, Sendable, CaseIterable { case asRead = "as-read", reverse, byTime = "by-time" }
+}

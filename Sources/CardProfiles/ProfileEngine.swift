@@ -1,0 +1,148 @@
+import APDU
+
+/// Runs profiles over a card session: detection (which profile fits) and reading (the report).
+public final class ProfileEngine {
+    public let session: CardSession
+    var answers: [String: Answer] = [:]
+
+    enum Answer {
+        case data([UInt8])
+        case records([[UInt8]])
+        case absent(StatusWord)
+    }
+
+    public init(session: CardSession) { self.session = session }
+
+    // MARK: Detection
+
+    /// The order profiles are tried in: ATR matches first, then `detect.order`, then the
+    /// profile with more `require` checks (more specific), then id.
+    public static func detectionOrder(_ profiles: [Profile], atr: [UInt8]?) -> [Profile] {
+        func atrRank(_ p: Profile) -> Int {
+            guard let atr else { return 1 }
+            return p.detect.atr.contains { pattern in
+                pattern.count == atr.count && zip(pattern, atr).allSatisfy { $0 == nil || $0! == $1 }
+            } ? 0 : 1
+        }
+        return profiles.sorted {
+            (atrRank($0), $0.detect.order, -$0.detect.require.count, $0.id) < (atrRank($1), $1.detect.order, -$1.detect.require.count, $1.id)
+        }
+    }
+
+    /// The first profile (in ``detectionOrder(_:atr:)``) whose detection steps succeed and
+    /// whose `require` checks hold. Transport failures propagate.
+    public func detect(among profiles: [Profile]) throws(ReadError) -> Profile {
+        let ordered = Self.detectionOrder(profiles, atr: session.atr)
+        for p in ordered where p.technology == .iso7816 {
+            answers = [:]
+            if try recognises(p) == nil { return p }
+        }
+        throw .unrecognised(tried: ordered.map(\.id), atr: session.atr)
+    }
+
+    /// Runs the detection steps; nil when the card fits, else why not.
+    func recognises(_ p: Profile) throws(ReadError) -> String? {
+        for step in p.steps.prefix(p.detect.lastStep + 1) {
+            if let sw = try run(step, in: p, detecting: true) {
+                return "step '\(step.name)' answered \(sw)"
+            }
+        }
+        for q in p.detect.require {
+            guard case .data(let bytes) = answers[q.answer] else { return "answer '\(q.answer)' is missing" }
+            guard bytes.count >= q.offset + q.equals.count else {
+                return "answer '\(q.answer)' has \(bytes.count) bytes, too short for the check at line \(q.line)"
+            }
+            let got = Array(bytes[q.offset..<(q.offset + q.equals.count)])
+            let masked = q.mask.map { m in zip(got, m).map { $0 & $1 } } ?? got
+            if masked != q.equals {
+                return "bytes \(q.offset)… of '\(q.answer)' are \(got.hexString), not \(q.equals.hexString) (line \(q.line))"
+            }
+        }
+        return nil
+    }
+
+    // MARK: Reading
+
+    /// Reads the card with `profile`: detection steps first (a mismatch is `notThisCard`),
+    /// then every step, then the report. A failure keeps what was read (`partial`).
+    public func read(_ p: Profile) -> ReadResult {
+        answers = [:]
+        do {
+            if let why = try recognises(p) { return ReadResult(report: nil, error: .notThisCard(profile: p.id, reason: why)) }
+        } catch {
+            if case .notThisCard = error { return ReadResult(report: nil, error: error) }
+            return ReadResult(report: partialReport(p), error: error)
+        }
+        var failure: ReadError? = nil
+        for step in p.steps.dropFirst(p.detect.lastStep + 1) {
+            do { _ = try run(step, in: p, detecting: false) } catch { failure = error; break }
+        }
+        do {
+            var report = try buildReport(p)
+            report.partial = failure != nil
+            report.exchanges = session.exchanges
+            return ReadResult(report: report, error: failure)
+        } catch {
+            return ReadResult(report: failure == nil ? nil : partialReport(p), error: failure ?? error)
+        }
+    }
+
+    private func partialReport(_ p: Profile) -> CardReport {
+        var r = (try? buildReport(p, lenient: true)) ?? CardReport(profile: p.id, name: p.name, currency: p.currency)
+        r.partial = true
+        r.exchanges = session.exchanges
+        return r
+    }
+
+    /// Sends one step. Returns the status word when it ended in error and `detecting`, or
+    /// the step is optional; throws otherwise.
+    @discardableResult
+    func run(_ step: Step, in p: Profile, detecting: Bool) throws(ReadError) -> StatusWord? {
+        do {
+            switch step.action {
+            case .command(let c):
+                let r = try session.send(c)
+                if r.statusWord.isSuccess { answers[step.name] = .data(r.data); return nil }
+                answers[step.name] = .absent(r.statusWord)
+                if detecting || step.optional { return r.statusWord }
+                throw ReadError.unexpectedStatus(profile: p.id, step: step.name, line: step.line,
+                                                 command: c.description, status: r.statusWord)
+            case .readRecords(let sfi, let first, let last, let length, let tryAll):
+                var records: [[UInt8]] = []
+                defer { answers[step.name] = .records(records) }
+                if tryAll, let length {
+                    let r = try session.send(.readRecord(first, sfi: sfi, allFromNumber: true, length: 256))
+                    if r.statusWord.isSuccess, !r.data.isEmpty, r.data.count % length == 0 {
+                        records = stride(from: 0, to: r.data.count, by: length).map { Array(r.data[$0..<($0 + length)]) }
+                        if let last { records = Array(records.prefix(Int(last) - Int(first) + 1)) }
+                        return nil
+                    }
+                }
+                var n = Int(first)
+                while n <= Int(last ?? 254) {
+                    let c = CommandAPDU.readRecord(UInt8(n), sfi: sfi, length: length ?? 256)
+                    let r = try session.send(c)
+                    if step.end.contains(r.statusWord) { break }
+                    guard r.statusWord.isSuccess else {
+                        if detecting || step.optional { return records.isEmpty ? r.statusWord : nil }
+                        throw ReadError.unexpectedStatus(profile: p.id, step: step.name, line: step.line,
+                                                         command: c.description, status: r.statusWord)
+                    }
+                    records.append(r.data)
+                    n += 1
+                }
+                return nil
+            }
+        } catch let e as ReadError {
+            throw e
+        } catch let e as CardTransportError {
+            throw .transport(e)
+        } catch let e as ReplayChannel.Mismatch {
+            throw .replay(e)
+        } catch let e as UserFacingError {
+            throw .exchange(e)
+        } catch {
+            throw .exchange(ReplayedTransportFailure(failure: .other("\(error)"), line: 0))
+        }
+    }
+}

@@ -1,0 +1,241 @@
+import APDU
+import Yams
+
+/// Loads and validates profile files. Every problem is reported, each with file:line:column
+/// and the key path, in one ``ProfileLoadError``.
+public enum ProfileLoader {
+    static let topKeys = ["id", "name", "region", "currency", "technology", "notes", "detect", "steps", "card", "balance", "trips"]
+    static let stepActions = ["select", "read-binary", "read-record", "read-records", "command"]
+
+    /// Parses profile text; `file` names the source in messages.
+    public static func load(yaml text: String, file: String) throws(ProfileLoadError) -> Profile {
+        let r = YAMLReader(file: file)
+        let root: Node?
+        do { root = try Yams.compose(yaml: text) } catch {
+            throw ProfileLoadError(issues: [yamlSyntaxIssue(error, file: file)])
+        }
+        guard let root else {
+            throw ProfileLoadError(issues: [ProfileIssue(file: file, line: 1, column: 1, path: "", reason: "the file is empty")])
+        }
+        let profile = parse(root, r, file: file)
+        if let profile, r.issues.isEmpty { return profile }
+        throw ProfileLoadError(issues: r.issues.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
+    }
+
+    static func yamlSyntaxIssue(_ error: Error, file: String) -> ProfileIssue {
+        if let y = error as? YamlError {
+            switch y {
+            case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _):
+                return ProfileIssue(file: file, line: mark.line, column: mark.column, path: "", reason: "YAML syntax: \(problem)")
+            default: break
+            }
+        }
+        return ProfileIssue(file: file, line: 1, column: 1, path: "", reason: "YAML syntax: \(error)")
+    }
+
+    static func parse(_ root: Node, _ r: YAMLReader, file: String) -> Profile? {
+        guard let top = r.mapping(root, "", allowed: topKeys) else { return nil }
+        let get = { (k: String) in top.first { $0.key == k }?.node }
+        func required(_ key: String) -> Node? {
+            let n = get(key)
+            if n == nil { r.issue(root, key, "required key '\(key)' is missing") }
+            return n
+        }
+        let id = r.string(required("id"), "id") ?? ""
+        if !id.isEmpty, !id.allSatisfy({ $0.isLowercase || $0.isNumber || $0 == "-" }) || !(id.first?.isLetter ?? false) {
+            r.issue(get("id"), "id", "'\(id)' is not a valid id: use lower-case letters, digits and '-', starting with a letter")
+        }
+        let name = r.string(required("name"), "name") ?? ""
+        let currency = r.string(required("currency"), "currency") ?? ""
+        if !currency.isEmpty, currency.count != 3 || !currency.allSatisfy({ $0.isUppercase && $0.isASCII }) {
+            r.issue(get("currency"), "currency", "'\(currency)' is not an ISO 4217 code (three capital letters, e.g. CNY)")
+        }
+        var technology = Profile.Technology.iso7816
+        if let t = r.string(get("technology"), "technology") {
+            if let tech = Profile.Technology(rawValue: t) { technology = tech } else {
+                r.issue(get("technology"), "technology", "unknown technology '\(t)' (expected iso7816 or felica)")
+            }
+            if technology == .felica {
+                r.issue(get("technology"), "technology", "FeliCa profiles are not supported by this version of cardscan yet (only iso7816)")
+            }
+        }
+        var steps: [Step] = []
+        if let list = r.sequence(required("steps"), "steps") {
+            if list.isEmpty { r.issue(get("steps"), "steps", "a profile needs at least one step") }
+            for (i, node) in list.enumerated() {
+                if let s = parseStep(node, "steps[\(i)]", r) { steps.append(s) }
+            }
+        }
+        let fields = FieldParser(reader: r)
+        var card: [Profile.NamedField] = []
+        if let m = r.mapping(get("card"), "card") {
+            for (k, v) in m { if let spec = fields.parse(v, "card.\(k)", inTrips: false) { card.append(.init(name: k, spec: spec)) } }
+        }
+        let balance = get("balance").flatMap { fields.parse($0, "balance", inTrips: false) }
+        let trips = get("trips").flatMap { parseTrips($0, r, fields) }
+        var detect = Profile.Detection()
+        if let node = get("detect") { detect = parseDetect(node, r) }
+        var profile = Profile(id: id, name: name, region: r.string(get("region"), "region"), currency: currency,
+                              technology: technology, detect: detect, steps: steps, card: card,
+                              balance: balance, trips: trips, source: file)
+        ProfileValidator.validate(&profile, root: root, reader: r)
+        return profile
+    }
+
+    static func parseStep(_ node: Node, _ path: String, _ r: YAMLReader) -> Step? {
+        guard let m = r.mapping(node, path, allowed: stepActions + ["as", "end", "optional"]) else { return nil }
+        let get = { (k: String) in m.first { $0.key == k }?.node }
+        let actions = m.filter { stepActions.contains($0.key) }
+        guard actions.count == 1, let (actionKey, actionNode) = actions.first.map({ ($0.key, $0.node) }) else {
+            r.issue(node, path, actions.isEmpty ? "a step needs one of: \(stepActions.joined(separator: ", "))"
+                                                : "a step has exactly one action, found \(actions.map(\.key).joined(separator: " and "))")
+            return nil
+        }
+        guard let name = r.string(get("as"), "\(path).as") else {
+            if get("as") == nil { r.issue(node, "\(path).as", "every step names its answer with 'as'") }
+            return nil
+        }
+        var end: [StatusWord] = []
+        for (i, sw) in (r.list(get("end"), "\(path).end") ?? []).enumerated() {
+            if let b = r.hex(sw, "\(path).end[\(i)]") {
+                if b.count == 2 { end.append(StatusWord(b[0], b[1])) } else { r.issue(sw, "\(path).end[\(i)]", "a status word is 2 bytes, e.g. 6A83") }
+            }
+        }
+        let optional = get("optional").flatMap { r.bool($0, "\(path).optional") } ?? false
+        let apath = "\(path).\(actionKey)"
+        var action: Step.Action?
+        switch actionKey {
+        case "select": action = parseSelect(actionNode, apath, r).map { .command($0) }
+        case "read-binary":
+            if let m = r.mapping(actionNode, apath, allowed: ["sfi", "offset", "length"]) {
+                let g = { (k: String) in m.first { $0.key == k }?.node }
+                let length = r.int(g("length"), "\(apath).length", range: 1...256) ?? 256
+                if let sfiNode = g("sfi") {
+                    if let sfi = r.int(sfiNode, "\(apath).sfi", range: 1...30) {
+                        let off = r.int(g("offset"), "\(apath).offset", range: 0...255) ?? 0
+                        action = .command(.readBinary(sfi: UInt8(sfi), offset: UInt8(off), length: length))
+                    }
+                } else {
+                    let off = r.int(g("offset"), "\(apath).offset", range: 0...0x7FFF) ?? 0
+                    action = .command(.readBinary(offset: off, length: length))
+                }
+            }
+        case "read-record":
+            if let m = r.mapping(actionNode, apath, allowed: ["sfi", "record", "length"]) {
+                let g = { (k: String) in m.first { $0.key == k }?.node }
+                let sfi = g("sfi").flatMap { r.int($0, "\(apath).sfi", range: 1...30) }
+                let length = r.int(g("length"), "\(apath).length", range: 1...256) ?? 256
+                if g("record") == nil { r.issue(actionNode, "\(apath).record", "required key 'record' is missing") }
+                if let rec = r.int(g("record"), "\(apath).record", range: 1...254) {
+                    action = .command(.readRecord(UInt8(rec), sfi: sfi.map(UInt8.init), length: length))
+                }
+            }
+        case "read-records":
+            if let m = r.mapping(actionNode, apath, allowed: ["sfi", "first", "last", "length", "try-all-first"]) {
+                let g = { (k: String) in m.first { $0.key == k }?.node }
+                let sfi = g("sfi").flatMap { r.int($0, "\(apath).sfi", range: 1...30) }
+                let first = r.int(g("first"), "\(apath).first", range: 1...254) ?? 1
+                let last = g("last").flatMap { r.int($0, "\(apath).last", range: 1...254) }
+                if let last, last < first { r.issue(g("last"), "\(apath).last", "last record \(last) comes before first \(first)") }
+                let length = g("length").flatMap { r.int($0, "\(apath).length", range: 1...256) }
+                let tryAll = g("try-all-first").flatMap { r.bool($0, "\(apath).try-all-first") } ?? false
+                if tryAll && length == nil { r.issue(actionNode, "\(apath).try-all-first", "needs 'length' to split the answer into records") }
+                action = .readRecords(sfi: sfi.map(UInt8.init), first: UInt8(first), last: last.map(UInt8.init), length: length, tryAllFirst: tryAll)
+                if get("end") == nil { end = [.recordNotFound] }
+            }
+        case "command":
+            if let bytes = r.hex(actionNode, apath) {
+                do {
+                    let c = try CommandAPDU(bytes: bytes)
+                    if ReadOnlyCommands.isReadOnly(c) { action = .command(c) } else {
+                        r.issue(actionNode, apath, "refused: \(bytes.hexString) is not a read command (CLA \([c.cla].hexString) INS \([c.ins].hexString)); profiles may only send \(ReadOnlyCommands.summary)")
+                    }
+                } catch {
+                    r.issue(actionNode, apath, "'\(bytes.hexString)' is not a valid command APDU: \(error.message)")
+                }
+            }
+        default: break
+        }
+        guard let action else { return nil }
+        return Step(name: name, action: action, end: end, optional: optional, line: r.line(node))
+    }
+
+    static func parseSelect(_ node: Node, _ path: String, _ r: YAMLReader) -> CommandAPDU? {
+        guard let m = r.mapping(node, path, allowed: ["aid", "fid", "path", "fci"]) else { return nil }
+        let g = { (k: String) in m.first { $0.key == k }?.node }
+        let returning: CommandAPDU.SelectResponse = (g("fci").flatMap { r.bool($0, "\(path).fci") } ?? true) ? .fci : .none
+        let given = ["aid", "fid", "path"].filter { g($0) != nil }
+        guard given.count == 1 else {
+            r.issue(node, path, "select needs exactly one of aid, fid, path")
+            return nil
+        }
+        switch given[0] {
+        case "aid":
+            guard let aid = r.hex(g("aid"), "\(path).aid") else { return nil }
+            guard (1...16).contains(aid.count) else { r.issue(g("aid"), "\(path).aid", "an AID is 1 to 16 bytes"); return nil }
+            return .select(aid: aid, returning: returning)
+        case "fid":
+            guard let b = r.hex(g("fid"), "\(path).fid") else { return nil }
+            guard b.count == 2 else { r.issue(g("fid"), "\(path).fid", "a file identifier is 2 bytes, e.g. 1001"); return nil }
+            return .select(fileID: UInt16(b[0]) << 8 | UInt16(b[1]), returning: returning)
+        default:
+            guard let text = r.string(g("path"), "\(path).path") else { return nil }
+            var fids: [UInt16] = []
+            for part in text.split(separator: "/") {
+                guard let b = try? Hex.parse(part), b.count == 2 else {
+                    r.issue(g("path"), "\(path).path", "'\(text)' is not a path of 2-byte file identifiers, e.g. 1001/0015")
+                    return nil
+                }
+                fids.append(UInt16(b[0]) << 8 | UInt16(b[1]))
+            }
+            return .select(path: fids, returning: returning)
+        }
+    }
+
+    static func parseDetect(_ node: Node, _ r: YAMLReader) -> Profile.Detection {
+        var d = Profile.Detection()
+        guard let m = r.mapping(node, "detect", allowed: ["atr", "require", "order"]) else { return d }
+        let g = { (k: String) in m.first { $0.key == k }?.node }
+        for (i, a) in (r.list(g("atr"), "detect.atr") ?? []).enumerated() {
+            guard let text = r.string(a, "detect.atr[\(i)]") else { continue }
+            do {
+                let pattern = try Transcript.parsePattern(text)
+                if pattern.isEmpty { r.issue(a, "detect.atr[\(i)]", "empty ATR pattern") } else { d.atr.append(pattern) }
+            } catch { r.issue(a, "detect.atr[\(i)]", "bad ATR pattern '\(text)': \(error.reason)") }
+        }
+        for (i, q) in (r.list(g("require"), "detect.require") ?? []).enumerated() {
+            let p = "detect.require[\(i)]"
+            guard let qm = r.mapping(q, p, allowed: ["answer", "offset", "equals", "mask"]) else { continue }
+            let qg = { (k: String) in qm.first { $0.key == k }?.node }
+            guard let answer = r.string(qg("answer"), "\(p).answer") else { r.issue(q, "\(p).answer", "required key 'answer' is missing"); continue }
+            let offset = r.int(qg("offset"), "\(p).offset", range: 0...65535) ?? 0
+            guard let equals = r.hex(qg("equals"), "\(p).equals") else { if qg("equals") == nil { r.issue(q, "\(p).equals", "required key 'equals' is missing") }; continue }
+            let mask = qg("mask").flatMap { r.hex($0, "\(p).mask") }
+            if let mask, mask.count != equals.count { r.issue(qg("mask"), "\(p).mask", "mask has \(mask.count) byte(s) but equals has \(equals.count)") }
+            d.require.append(.init(answer: answer, offset: offset, equals: equals, mask: mask, line: r.line(q)))
+        }
+        d.order = g("order").flatMap { r.int($0, "detect.order", range: 0...1000) } ?? 100
+        return d
+    }
+
+    static func parseTrips(_ node: Node, _ r: YAMLReader, _ fields: FieldParser) -> TripSpec? {
+        guard let m = r.mapping(node, "trips", allowed: ["from", "record-length", "fields", "skip-empty", "skip-when-zero", "credit-kinds", "order"]) else { return nil }
+        let g = { (k: String) in m.first { $0.key == k }?.node }
+        guard let from = r.string(g("from"), "trips.from") else { r.issue(node, "trips.from", "required key 'from' is missing"); return nil }
+        var spec = TripSpec(from: from, fields: [], line: r.line(node))
+        spec.recordLength = g("record-length").flatMap { r.int($0, "trips.record-length", range: 1...256) }
+        if g("fields") == nil { r.issue(node, "trips.fields", "required key 'fields' is missing") }
+        for (k, v) in r.mapping(g("fields"), "trips.fields") ?? [] {
+            if let f = fields.parse(v, "trips.fields.\(k)", inTrips: true) { spec.fields.append(.init(name: k, spec: f)) }
+        }
+        spec.skipEmpty = g("skip-empty").flatMap { r.bool($0, "trips.skip-empty") } ?? true
+        spec.skipWhenZero = (r.list(g("skip-when-zero"), "trips.skip-when-zero") ?? []).compactMap { r.string($0, "trips.skip-when-zero") }
+        spec.creditKinds = (r.list(g("credit-kinds"), "trips.credit-kinds") ?? []).compactMap { r.string($0, "trips.credit-kinds") }
+        if let o = r.string(g("order"), "trips.order") {
+            if let order = TripSpec.Order(rawValue: o) { spec.order = order } else {
+                r.issue(g("order"), "trips.order", "unknown order '\(o)' (expected \(TripSpec.Order.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+        }
+        return spec
+    }
+}

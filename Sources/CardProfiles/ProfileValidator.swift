@@ -1,0 +1,123 @@
+import Yams
+
+/// Cross-checks a parsed profile: every name refers to something, fields fit the answers
+/// they read, derived fields have no cycle, detection names answers that come early enough.
+enum ProfileValidator {
+    static func validate(_ p: inout Profile, root: Node, reader r: YAMLReader) {
+        var stepIndex: [String: Int] = [:]
+        for (i, s) in p.steps.enumerated() {
+            if stepIndex[s.name] != nil {
+                r.issues.append(issue(r, s.line, "steps[\(i)].as", "answer name '\(s.name)' is used by an earlier step"))
+            } else { stepIndex[s.name] = i }
+        }
+        func step(_ name: String) -> Step? { stepIndex[name].map { p.steps[$0] } }
+
+        // Detection: which steps it needs.
+        var last = 0
+        for (i, q) in p.detect.require.enumerated() {
+            guard let idx = stepIndex[q.answer] else {
+                r.issues.append(issue(r, q.line, "detect.require[\(i)].answer", "no step is named '\(q.answer)'"))
+                continue
+            }
+            last = max(last, idx)
+            if let n = p.steps[idx].declaredLength, !p.steps[idx].isRecords, q.offset + q.equals.count > n {
+                r.issues.append(issue(r, q.line, "detect.require[\(i)]", "checks bytes \(q.offset)…\(q.offset + q.equals.count - 1) but answer '\(q.answer)' is \(n) bytes"))
+            }
+        }
+        p.detect.lastStep = last
+
+        // Fields that read answers.
+        func checkRead(_ f: FieldSpec, _ path: String) {
+            guard case .answer(let name, let tlv) = f.source else { return }
+            guard let s = step(name) else {
+                r.issues.append(issue(r, f.line, "\(path).from", "no step is named '\(name)' (steps: \(p.steps.map(\.name).joined(separator: ", ")))"))
+                return
+            }
+            if s.isRecords {
+                r.issues.append(issue(r, f.line, "\(path).from", "answer '\(name)' holds records: read it in trips (trips.from: \(name))"))
+            } else if tlv == nil, let n = s.declaredLength, f.offset + (f.length ?? 1) > n {
+                r.issues.append(issue(r, f.line, "\(path)", "reads bytes \(f.offset)…\(f.offset + (f.length ?? 1) - 1) but answer '\(name)' is \(n) bytes (Le of step '\(name)')"))
+            }
+        }
+        for f in p.card { checkRead(f.spec, "card.\(f.name)") }
+        if let b = p.balance {
+            checkRead(b, "balance")
+            if case .derived = b.source {} else if !b.type.isInteger || b.map != nil || b.checkDigit != nil || b.type == .days || b.type == .seconds {
+                r.issues.append(issue(r, b.line, "balance", "the balance must decode to a number (type uint, int or bcd, no map)"))
+            }
+        }
+        checkDerived(p.card.map { ($0.name, $0.spec) } + (p.balance.map { [("balance", $0)] } ?? []), scope: "card", allowOlder: false, r)
+
+        if let t = p.trips {
+            var recordLength = t.recordLength
+            if let s = step(t.from) {
+                if case .readRecords(_, _, _, let length, _) = s.action { recordLength = recordLength ?? length }
+                else if t.recordLength == nil {
+                    r.issues.append(issue(r, t.line, "trips.record-length", "answer '\(t.from)' is one block of bytes: say how long each record is with record-length"))
+                }
+            } else {
+                r.issues.append(issue(r, t.line, "trips.from", "no step is named '\(t.from)'"))
+            }
+            for f in t.fields {
+                if let n = recordLength, case .record = f.spec.source, f.spec.offset + (f.spec.length ?? 1) > n {
+                    r.issues.append(issue(r, f.spec.line, "trips.fields.\(f.name)", "reads bytes \(f.spec.offset)…\(f.spec.offset + (f.spec.length ?? 1) - 1) but a record is \(n) bytes"))
+                }
+            }
+            let names = Set(t.fields.map(\.name))
+            for z in t.skipWhenZero where !names.contains(z) {
+                r.issues.append(issue(r, t.line, "trips.skip-when-zero", "no trip field is named '\(z)'"))
+            }
+            if !t.creditKinds.isEmpty, !names.contains("kind") {
+                r.issues.append(issue(r, t.line, "trips.credit-kinds", "credit-kinds needs a trip field named 'kind'"))
+            }
+            if !t.creditKinds.isEmpty, !names.contains("amount") {
+                r.issues.append(issue(r, t.line, "trips.credit-kinds", "credit-kinds needs a trip field named 'amount'"))
+            }
+            checkDerived(t.fields.map { ($0.name, $0.spec) }, scope: "trips.fields", allowOlder: true, r)
+        }
+    }
+
+    /// Derived fields: references must exist, and no field may depend on itself.
+    static func checkDerived(_ fields: [(String, FieldSpec)], scope: String, allowOlder: Bool, _ r: YAMLReader) {
+        var deps: [String: [String]] = [:]
+        let names = Set(fields.map(\.0))
+        for (name, spec) in fields {
+            guard case .derived(_, let refs) = spec.source else { continue }
+            var edges: [String] = []
+            for ref in refs {
+                var target = ref
+                if ref.hasPrefix("older.") {
+                    target = String(ref.dropFirst("older.".count))
+                    if !allowOlder { r.issues.append(issue(r, spec.line, "\(scope).\(name)", "'older.' only exists in trip fields")); continue }
+                }
+                if !names.contains(target) {
+                    r.issues.append(issue(r, spec.line, "\(scope).\(name)", "refers to '\(ref)', which is not a field here"))
+                    continue
+                }
+                edges.append(target)
+            }
+            deps[name] = edges
+        }
+        // Depth-first search for a cycle.
+        var state: [String: Int] = [:]          // 1 = visiting, 2 = done
+        func visit(_ n: String, _ trail: [String]) -> [String]? {
+            if state[n] == 2 { return nil }
+            if state[n] == 1 { return trail + [n] }
+            state[n] = 1
+            for d in deps[n] ?? [] { if let c = visit(d, trail + [n]) { return c } }
+            state[n] = 2
+            return nil
+        }
+        for (name, spec) in fields where deps[name] != nil {
+            if let cycle = visit(name, []) {
+                let start = cycle.firstIndex(of: cycle.last!)!
+                r.issues.append(issue(r, spec.line, "\(scope).\(name)", "derived fields form a cycle: \(cycle[start...].joined(separator: " → "))"))
+                return
+            }
+        }
+    }
+
+    static func issue(_ r: YAMLReader, _ line: Int, _ path: String, _ reason: String) -> ProfileIssue {
+        ProfileIssue(file: r.file, line: line, column: 1, path: path, reason: reason)
+    }
+}

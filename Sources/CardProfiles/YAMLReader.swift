@@ -1,0 +1,109 @@
+import APDU
+import Yams
+
+/// Walks a composed YAML tree, turning each value into a typed one and recording every
+/// problem with its line, column and key path (so a profile author sees all errors at once).
+final class YAMLReader {
+    let file: String
+    var issues: [ProfileIssue] = []
+
+    init(file: String) { self.file = file }
+
+    func issue(_ node: Node?, _ path: String, _ reason: String) {
+        let mark = node?.mark
+        issues.append(ProfileIssue(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1, path: path, reason: reason))
+    }
+
+    /// A mapping as ordered (key, node) pairs; unknown keys are reported.
+    func mapping(_ node: Node?, _ path: String, allowed: [String]? = nil) -> [(key: String, node: Node)]? {
+        guard let node else { return nil }
+        guard case .mapping(let m) = node else {
+            issue(node, path, "expected a mapping (key: value lines), found \(kind(node))")
+            return nil
+        }
+        var out: [(String, Node)] = []
+        var seen = Set<String>()
+        for (k, v) in m {
+            guard case .scalar(let ks) = k else { issue(k, path, "keys must be plain words"); continue }
+            if !seen.insert(ks.string).inserted { issue(k, join(path, ks.string), "duplicate key '\(ks.string)'") }
+            if let allowed, !allowed.contains(ks.string) {
+                issue(k, join(path, ks.string), "unknown key '\(ks.string)' (expected one of: \(allowed.joined(separator: ", ")))")
+                continue
+            }
+            out.append((ks.string, v))
+        }
+        return out
+    }
+
+    func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    func kind(_ node: Node) -> String {
+        switch node {
+        case .scalar(let s): return "'\(s.string)'"
+        case .mapping: return "a mapping"
+        case .sequence: return "a list"
+        case .alias: return "an alias"
+        }
+    }
+
+    func sequence(_ node: Node?, _ path: String) -> [Node]? {
+        guard let node else { return nil }
+        if case .sequence(let s) = node { return Array(s) }
+        issue(node, path, "expected a list, found \(kind(node))")
+        return nil
+    }
+
+    func string(_ node: Node?, _ path: String) -> String? {
+        guard let node else { return nil }
+        if case .scalar(let s) = node { return s.string }
+        issue(node, path, "expected a text value, found \(kind(node))")
+        return nil
+    }
+
+    /// Integers in decimal, or hex with `0x`; optional sign.
+    func int(_ node: Node?, _ path: String, range: ClosedRange<Int>? = nil) -> Int? {
+        guard let text = string(node, path) else { return nil }
+        guard let v = Self.parseInt(text) else {
+            issue(node, path, "expected a whole number (decimal or 0x hex), found '\(text)'")
+            return nil
+        }
+        if let range, !range.contains(v) {
+            issue(node, path, "\(text) is out of range \(range.lowerBound)…\(range.upperBound)")
+            return nil
+        }
+        return v
+    }
+
+    static func parseInt(_ text: String) -> Int? {
+        var t = Substring(text.filter { $0 != "_" })
+        var negative = false
+        if t.first == "-" { negative = true; t = t.dropFirst() } else if t.first == "+" { t = t.dropFirst() }
+        let v: Int?
+        if t.hasPrefix("0x") || t.hasPrefix("0X") { v = Int(t.dropFirst(2), radix: 16) } else { v = Int(t) }
+        return v.map { negative ? -$0 : $0 }
+    }
+
+    func bool(_ node: Node?, _ path: String) -> Bool? {
+        guard let text = string(node, path) else { return nil }
+        switch text { case "true", "yes": return true; case "false", "no": return false
+        default: issue(node, path, "expected true or false, found '\(text)'"); return nil }
+    }
+
+    func hex(_ node: Node?, _ path: String) -> [UInt8]? {
+        guard let text = string(node, path) else { return nil }
+        do { return try Hex.parse(text) } catch {
+            issue(node, path, "bad hex '\(text)': \(error.message)")
+            return nil
+        }
+    }
+
+    /// A list, or a single value treated as a one-element list.
+    func list(_ node: Node?, _ path: String) -> [Node]? {
+        guard let node else { return nil }
+        if case .sequence(let s) = node { return Array(s) }
+        return [node]
+    }
+
+    func line(_ node: Node?) -> Int { node?.mark?.line ?? 1 }
+}
+
