@@ -52,6 +52,8 @@ public final class CardSession {
 
     static func context(after select: [UInt8], p1: UInt8, from current: [[UInt8]]) -> [[UInt8]] {
         switch p1 {
+        case 0x00 where select.count >= 7 && select[5] == 0x3F && select[6] == 0x00:
+            return [select]                                    // the MF: absolute
         case 0x00, 0x01, 0x02: return current + [select]      // by FID / child DF / EF: relative
         default: return [select]                               // by DF name, by path: absolute
         }

@@ -112,7 +112,7 @@ enum FieldDecoder {
                 return .string("\(value)(\((10 - sum % 10) % 10))")
             }
         }
-        return .int(value)
+        return spec.decimalText ? .string(String(value)) : .int(value)
     }
 
     static func bcdDigits(_ bytes: ArraySlice<UInt8>) throws(Failure) -> [Int] {

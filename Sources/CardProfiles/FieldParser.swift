@@ -6,7 +6,7 @@ struct FieldParser {
     let reader: YAMLReader
 
     static let keys = ["from", "offset", "length", "type", "endian", "bits", "mask", "scale", "add", "map", "default",
-                       "epoch", "zone", "year-base", "drop-digits", "strip-zeros", "check-digit", "optional",
+                       "epoch", "zone", "year-base", "drop-digits", "strip-zeros", "check-digit", "format", "optional",
                        "difference", "sum"]
 
     func parse(_ node: Node, _ path: String, inTrips: Bool) -> FieldSpec? {
@@ -112,8 +112,11 @@ struct FieldParser {
                 r.issue(g("check-digit"), "\(path).check-digit", "unknown check digit '\(c)' (expected digit-sum-10)")
             }
         }
+        if let f = r.string(g("format"), "\(path).format") {
+            if f == "decimal" { spec.decimalText = true } else { r.issue(g("format"), "\(path).format", "unknown format '\(f)' (expected decimal)") }
+        }
         spec.optional = g("optional").flatMap { r.bool($0, "\(path).optional") } ?? false
-        let integerOnly = ["endian", "bits", "mask", "scale", "add", "map", "check-digit"]
+        let integerOnly = ["endian", "bits", "mask", "scale", "add", "map", "check-digit", "format"]
         if !spec.type.isInteger {
             for k in integerOnly where g(k) != nil && !(k == "endian" && spec.type == .packedDate) {
                 r.issue(g(k), "\(path).\(k)", "'\(k)' applies to integer types, not \(spec.type.rawValue)")

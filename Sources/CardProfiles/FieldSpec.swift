@@ -23,6 +23,9 @@ public struct FieldSpec: Sendable {
     public var dropDigits = 0
     public var stripZeros = false
     public var checkDigit: CheckDigit?
+    /// `format: decimal`: report the integer as a decimal string (card numbers keep their
+    /// digits exact in every JSON reader).
+    public var decimalText = false
     /// A missing answer or an all-zero date leaves the key out instead of failing.
     public var optional = false
     public var line: Int

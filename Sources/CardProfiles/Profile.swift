@@ -35,7 +35,7 @@ public struct Profile: Sendable {
         public var lastStep: Int = 0
     }
 
-    /// `answer[offset…] & mask == equals`.
+    /// `answer[offset…] & mask == equals`; with `equals` empty, the step must have succeeded.
     public struct Requirement: Sendable {
         public var answer: String
         public var offset: Int
@@ -53,6 +53,9 @@ public struct Step: Sendable {
     public var end: [StatusWord]
     /// When the card answers an error, the answer is absent instead of the read failing.
     public var optional: Bool
+    /// Take this step's answer from a BER-TLV object of an earlier answer when it is there
+    /// (e.g. EF 0x15 inside the FCI at `app:6F/A5/9F0C`), and send nothing.
+    public var useIfPresent: (answer: String, tlvPath: String)?
     public var line: Int
 
     public enum Action: Sendable {

@@ -49,6 +49,7 @@ public final class ProfileEngine {
         }
         for q in p.detect.require {
             guard case .data(let bytes) = answers[q.answer] else { return "answer '\(q.answer)' is missing" }
+            if q.equals.isEmpty { continue }
             guard bytes.count >= q.offset + q.equals.count else {
                 return "answer '\(q.answer)' has \(bytes.count) bytes, too short for the check at line \(q.line)"
             }
@@ -98,6 +99,11 @@ public final class ProfileEngine {
     /// the step is optional; throws otherwise.
     @discardableResult
     func run(_ step: Step, in p: Profile, detecting: Bool) throws(ReadError) -> StatusWord? {
+        if let u = step.useIfPresent, case .data(let outer)? = answers[u.answer],
+           let node = try? BERTLV.parse(outer), let hit = node.first(path: u.tlvPath) {
+            answers[step.name] = .data(hit.value)
+            return nil
+        }
         do {
             switch step.action {
             case .command(let c):

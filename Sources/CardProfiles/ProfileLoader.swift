@@ -83,7 +83,7 @@ public enum ProfileLoader {
     }
 
     static func parseStep(_ node: Node, _ path: String, _ r: YAMLReader) -> Step? {
-        guard let m = r.mapping(node, path, allowed: stepActions + ["as", "end", "optional"]) else { return nil }
+        guard let m = r.mapping(node, path, allowed: stepActions + ["as", "end", "optional", "use-if-present"]) else { return nil }
         let get = { (k: String) in m.first { $0.key == k }?.node }
         let actions = m.filter { stepActions.contains($0.key) }
         guard actions.count == 1, let (actionKey, actionNode) = actions.first.map({ ($0.key, $0.node) }) else {
@@ -156,8 +156,15 @@ public enum ProfileLoader {
             }
         default: break
         }
+        var useIfPresent: (String, String)? = nil
+        if let u = get("use-if-present"), let text = r.string(u, "\(path).use-if-present") {
+            let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
+            if parts.count == 2, (try? BERTLV.path(parts[1])) != nil { useIfPresent = (parts[0], parts[1]) } else {
+                r.issue(u, "\(path).use-if-present", "'\(text)' is not ANSWER:TAG/PATH (e.g. app:6F/A5/9F0C)")
+            }
+        }
         guard let action else { return nil }
-        return Step(name: name, action: action, end: end, optional: optional, line: r.line(node))
+        return Step(name: name, action: action, end: end, optional: optional, useIfPresent: useIfPresent, line: r.line(node))
     }
 
     static func parseSelect(_ node: Node, _ path: String, _ r: YAMLReader) -> CommandAPDU? {
@@ -209,7 +216,8 @@ public enum ProfileLoader {
             let qg = { (k: String) in qm.first { $0.key == k }?.node }
             guard let answer = r.string(qg("answer"), "\(p).answer") else { r.issue(q, "\(p).answer", "required key 'answer' is missing"); continue }
             let offset = r.int(qg("offset"), "\(p).offset", range: 0...65535) ?? 0
-            guard let equals = r.hex(qg("equals"), "\(p).equals") else { if qg("equals") == nil { r.issue(q, "\(p).equals", "required key 'equals' is missing") }; continue }
+            let equals = qg("equals").flatMap { r.hex($0, "\(p).equals") } ?? []
+            if qg("equals") != nil, equals.isEmpty { continue }
             let mask = qg("mask").flatMap { r.hex($0, "\(p).mask") }
             if let mask, mask.count != equals.count { r.issue(qg("mask"), "\(p).mask", "mask has \(mask.count) byte(s) but equals has \(equals.count)") }
             d.require.append(.init(answer: answer, offset: offset, equals: equals, mask: mask, line: r.line(q)))

@@ -11,6 +11,11 @@ enum ProfileValidator {
             } else { stepIndex[s.name] = i }
         }
         func step(_ name: String) -> Step? { stepIndex[name].map { p.steps[$0] } }
+        for (i, s) in p.steps.enumerated() {
+            if let u = s.useIfPresent, (stepIndex[u.answer] ?? Int.max) >= i {
+                r.issues.append(issue(r, s.line, "steps[\(i)].use-if-present", "'\(u.answer)' must name an earlier step"))
+            }
+        }
 
         // Detection: which steps it needs.
         var last = 0

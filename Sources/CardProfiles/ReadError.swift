@@ -58,6 +58,10 @@ public struct ReadResult: Sendable {
     /// The report: complete, or `partial` when `error` is set. Nil when nothing was read.
     public var report: CardReport?
     public var error: ReadError?
+
+    public init(report: CardReport?, error: ReadError?) {
+        self.report = report; self.error = error
+    }
 }
 
 extension ReadError: @unchecked Sendable {}

@@ -1,0 +1,129 @@
+import APDU
+import Foundation
+
+/// Where profiles come from, in search order (the first profile with an id wins):
+/// a file given by path, `--profile-dir` directories, `CARDSCAN_PROFILE_PATH`
+/// (colon-separated), `$XDG_CONFIG_HOME/cardscan/profiles` (default `~/.config/…`),
+/// then the built-in profiles.
+public struct ProfileRegistry {
+    public struct Directory: Sendable, Equatable {
+        public var path: String
+        public var isBuiltIn: Bool
+    }
+
+    public struct Entry: Sendable {
+        public var id: String
+        public var file: String
+        public var directory: Directory
+        public var profile: Profile
+        /// The files of profiles with the same id that this one hides.
+        public var overrides: [String]
+    }
+
+    public let directories: [Directory]
+    /// Usable profiles, in search order.
+    public private(set) var entries: [Entry] = []
+    /// Files in the search path that failed to load.
+    public private(set) var invalid: [(file: String, error: ProfileLoadError)] = []
+
+    public enum LookupError: UserFacingError {
+        case noSuchProfile(String, known: [String])
+        case noSuchFile(String)
+        case unreadable(String, String)
+        public var message: String {
+            switch self {
+            case .noSuchProfile(let id, _): return "no profile named '\(id)'"
+            case .noSuchFile(let f): return "\(f): no such file"
+            case .unreadable(let f, let why): return "\(f): cannot read: \(why)"
+            }
+        }
+        public var hint: String? {
+            switch self {
+            case .noSuchProfile(_, let known): return "known profiles: \(known.joined(separator: ", ")) (cardscan profiles list)"
+            case .noSuchFile: return "give an existing profile file, or a profile id from `cardscan profiles list`"
+            case .unreadable: return nil
+            }
+        }
+    }
+
+    /// The directories searched, from the options and environment.
+    public static func searchPath(profileDirs: [String] = [],
+                                  environment: [String: String] = ProcessInfo.processInfo.environment) -> [Directory] {
+        var dirs = profileDirs.map { Directory(path: $0, isBuiltIn: false) }
+        if let p = environment["CARDSCAN_PROFILE_PATH"] {
+            dirs += p.split(separator: ":").map { Directory(path: String($0), isBuiltIn: false) }
+        }
+        dirs.append(Directory(path: userDirectory(environment: environment), isBuiltIn: false))
+        if let b = builtInDirectory(environment: environment) { dirs.append(Directory(path: b, isBuiltIn: true)) }
+        return dirs
+    }
+
+    /// `$XDG_CONFIG_HOME/cardscan/profiles`, where `profiles add` copies to.
+    public static func userDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.config")
+        return base + "/cardscan/profiles"
+    }
+
+    /// The built-in profiles: `CARDSCAN_BUILTIN_PROFILES`, else `../share/cardscan/profiles`
+    /// beside an installed binary, else the package's `profiles/` above a `swift run` binary.
+    public static func builtInDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        if let d = environment["CARDSCAN_BUILTIN_PROFILES"] { return d }
+        let fm = FileManager.default
+        let exe = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath()
+        var dir = exe.deletingLastPathComponent()
+        let installed = dir.deletingLastPathComponent().appendingPathComponent("share/cardscan/profiles")
+        if fm.fileExists(atPath: installed.appendingPathComponent("profile.schema.json").path) { return installed.path }
+        for _ in 0..<6 {
+            let candidate = dir.appendingPathComponent("profiles")
+            if fm.fileExists(atPath: candidate.appendingPathComponent("profile.schema.json").path) { return candidate.path }
+            dir = dir.deletingLastPathComponent()
+        }
+        // Tests and tools inside the package: the current directory.
+        let cwd = URL(fileURLWithPath: fm.currentDirectoryPath).appendingPathComponent("profiles")
+        if fm.fileExists(atPath: cwd.appendingPathComponent("profile.schema.json").path) { return cwd.path }
+        return nil
+    }
+
+    /// Loads every `*.yaml` / `*.yml` in `directories`.
+    public init(directories: [Directory]) {
+        self.directories = directories
+        var byID: [String: Int] = [:]
+        let fm = FileManager.default
+        for dir in directories {
+            guard let names = try? fm.contentsOfDirectory(atPath: dir.path) else { continue }
+            for name in names.sorted() where name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
+                let file = dir.path + "/" + name
+                do {
+                    let profile = try Self.loadFile(file)
+                    if let i = byID[profile.id] { entries[i].overrides.append(file); continue }
+                    byID[profile.id] = entries.count
+                    entries.append(Entry(id: profile.id, file: file, directory: dir, profile: profile, overrides: []))
+                } catch let e as ProfileLoadError {
+                    invalid.append((file, e))
+                } catch {}
+            }
+        }
+    }
+
+    /// Reads and loads one profile file.
+    public static func loadFile(_ path: String) throws -> Profile {
+        guard FileManager.default.fileExists(atPath: path) else { throw LookupError.noSuchFile(path) }
+        let text: String
+        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+            throw LookupError.unreadable(path, error.localizedDescription)
+        }
+        return try ProfileLoader.load(yaml: text, file: path)
+    }
+
+    public var profiles: [Profile] { entries.map(\.profile) }
+
+    /// A profile by id, or by file path (anything with a `/` or a `.yaml`/`.yml` ending).
+    public func resolve(_ idOrFile: String) throws -> Profile {
+        if idOrFile.contains("/") || idOrFile.hasSuffix(".yaml") || idOrFile.hasSuffix(".yml") {
+            return try Self.loadFile(idOrFile)
+        }
+        if let e = entries.first(where: { $0.id == idOrFile }) { return e.profile }
+        throw LookupError.noSuchProfile(idOrFile, known: entries.map(\.id))
+    }
+}

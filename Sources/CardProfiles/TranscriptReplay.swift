@@ -1,0 +1,45 @@
+import APDU
+
+/// Runs a profile over a recorded transcript, as `cardscan replay` and `cardscan test` do.
+public enum TranscriptReplay {
+    public struct Outcome {
+        public var result: ReadResult
+        public var profile: Profile?
+        /// Strict replay: recorded exchanges the profile never sent (a regression too).
+        public var unused: [Transcript.Entry]
+    }
+
+    public enum Failure: UserFacingError {
+        case unusedExchanges(file: String, lines: [Int])
+        public var message: String {
+            switch self {
+            case .unusedExchanges(let f, let lines):
+                return "\(f):\(lines[0]): the profile stopped before \(lines.count) recorded exchange(s) (lines \(lines.map(String.init).joined(separator: ", ")))"
+            }
+        }
+        public var hint: String? { "the profile now sends fewer commands than were recorded: re-record, or replay with --lenient" }
+    }
+
+    /// Which profile to use: `explicit` (an id or file) wins, then the transcript's
+    /// `profile` header, then detection among `registry`'s profiles.
+    public static func run(_ transcript: Transcript, file: String, registry: ProfileRegistry,
+                           explicit: String? = nil, lenient: Bool = false,
+                           observer: ((WireExchange) -> Void)? = nil) throws -> Outcome {
+        let channel = ReplayChannel(transcript, mode: lenient ? .lenient : .strict, file: file)
+        let exchange = CardExchange(channel: channel)
+        exchange.observer = observer
+        let session = CardSession(exchange: exchange, atr: transcript.atr)
+        let engine = ProfileEngine(session: session)
+        let profile: Profile
+        if let explicit { profile = try registry.resolve(explicit) }
+        else if let id = transcript[header: "profile"] { profile = try registry.resolve(id) }
+        else {
+            do { profile = try engine.detect(among: registry.profiles) } catch {
+                return Outcome(result: ReadResult(report: nil, error: error), profile: nil, unused: [])
+            }
+        }
+        let result = engine.read(profile)
+        let unused = lenient || result.error != nil ? [] : Array(transcript.entries.suffix(channel.remaining))
+        return Outcome(result: result, profile: profile, unused: unused)
+    }
+}

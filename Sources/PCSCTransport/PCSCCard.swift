@@ -1,0 +1,141 @@
+import APDU
+import CPCSCLite
+import Dispatch
+import Foundation
+
+/// A card connected through pcscd (SCardConnect). It is a ``CardChannel``: the exchange
+/// layer, tracing and recording work over it unchanged.
+public final class PCSCCard: CardChannel, @unchecked Sendable {
+    public enum ShareMode: Sendable { case shared, exclusive }
+    public struct Protocols: OptionSet, Sendable {
+        public let rawValue: UInt
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+        public static let t0 = Protocols(rawValue: UInt(SCARD_PROTOCOL_T0))
+        public static let t1 = Protocols(rawValue: UInt(SCARD_PROTOCOL_T1))
+        public static let any: Protocols = [.t0, .t1]
+    }
+    public enum Disposition: Sendable {
+        case leave, reset, unpower, eject
+        var raw: DWORD {
+            switch self {
+            case .leave: return DWORD(SCARD_LEAVE_CARD)
+            case .reset: return DWORD(SCARD_RESET_CARD)
+            case .unpower: return DWORD(SCARD_UNPOWER_CARD)
+            case .eject: return DWORD(SCARD_EJECT_CARD)
+            }
+        }
+    }
+
+    public let context: PCSCContext
+    public let reader: String
+    let share: ShareMode
+    private(set) var handle: SCARDHANDLE = 0
+    /// The protocol pcscd negotiated (T=0 or T=1).
+    public private(set) var activeProtocol: Protocols = []
+    public private(set) var atr: [UInt8] = []
+    /// A transmit that takes longer than this fails with `SCARD_E_TIMEOUT`. pcsc-lite has
+    /// no transmit timeout of its own (a mute card blocks it forever), so with a timeout the
+    /// call runs on a worker thread; after a timeout this card object is unusable.
+    public var transmitTimeout: Duration?
+    private var connected = false
+    private var abandoned = false
+    private lazy var worker = DispatchQueue(label: "cardscan.pcsc.transmit")
+
+    /// ISO/IEC 7816-3 max: 4 header + 3 Lc + 65536 data + 3 Le, and 65536 + 2 back.
+    static let maxBufferSizeExtended = 4 + 3 + (1 << 16) + 3 + 2
+    private var receiveBuffer = [UInt8](repeating: 0, count: maxBufferSizeExtended)
+
+    init(context: PCSCContext, reader: String, share: ShareMode, protocols: Protocols) throws(PCSCError) {
+        self.context = context
+        self.reader = reader
+        self.share = share
+        var h: SCARDHANDLE = 0
+        var active: DWORD = 0
+        let mode = DWORD(share == .exclusive ? SCARD_SHARE_EXCLUSIVE : SCARD_SHARE_SHARED)
+        let rv = SCardConnect(context.handle, reader, mode, DWORD(protocols.rawValue), &h, &active)
+        guard rv == SCARD_S_SUCCESS else { throw PCSCError(rawCode: Int(rv), function: "SCardConnect", reader: reader) }
+        handle = h
+        activeProtocol = Protocols(rawValue: UInt(active))
+        connected = true
+        atr = try status().atr
+    }
+
+    deinit { if connected && !abandoned { SCardDisconnect(handle, DWORD(SCARD_LEAVE_CARD)) } }
+
+    /// SCardStatus: the reader's state flags and the card's ATR.
+    public func status() throws(PCSCError) -> (state: UInt, atr: [UInt8]) {
+        var nameLength: DWORD = 0
+        var state: DWORD = 0
+        var proto: DWORD = 0
+        var atrBuffer = [UInt8](repeating: 0, count: 33)
+        var atrLength = DWORD(33)
+        let rv = SCardStatus(handle, nil, &nameLength, &state, &proto, &atrBuffer, &atrLength)
+        guard rv == SCARD_S_SUCCESS else { throw PCSCError(rawCode: Int(rv), function: "SCardStatus", reader: reader) }
+        return (UInt(state), Array(atrBuffer.prefix(Int(atrLength))))
+    }
+
+    /// SCardTransmit with the negotiated protocol's PCI and the extended buffer. A reset
+    /// by another program reconnects once and retries; a 0-byte answer means "removed".
+    public func transmit(_ command: [UInt8]) throws -> [UInt8] {
+        guard !abandoned else { throw PCSCError(code: .timeout, function: "SCardTransmit", reader: reader) }
+        guard let timeout = transmitTimeout else { return try transmitOnce(command, retryAfterReset: true) }
+        nonisolated(unsafe) var result: Result<[UInt8], Error>? = nil
+        let done = DispatchSemaphore(value: 0)
+        worker.async { [self] in
+            result = Result { try self.transmitOnce(command, retryAfterReset: true) }
+            done.signal()
+        }
+        let ms = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        if done.wait(timeout: .now() + .milliseconds(ms)) == .timedOut {
+            abandoned = true
+            throw PCSCError(code: .timeout, function: "SCardTransmit", reader: reader)
+        }
+        return try result!.get()
+    }
+
+    private func transmitOnce(_ command: [UInt8], retryAfterReset: Bool) throws(PCSCError) -> [UInt8] {
+        var pci = SCARD_IO_REQUEST(dwProtocol: DWORD(activeProtocol.contains(.t1) ? SCARD_PROTOCOL_T1 : SCARD_PROTOCOL_T0),
+                                   cbPciLength: DWORD(MemoryLayout<SCARD_IO_REQUEST>.size))
+        var length = DWORD(receiveBuffer.count)
+        let rv = command.withUnsafeBufferPointer { cmd in
+            receiveBuffer.withUnsafeMutableBufferPointer { buf in
+                SCardTransmit(handle, &pci, cmd.baseAddress, DWORD(cmd.count), nil, buf.baseAddress, &length)
+            }
+        }
+        if rv == SCARD_S_SUCCESS {
+            if length == 0 { throw PCSCError(code: .removedCard, function: "SCardTransmit", reader: reader) }
+            return Array(receiveBuffer.prefix(Int(length)))
+        }
+        let error = PCSCError(rawCode: Int(rv), function: "SCardTransmit", reader: reader)
+        if error.code == .resetCard, retryAfterReset {
+            try reconnect(initialization: .leave)
+            return try transmitOnce(command, retryAfterReset: false)
+        }
+        throw error
+    }
+
+    /// SCardReconnect, e.g. after another program reset the card.
+    public func reconnect(initialization: Disposition = .leave) throws(PCSCError) {
+        var active: DWORD = 0
+        let mode = DWORD(share == .exclusive ? SCARD_SHARE_EXCLUSIVE : SCARD_SHARE_SHARED)
+        let rv = SCardReconnect(handle, mode, DWORD(Protocols.any.rawValue), initialization.raw, &active)
+        guard rv == SCARD_S_SUCCESS else { throw PCSCError(rawCode: Int(rv), function: "SCardReconnect", reader: reader) }
+        activeProtocol = Protocols(rawValue: UInt(active))
+    }
+
+    /// Runs `body` inside SCardBeginTransaction / SCardEndTransaction; the transaction
+    /// always ends, also when `body` throws.
+    public func withTransaction<T>(_ body: () throws -> T) throws -> T {
+        let rv = SCardBeginTransaction(handle)
+        guard rv == SCARD_S_SUCCESS else { throw PCSCError(rawCode: Int(rv), function: "SCardBeginTransaction", reader: reader) }
+        defer { SCardEndTransaction(handle, DWORD(SCARD_LEAVE_CARD)) }
+        return try body()
+    }
+
+    /// SCardDisconnect with `disposition`.
+    public func disconnect(_ disposition: Disposition = .leave) {
+        guard connected, !abandoned else { return }
+        SCardDisconnect(handle, disposition.raw)
+        connected = false
+    }
+}

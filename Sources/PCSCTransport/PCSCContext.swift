@@ -1,0 +1,140 @@
+import APDU
+import CPCSCLite
+import Foundation
+
+/// A pcsc-lite resource-manager context (PC/SC part 5: SCardEstablishContext).
+///
+/// Calls on one context are serialised by pcsc-lite; use one context per thread that
+/// waits, and ``cancel()`` (safe from any thread) to end a wait early.
+public final class PCSCContext: @unchecked Sendable {
+    let handle: SCARDCONTEXT
+
+    /// Connects to pcscd; `SCARD_E_NO_SERVICE` (pcscd not running) is a ``PCSCError``
+    /// with a hint on starting it.
+    public init() throws(PCSCError) {
+        var h: SCARDCONTEXT = 0
+        let rv = SCardEstablishContext(DWORD(SCARD_SCOPE_SYSTEM), nil, nil, &h)
+        guard rv == SCARD_S_SUCCESS else { throw PCSCError(rawCode: Int(rv), function: "SCardEstablishContext") }
+        handle = h
+    }
+
+    deinit { SCardReleaseContext(handle) }
+
+    /// False once pcscd has gone away (checked with a harmless call, since
+    /// SCardIsValidContext keeps saying "valid" after pcscd dies).
+    public var isAlive: Bool {
+        (try? readerNames()) != nil
+    }
+
+    /// Names of the connected readers; empty when there are none.
+    public func readerNames() throws(PCSCError) -> [String] {
+        var size: DWORD = 0
+        var rv = SCardListReaders(handle, nil, nil, &size)
+        if UInt32(truncatingIfNeeded: rv) == 0x8010_002E { return [] }
+        guard rv == SCARD_S_SUCCESS else { throw PCSCError(rawCode: Int(rv), function: "SCardListReaders") }
+        var buffer = [CChar](repeating: 0, count: Int(size))
+        rv = SCardListReaders(handle, nil, &buffer, &size)
+        if UInt32(truncatingIfNeeded: rv) == 0x8010_002E { return [] }
+        guard rv == SCARD_S_SUCCESS else { throw PCSCError(rawCode: Int(rv), function: "SCardListReaders") }
+        return buffer.split(separator: 0).map { String(decoding: $0.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+    }
+
+    /// Every reader with its current state.
+    public func readers() throws(PCSCError) -> [ReaderState] {
+        let names = try readerNames()
+        if names.isEmpty { return [] }
+        return try statusChange(names.map { ($0, 0) }, timeout: .zero) ?? []
+    }
+
+    /// The state of one reader.
+    public func state(of reader: String) throws(PCSCError) -> ReaderState {
+        try statusChange([(reader, 0)], timeout: .zero)![0]
+    }
+
+    /// SCardGetStatusChange: waits until one of `readers` leaves its `known` state, or
+    /// `timeout` passes (nil: no limit). Returns nil on timeout; throws `cancelled` after
+    /// ``cancel()``.
+    public func statusChange(_ readers: [(name: String, known: UInt)], timeout: Duration?) throws(PCSCError) -> [ReaderState]? {
+        let cNames = readers.map { strdup($0.name) }
+        defer { cNames.forEach { free($0) } }
+        var states = readers.indices.map { i -> SCARD_READERSTATE in
+            var s = SCARD_READERSTATE()
+            s.szReader = UnsafePointer(cNames[i])
+            s.dwCurrentState = DWORD(readers[i].known)
+            return s
+        }
+        let ms: DWORD = timeout.map { DWORD(max(0, $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000)) } ?? DWORD(0xFFFF_FFFF)
+        let rv = SCardGetStatusChange(handle, ms, &states, DWORD(states.count))
+        if UInt32(truncatingIfNeeded: rv) == 0x8010_000A { return nil }
+        guard rv == SCARD_S_SUCCESS else { throw PCSCError(rawCode: Int(rv), function: "SCardGetStatusChange") }
+        return states.enumerated().map { ReaderState(name: readers[$0.offset].name, raw: $0.element) }
+    }
+
+    /// Ends a wait in ``statusChange(_:timeout:)`` on this context (from any thread).
+    public func cancel() {
+        SCardCancel(handle)
+    }
+
+    /// Waits until a card is present on one of `readers` (all readers when nil) and returns
+    /// that reader's state, or nil when `timeout` passes. Readers plugged in while waiting count.
+    public func waitForCard(on readers: [String]? = nil, timeout: Duration?) throws(PCSCError) -> ReaderState? {
+        let deadline = timeout.map { ContinuousClock.now + $0 }
+        var known: [String: UInt] = [:]
+        while true {
+            let names: [String]
+            if let readers { names = readers } else { names = try readerNames() }
+            let watched = names.map { ($0, known[$0] ?? 0) } + [(ReaderState.plugAndPlay, UInt(names.count) << 16)]
+            let remaining = deadline.map { max(.zero, $0 - ContinuousClock.now) }
+            if let remaining, remaining == .zero, !known.isEmpty { return nil }
+            guard let states = try statusChange(watched, timeout: known.isEmpty ? .zero : remaining) else { return nil }
+            if let ready = states.first(where: { $0.name != ReaderState.plugAndPlay && $0.isPresent && !$0.isMute }) {
+                return ready
+            }
+            for s in states { known[s.name] = s.eventState & ~UInt(SCARD_STATE_CHANGED) }
+            if let deadline, ContinuousClock.now >= deadline { return nil }
+        }
+    }
+
+    /// Waits until `reader` has no card (or `timeout` passes: false).
+    public func waitForRemoval(from reader: String, timeout: Duration?) throws(PCSCError) -> Bool {
+        var known: UInt = 0
+        let deadline = timeout.map { ContinuousClock.now + $0 }
+        while true {
+            let remaining = deadline.map { max(.zero, $0 - ContinuousClock.now) }
+            guard let s = try statusChange([(reader, known)], timeout: known == 0 ? .zero : remaining)?.first else { return false }
+            if !s.isPresent { return true }
+            known = s.eventState & ~UInt(SCARD_STATE_CHANGED)
+            if let deadline, ContinuousClock.now >= deadline { return false }
+        }
+    }
+
+    /// Connects to the card on `reader`.
+    public func connect(to reader: String, share: PCSCCard.ShareMode = .shared,
+                        protocols: PCSCCard.Protocols = .any) throws(PCSCError) -> PCSCCard {
+        try PCSCCard(context: self, reader: reader, share: share, protocols: protocols)
+    }
+}
+
+/// A reader and what pcscd says about it (SCARD_READERSTATE).
+public struct ReaderState: Sendable, Equatable {
+    /// PC/SC's pseudo-reader that changes when readers are plugged in or out.
+    public static let plugAndPlay = "\\\\?PnP?\\Notification"
+
+    public let name: String
+    public let eventState: UInt
+    public let atr: [UInt8]
+
+    init(name: String, raw: SCARD_READERSTATE) {
+        self.name = name
+        eventState = UInt(raw.dwEventState)
+        var a = raw.rgbAtr
+        let n = min(Int(raw.cbAtr), 33)
+        atr = withUnsafeBytes(of: &a) { Array($0.prefix(n)) }
+    }
+
+    public var isPresent: Bool { eventState & UInt(SCARD_STATE_PRESENT) != 0 }
+    public var isExclusive: Bool { eventState & UInt(SCARD_STATE_EXCLUSIVE) != 0 }
+    public var isInUse: Bool { eventState & UInt(SCARD_STATE_INUSE) != 0 }
+    public var isMute: Bool { eventState & UInt(SCARD_STATE_MUTE) != 0 }
+    public var isUnavailable: Bool { eventState & UInt(SCARD_STATE_UNAVAILABLE | SCARD_STATE_UNKNOWN) != 0 }
+}

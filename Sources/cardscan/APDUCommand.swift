@@ -1,0 +1,94 @@
+import APDU
+import ArgumentParser
+import Foundation
+import PCSCTransport
+
+struct APDUCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apdu",
+        abstract: "Send raw APDUs and print each answer with its status word's meaning.",
+        discussion: """
+        APDUs come as arguments or from a script in scriptor's format: one APDU a line,
+        `#` comments, `reset` to reset the card. Commands that may change the card
+        (anything but SELECT, READ BINARY/RECORD, GET RESPONSE/DATA/CHALLENGE, GET BALANCE,
+        CEPAS READ PURSE) are refused unless --allow-write is given.
+
+        Examples:
+          cardscan apdu 00A4040009A0000000038698070100 805C000204
+          cardscan apdu --script commands.txt -r 1
+        """)
+
+    @Argument(help: ArgumentHelp("APDUs in hex (quote one with spaces).", valueName: "HEX")) var apdus: [String] = []
+    @Option(help: ArgumentHelp("A script file (scriptor format).", valueName: "FILE")) var script: String?
+    @Option(name: [.short, .long], help: ArgumentHelp("Reader: index, exact name or unique substring.", valueName: "READER")) var reader: String?
+    @Flag(name: .customLong("allow-write"), help: "Allow commands that may change the card.") var allowWrite = false
+    @Flag(help: "Show 61xx/6Cxx as the card sent them (no GET RESPONSE, no re-send).") var raw = false
+    @Option(help: ArgumentHelp("Seconds to wait for a card.", valueName: "SECONDS")) var timeout: Double = 60
+
+    enum Line { case apdu(CommandAPDU, String), reset }
+
+    func validate() throws {
+        if apdus.isEmpty && script == nil { throw ValidationError("give APDUs as arguments or --script FILE") }
+        if !apdus.isEmpty && script != nil { throw ValidationError("give APDUs as arguments or --script FILE, not both") }
+    }
+
+    func run() throws {
+        var lines: [Line] = []
+        try guarded {
+            let source: [(String, String)]
+            if let script {
+                source = try readText(script).split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { ("\(script):\($0.offset + 1)", String($0.element)) }
+            } else {
+                source = apdus.enumerated().map { ("argument \($0.offset + 1)", $0.element) }
+            }
+            for (where_, text) in source {
+                let t = text.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)?.trimmingCharacters(in: .whitespaces) ?? ""
+                if t.isEmpty { continue }
+                if t.lowercased() == "reset" { lines.append(.reset); continue }
+                if t.lowercased() == "exit" || t.lowercased() == "quit" { break }
+                let c: CommandAPDU
+                do { c = try CommandAPDU(hex: t) } catch {
+                    throw ValidationErrorWithPlace(place: where_, message: (error as? UserFacingError)?.message ?? "\(error)")
+                }
+                if !allowWrite, !ReadOnlyCommands.isReadOnly(c) {
+                    throw ValidationErrorWithPlace(place: where_, message: "refused \(c): it may change the card (not in the read-only list); pass --allow-write to send it", code: 64)
+                }
+                lines.append(.apdu(c, t))
+            }
+        }
+        let access = ReaderAccess(choice: reader)
+        let ctx = try guarded { try access.context() }
+        guard let state = try guarded({ try access.waitForOneCard(ctx, timeout: .milliseconds(Int(timeout * 1000))) }) else {
+            eprint("error: no card was presented within \(Int(timeout)) s"); throw ExitCode(75)
+        }
+        try guarded {
+            let card = try ctx.connect(to: state.name)
+            card.transmitTimeout = .seconds(5)
+            let exchange = CardExchange(channel: card, handlesT0: !raw)
+            let style = Style()
+            out(style.dim("Using \(state.name), ATR \(card.atr.hexString)"))
+            for line in lines {
+                switch line {
+                case .reset:
+                    try card.reconnect(initialization: .reset)
+                    out("> reset")
+                case .apdu(let c, _):
+                    out("> \(c)")
+                    let r = try exchange.send(c)
+                    let sw = r.statusWord
+                    let meaning = sw.isSuccess ? style.green(sw.meaning) : (sw.category == .warning ? style.yellow(sw.meaning) : style.red(sw.meaning))
+                    out("< \(r.bytes.hexString) : \(meaning)")
+                }
+            }
+        }
+    }
+}
+
+struct ValidationErrorWithPlace: UserFacingError {
+    let place: String
+    let message_: String
+    /// 64 for a refused command (usage), 65 for bad input.
+    let code: Int32
+    init(place: String, message: String, code: Int32 = 65) { self.place = place; self.message_ = message; self.code = code }
+    var message: String { "\(place): \(message_)" }
+}

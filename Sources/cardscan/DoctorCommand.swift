@@ -1,0 +1,61 @@
+import APDU
+import ArgumentParser
+import CardProfiles
+import Foundation
+import PCSCTransport
+
+struct Doctor: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check the setup: pcscd, readers, the ATR list, profile directories.",
+        discussion: "Each line is a check; a failing one says what to do. Exit 0 when cardscan can read cards, 69 when it cannot.")
+
+    @OptionGroup var profiles: ProfileOptions
+
+    func run() throws {
+        let style = Style()
+        var blocking = false
+        func check(_ ok: Bool, _ what: String, fix: String? = nil, warnOnly: Bool = false) {
+            let mark = ok ? style.green("ok  ") : (warnOnly ? style.yellow("warn") : style.red("FAIL"))
+            out("\(mark) \(what)")
+            if !ok, let fix { out("     → \(fix)") }
+            if !ok && !warnOnly { blocking = true }
+        }
+        do {
+            let ctx = try PCSCContext()
+            check(true, "pcscd is running")
+            let readers = try ctx.readers()
+            check(!readers.isEmpty, readers.isEmpty ? "no PC/SC reader" : "\(readers.count) reader(s): " + readers.map { "\($0.name)\($0.isPresent ? " [card]" : "")" }.joined(separator: ", "),
+                  fix: "plug in a reader (for one without hardware: scripts/lab.sh start Tests/Fixtures/shanghai-transit/full-read.apdu)")
+        } catch {
+            check(false, error.message, fix: error.hint)
+        }
+        let vpcd = FileManager.default.fileExists(atPath: "/etc/reader.conf.d/vpcd")
+        check(vpcd, vpcd ? "vsmartcard vpcd driver installed (virtual readers for the lab)" : "vsmartcard vpcd driver not installed (only needed for the virtual-card lab)",
+              fix: "apt-get install vsmartcard-vpcd", warnOnly: true)
+        let list = FileManager.default.fileExists(atPath: SmartcardList.path)
+        check(list, list ? "ATR list \(SmartcardList.path)" : "no ATR list at \(SmartcardList.path): `cardscan atr` cannot name cards",
+              fix: "apt-get install pcsc-tools", warnOnly: true)
+        let nfc = FileManager.default.fileExists(atPath: "/usr/bin/nfc-list")
+        check(false, "libnfc devices (PN532, ACR122 in libnfc mode): not supported by this version of cardscan" + (nfc ? " (libnfc-bin is installed)" : ""),
+              fix: "use the reader through pcscd (PC/SC) for now", warnOnly: true)
+        let registry = profiles.registry()
+        for dir in registry.directories {
+            var isDir: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: dir.path, isDirectory: &isDir) && isDir.boolValue
+            let count = registry.entries.filter { $0.directory == dir }.count
+            if dir.isBuiltIn {
+                check(exists && count > 0, "built-in profiles: \(dir.path) (\(count))", fix: "reinstall cardscan (make install) so share/cardscan/profiles sits beside bin/")
+            } else {
+                out("\(exists ? style.green("ok  ") : style.dim("--  ")) profile directory \(dir.path)\(exists ? " (\(count))" : " (absent)")")
+            }
+        }
+        if registry.directories.allSatisfy({ !$0.isBuiltIn }) {
+            check(false, "built-in profiles not found", fix: "set CARDSCAN_BUILTIN_PROFILES, or install with `make install`")
+        }
+        for bad in registry.invalid {
+            check(false, "invalid profile \(bad.file): \(bad.error.issues.first?.description ?? "")",
+                  fix: "cardscan profiles validate \(bad.file)", warnOnly: true)
+        }
+        if blocking { throw ExitCode(69) }
+    }
+}

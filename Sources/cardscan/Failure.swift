@@ -1,0 +1,59 @@
+import APDU
+import ArgumentParser
+import CardProfiles
+import Foundation
+import PCSCTransport
+
+/// Prints a user-facing error (`error:` and `hint:` lines on stderr) and exits with `code`.
+func fail(_ error: any Error, code: Int32) -> ExitCode {
+    printError(error)
+    return ExitCode(code)
+}
+
+func printError(_ error: any Error) {
+    let style = Style(.standardError)
+    if let e = error as? UserFacingError {
+        eprint(style.red("error:") + " " + e.message)
+        if let hint = e.hint { eprint(style.dim("hint: " + hint)) }
+    } else {
+        eprint(style.red("error:") + " \(error)")
+    }
+}
+
+/// The sysexits code for an error from the libraries.
+func sysexit(for error: any Error) -> Int32 {
+    switch error {
+    case let e as ReadError: return e.exitCode
+    case let e as ValidationErrorWithPlace: return e.code
+    case let e as PCSCError: return e.code == .removedCard || e.code == .timeout || e.code == .commError ? 74 : 69
+    case is ReaderSelectionError: return 64
+    case is ProfileLoadError, is TranscriptError, is ReplayChannel.Mismatch, is TranscriptReplay.Failure, is JSONParseError: return 65
+    case is ProfileRegistry.LookupError: return 66
+    case is Hex.ParseError, is CommandAPDU.EncodingError, is ATR.ParseError: return 65
+    case let e as CardTransportError: return e.failure == .removed ? 74 : (e.failure == .timeout ? 74 : 69)
+    default: return 70
+    }
+}
+
+/// Runs `body`, turning library errors into messages and exit codes.
+func guarded<T>(_ body: () throws -> T) throws -> T {
+    do { return try body() } catch let e as ExitCode { throw e } catch let e as CleanExit { throw e } catch {
+        throw fail(error, code: sysexit(for: error))
+    }
+}
+
+func eprint(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+/// Writes to stdout and flushes (for --jsonl consumers reading line by line).
+func out(_ text: String) {
+    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+}
+
+func readText(_ path: String) throws -> String {
+    guard FileManager.default.fileExists(atPath: path) else { throw ProfileRegistry.LookupError.noSuchFile(path) }
+    do { return try String(contentsOfFile: path, encoding: .utf8) } catch {
+        throw ProfileRegistry.LookupError.unreadable(path, error.localizedDescription)
+    }
+}

@@ -1,0 +1,96 @@
+import APDU
+import ArgumentParser
+import CardProfiles
+import Foundation
+
+struct Profiles: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List, show, validate and add card profiles.",
+        subcommands: [List.self, Show.self, Validate.self, Add.self])
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Profiles in the search path, and where each comes from.")
+        @OptionGroup var profiles: ProfileOptions
+        @Flag(help: "Print as JSON.") var json = false
+
+        func run() throws {
+            let registry = profiles.registry()
+            if json {
+                out(JSONValue.array(registry.entries.map { e in
+                    .object([("id", .string(e.id)), ("name", .string(e.profile.name)), ("file", .string(e.file)),
+                             ("builtIn", .bool(e.directory.isBuiltIn)), ("overrides", .array(e.overrides.map { .string($0) }))])
+                }).serialized(pretty: true))
+                return
+            }
+            let style = Style()
+            let width = registry.entries.map(\.id.count).max() ?? 0
+            for e in registry.entries {
+                var line = e.id.padding(width) + "  " + e.profile.name
+                line += style.dim("  " + (e.directory.isBuiltIn ? "built-in" : e.file))
+                if !e.overrides.isEmpty { line += style.yellow("  (overrides \(e.overrides.joined(separator: ", ")))") }
+                out(line)
+            }
+            for bad in registry.invalid {
+                eprint(style.red("invalid:") + " \(bad.file) (run `cardscan profiles validate \(bad.file)`)")
+            }
+            out(style.dim("Search path: " + registry.directories.map(\.path).joined(separator: ":")))
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print a profile's file.")
+        @Argument(help: ArgumentHelp("Profile id or file.", valueName: "ID")) var id: String
+        @OptionGroup var profiles: ProfileOptions
+
+        func run() throws {
+            try guarded {
+                let p = try profiles.registry().resolve(id)
+                out("# \(p.source)")
+                out(try readText(p.source))
+            }
+        }
+    }
+
+    struct Validate: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Check profile files; report every error with file:line.")
+        @Argument(help: ArgumentHelp("Profile files.", valueName: "FILE")) var files: [String]
+
+        func run() throws {
+            var worst: Int32 = 0
+            for f in files {
+                do {
+                    let p = try ProfileRegistry.loadFile(f)
+                    out("\(f): ok (\(p.id), \(p.steps.count) steps)")
+                } catch let e as ProfileLoadError {
+                    for i in e.issues { eprint(i.description) }
+                    worst = max(worst, 65)
+                } catch {
+                    printError(error)
+                    worst = max(worst, sysexit(for: error))
+                }
+            }
+            if worst != 0 { throw ExitCode(worst) }
+        }
+    }
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Validate profile files and copy them into your profile directory.",
+            discussion: "The directory is $XDG_CONFIG_HOME/cardscan/profiles (default ~/.config/cardscan/profiles).")
+        @Argument(help: ArgumentHelp("Profile files.", valueName: "FILE")) var files: [String]
+
+        func run() throws {
+            try guarded {
+                let dir = ProfileRegistry.userDirectory()
+                var loaded: [(String, Profile)] = []
+                for f in files { loaded.append((f, try ProfileRegistry.loadFile(f))) }
+                try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+                for (f, p) in loaded {
+                    let target = dir + "/" + p.id + ".yaml"
+                    try readText(f).write(toFile: target, atomically: true, encoding: .utf8)
+                    out("added \(p.id) → \(target)")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import APDU
+import ArgumentParser
+import CardProfiles
+import PCSCTransport
+
+struct Readers: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List PC/SC readers: index, name, whether a card is present, its ATR.",
+        discussion: "The index or any unique part of the name can be given to -r (or CARDSCAN_READER).")
+
+    @Flag(help: "Print as JSON.") var json = false
+
+    func run() throws {
+        let states = try guarded { try PCSCContext().readers() }
+        if json {
+            out(JSONValue.array(states.enumerated().map { i, s in
+                .object([("name", .string(s.name)), ("present", .bool(s.isPresent)), ("index", .int(i)),
+                         ("exclusive", .bool(s.isExclusive)), ("atr", s.atr.isEmpty || !s.isPresent ? .null : .string(s.atr.hexString))])
+            }).serialized(pretty: true))
+            return
+        }
+        if states.isEmpty {
+            out("No readers. (`cardscan doctor` checks the setup; scripts/lab.sh starts virtual ones.)")
+            return
+        }
+        let style = Style()
+        let width = states.map(\.name.count).max() ?? 0
+        for (i, s) in states.enumerated() {
+            let card = s.isPresent ? style.green("card") + "   " + s.atr.hexString : style.dim("empty")
+            out("\(i)  \(s.name.padding(width))  \(card)\(s.isExclusive ? style.yellow("  (in exclusive use)") : "")")
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import APDU
+import ArgumentParser
+import CardProfiles
+
+struct Replay: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run a profile over recorded transcripts (*.apdu) instead of a card.",
+        discussion: """
+        The profile comes from --profile, else the transcript's `profile` header, else
+        detection among all known profiles. Replay is strict by default: each command must
+        equal the next recorded one. --lenient answers any recorded command in any order
+        (and 6D 00 to unknown ones), like the card simulator.
+
+        Example: cardscan replay Tests/Fixtures/shanghai-transit/full-read.apdu --json
+        """)
+
+    @Argument(help: ArgumentHelp("Transcript files.", valueName: "FILE")) var files: [String]
+    @OptionGroup var profiles: ProfileOptions
+    @Flag(help: "Print the report as JSON.") var json = false
+    @Flag(help: "Answer commands from the transcript in any order.") var lenient = false
+    @Flag(help: "Print each exchange to stderr as it is replayed.") var trace = false
+
+    func run() throws {
+        let registry = profiles.registry()
+        var worst: Int32 = 0
+        for file in files {
+            let code: Int32 = try guarded { () throws -> Int32 in
+                let transcript = try Transcript(parsing: try readText(file), file: file)
+                let outcome = try TranscriptReplay.run(transcript, file: file, registry: registry, explicit: profiles.profile,
+                                                       lenient: lenient, observer: trace ? { Tracer().observe($0) } : nil)
+                if let report = outcome.result.report {
+                    out(json ? report.json.serialized(pretty: true) : ReportPrinter(style: Style()).render(report))
+                }
+                if let error = outcome.result.error {
+                    printError(error)
+                    return error.exitCode
+                }
+                if !outcome.unused.isEmpty {
+                    let e = TranscriptReplay.Failure.unusedExchanges(file: file, lines: outcome.unused.map(\.line))
+                    printError(e)
+                    return 65
+                }
+                return 0
+            }
+            worst = max(worst, code)
+        }
+        if worst != 0 { throw ExitCode(worst) }
+    }
+}

@@ -1,0 +1,80 @@
+import CardProfiles
+
+/// The human summary of a report: aligned card details, the balance with its currency
+/// symbol, and the trips as a table, newest first.
+struct ReportPrinter {
+    let style: Style
+
+    static func money(_ minor: Int, _ currency: String) -> String {
+        let (symbol, digits): (String, Int) = {
+            switch currency {
+            case "CNY": return ("¥", 2)
+            case "JPY": return ("¥", 0)
+            case "HKD": return ("HK$", 2)
+            case "SGD": return ("S$", 2)
+            case "USD": return ("$", 2)
+            case "EUR": return ("€", 2)
+            case "MOP": return ("MOP$", 2)
+            default: return (currency + " ", 2)
+            }
+        }()
+        let sign = minor < 0 ? "-" : ""
+        let v = abs(minor)
+        if digits == 0 { return "\(sign)\(symbol)\(v)" }
+        let unit = digits == 2 ? 100 : 10
+        let frac = String(v % unit)
+        return "\(sign)\(symbol)\(v / unit).\(String(repeating: "0", count: digits - frac.count))\(frac)"
+    }
+
+    func render(_ r: CardReport) -> String {
+        var lines: [String] = []
+        lines.append(style.bold(r.name) + style.dim("  (\(r.profile))") + (r.partial ? "  " + style.yellow("[partial read]") : ""))
+        var rows: [(String, String)] = []
+        if let n = r[card: "number"] { rows.append(("Number", n.description)) }
+        let from = r[card: "validFrom"]?.description, until = r[card: "validUntil"]?.description
+        if from != nil || until != nil { rows.append(("Valid", "\(from ?? "?") → \(until ?? "?")")) }
+        if let b = r.balance { rows.append(("Balance", style.bold(Self.money(b, r.currency)))) }
+        for (k, v) in r.card where !["number", "validFrom", "validUntil"].contains(k) { rows.append((k, v.description)) }
+        let width = rows.map(\.0.count).max() ?? 0
+        for (k, v) in rows { lines.append("  " + k.padding(width) + "  " + v) }
+        if r.trips.isEmpty {
+            lines.append("")
+            lines.append("  No trips recorded on the card.")
+        } else {
+            var columns: [String] = []
+            for t in r.trips { for (k, _) in t where !columns.contains(k) { columns.append(k) } }
+            let header = columns.map { $0.prefix(1).uppercased() + $0.dropFirst() }
+            let cells: [[String]] = r.trips.map { t in
+                columns.map { c in
+                    guard let v = t.first(where: { $0.0 == c })?.1 else { return "" }
+                    if c == "amount", let i = v.intValue { return Self.money(i, r.currency) }
+                    if c == "time" { return v.description.replacingOccurrencesOfT() }
+                    return v.description
+                }
+            }
+            let widths = columns.indices.map { i in max(header[i].count, cells.map { $0[i].count }.max() ?? 0) }
+            let numeric = columns.map { $0 == "amount" || $0 == "sequence" }
+            func row(_ c: [String]) -> String {
+                "  " + c.indices.map { numeric[$0] ? c[$0].leftPadding(widths[$0]) : c[$0].padding(widths[$0]) }.joined(separator: "  ")
+            }
+            lines.append("")
+            lines.append(style.bold(row(header)))
+            lines += cells.map(row)
+        }
+        lines.append(style.dim("  \(r.trips.count) trip(s), \(r.exchanges) exchange(s) with the card"))
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension String {
+    func padding(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+    func leftPadding(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+    /// `2024-03-05T08:30:15+08:00` → `2024-03-05 08:30:15 +08:00`.
+    func replacingOccurrencesOfT() -> String {
+        guard count == 25, let t = firstIndex(of: "T") else { return self }
+        var s = self
+        s.replaceSubrange(t...t, with: " ")
+        s.insert(" ", at: s.index(s.startIndex, offsetBy: 19))
+        return s
+    }
+}

@@ -1,0 +1,113 @@
+import APDU
+import ArgumentParser
+import CardProfiles
+import Foundation
+import PCSCTransport
+
+struct Scan: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Wait for a card, recognise it, read it and print what it holds (the default).",
+        discussion: """
+        Examples:
+          cardscan --profile shanghai-transit
+          cardscan -r 1 --json
+          cardscan --record card.apdu --trace
+        """)
+
+    @OptionGroup var profiles: ProfileOptions
+    @Option(name: [.short, .long], help: ArgumentHelp("Reader: index, exact name or unique substring (default: $CARDSCAN_READER, else any).", valueName: "READER"))
+    var reader: String?
+    @Option(help: ArgumentHelp("Seconds to wait for a card (0: only a card already there).", valueName: "SECONDS"))
+    var timeout: Double = 60
+    @Option(name: .customLong("apdu-timeout"), help: ArgumentHelp("Seconds one command may take before the card counts as unresponsive.", valueName: "SECONDS"))
+    var apduTimeout: Double = 5
+    @Flag(help: "Print the report as JSON.") var json = false
+    @Option(help: ArgumentHelp("Write the exchanges to this transcript file (*.apdu).", valueName: "FILE")) var record: String?
+    @Flag(help: "Print each exchange to stderr as it happens.") var trace = false
+    @Flag(name: .shortAndLong, help: "Say which reader and profile are used.") var verbose = false
+
+    func run() throws {
+        let access = ReaderAccess(choice: reader)
+        let registry = profiles.registry()
+        let ctx = try guarded { try access.context() }
+        guard let state = try guarded({ try access.waitForOneCard(ctx, timeout: .milliseconds(Int(timeout * 1000))) }) else {
+            eprint("error: no card was presented within \(Int(timeout)) s")
+            eprint("hint: hold the card flat on the reader, or raise --timeout")
+            throw ExitCode(75)
+        }
+        let outcome = try guarded {
+            try CardReading(registry: registry, profile: profiles.profile, trace: trace, verbose: verbose,
+                            record: record, apduTimeout: apduTimeout).read(state, context: ctx)
+        }
+        try outcome.print(json: json, jsonl: false)
+    }
+}
+
+/// One card read, shared by `scan` and `watch`.
+struct CardReading {
+    let registry: ProfileRegistry
+    let profile: String?
+    let trace: Bool
+    let verbose: Bool
+    let record: String?
+    let apduTimeout: Double
+
+    struct Outcome {
+        var result: ReadResult
+        func print(json: Bool, jsonl: Bool) throws {
+            if let report = result.report {
+                if jsonl { out(report.json.serialized()) }
+                else { out(json ? report.json.serialized(pretty: true) : ReportPrinter(style: Style()).render(report)) }
+            }
+            if let error = result.error {
+                if !jsonl || result.report == nil { printError(error) }
+                if !jsonl { throw ExitCode(error.exitCode) }
+            }
+        }
+    }
+
+    func read(_ state: ReaderState, context: PCSCContext) throws -> Outcome {
+        let card = try context.connect(to: state.name)
+        card.transmitTimeout = .milliseconds(Int(apduTimeout * 1000))
+        defer { card.disconnect() }
+        if verbose { eprint("Card on \(state.name), ATR \(card.atr.hexString), protocol \(card.activeProtocol.contains(.t1) ? "T=1" : "T=0")") }
+        let recorder = record.map { _ in RecordingChannel(wrapping: card) }
+        let exchange = CardExchange(channel: recorder ?? card)
+        if trace { exchange.observer = Tracer().observe }
+        let session = CardSession(exchange: exchange, atr: card.atr)
+        let engine = ProfileEngine(session: session)
+        var headers: [Transcript.Header] = [
+            .init("technology", "iso7816"), .init("atr", card.atr.hexString), .init("reader", state.name),
+            .init("protocol", card.activeProtocol.contains(.t1) ? "T=1" : "T=0"),
+            .init("recorded", ISO8601DateFormatter().string(from: Date())),
+        ]
+        let result: ReadResult
+        do {
+            let chosen: Profile
+            if let profile { chosen = try registry.resolve(profile); headers.append(.init("profile", chosen.id)) }
+            else {
+                chosen = try engine.detect(among: registry.profiles)
+                headers.append(.init("detected", chosen.id))
+            }
+            if verbose { eprint("Profile \(chosen.id) (\(chosen.source))") }
+            result = engine.read(chosen)
+        } catch let e as ReadError {
+            result = ReadResult(report: nil, error: e)
+        }
+        if let record, let recorder {
+            try writeAtomically(recorder.transcript(headers: headers).serialized(), to: record)
+        }
+        return Outcome(result: result)
+    }
+}
+
+/// Writes `text` to a temporary file beside `path`, then renames it: an interrupted run
+/// never leaves half a file.
+func writeAtomically(_ text: String, to path: String) throws {
+    let tmp = path + ".tmp-\(getpid())"
+    try text.write(toFile: tmp, atomically: false, encoding: .utf8)
+    guard rename(tmp, path) == 0 else {
+        unlink(tmp)
+        throw ProfileRegistry.LookupError.unreadable(path, String(cString: strerror(errno)))
+    }
+}

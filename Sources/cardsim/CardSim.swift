@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct CardSim: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cardsim",
+        abstract: "Virtual cards for tests and demos: a transcript served as a card to pcscd's vpcd reader.",
+        version: "cardsim 0.1.0",
+        subcommands: [VPCD.self])
+}

@@ -1,0 +1,108 @@
+import APDU
+import Foundation
+
+/// The vpcd wire protocol (vsmartcard): each message is a 2-byte big-endian length and a
+/// body. A 1-byte body is a control code from vpcd (00 power off, 01 power on, 02 reset,
+/// 04 get ATR); a longer one is a command APDU, answered with the response APDU.
+enum VPCDConnection {
+    /// Connects to vpcd, retrying every 200 ms until it accepts.
+    static func connect(host: String, port: Int) -> Int32 {
+        var warned = false
+        while true {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var addr = sockaddr_in()
+            addr.sin_family = sa_family_t(AF_INET)
+            addr.sin_port = in_port_t(UInt16(port).bigEndian)
+            inet_pton(AF_INET, host, &addr.sin_addr)
+            let rv = withUnsafePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            if rv == 0 {
+                var one: Int32 = 1
+                setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+                return fd
+            }
+            close(fd)
+            if !warned {
+                FileHandle.standardError.write(Data("cardsim: waiting for vpcd on \(host):\(port) (is pcscd running with vsmartcard-vpcd?)\n".utf8))
+                warned = true
+            }
+            usleep(200_000)
+        }
+    }
+}
+
+final class VirtualCard {
+    enum End { case removed, disconnected }
+
+    let replay: ReplayChannel
+    let atr: [UInt8]
+    let removeAfter: Int?
+    let latencyMs: Int
+    let muteAfter: Int?
+    let verbose: Bool
+    private var answered = 0
+
+    init(replay: ReplayChannel, atr: [UInt8], removeAfter: Int?, latencyMs: Int, muteAfter: Int?, verbose: Bool) {
+        self.replay = replay; self.atr = atr; self.removeAfter = removeAfter
+        self.latencyMs = latencyMs; self.muteAfter = muteAfter; self.verbose = verbose
+    }
+
+    /// Serves one vpcd connection until it closes, or the card leaves (fault injection,
+    /// or a `! removed` in the transcript).
+    func serve(_ fd: Int32) -> End {
+        while true {
+            guard let header = receive(fd, 2) else { return .disconnected }
+            let length = Int(header[0]) << 8 | Int(header[1])
+            guard let body = receive(fd, length) else { return .disconnected }
+            if length == 1 {
+                switch body[0] {
+                case 0x01, 0x02: replay.reset()                 // power on, reset: a fresh card
+                case 0x04: send(fd, atr)
+                default: break                                  // power off
+                }
+                continue
+            }
+            if let n = removeAfter, answered >= n { log("removed before answering \(body.hexString)"); return .removed }
+            if let n = muteAfter, answered >= n {
+                log("mute: not answering \(body.hexString)")
+                while receive(fd, 1) != nil {}                  // stay silent until the socket closes
+                return .disconnected
+            }
+            if latencyMs > 0 { usleep(useconds_t(latencyMs * 1000)) }
+            let answer: [UInt8]
+            do { answer = try replay.transmit(body) } catch {
+                log("\(body.hexString) → transcript says the card leaves")
+                return .removed
+            }
+            log("> \(body.hexString)\n< \(answer.hexString)")
+            send(fd, answer)
+            answered += 1
+        }
+    }
+
+    private func log(_ s: String) {
+        if verbose { FileHandle.standardError.write(Data("cardsim: \(s)\n".utf8)) }
+    }
+
+    /// Reads exactly `count` bytes. TCP_QUICKACK is set before every receive (Linux clears
+    /// it again): vpcd sends length and body in two writes, and without it Nagle and the
+    /// delayed ACK hold each APDU about 40 ms.
+    private func receive(_ fd: Int32, _ count: Int) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: count)
+        var got = 0
+        var one: Int32 = 1
+        while got < count {
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_QUICKACK, &one, socklen_t(MemoryLayout<Int32>.size))
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress! + got, count - got, 0) }
+            if n <= 0 { return nil }
+            got += n
+        }
+        return buffer
+    }
+
+    private func send(_ fd: Int32, _ body: [UInt8]) {
+        let message = [UInt8(body.count >> 8), UInt8(body.count & 0xFF)] + body
+        _ = message.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+}

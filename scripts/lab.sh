@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# The PC/SC lab: the real pcscd with the vsmartcard vpcd driver, and cardsim as the card.
+#
+#   scripts/lab.sh install                  apt-get the lab's packages (pcscd, vpcd, pcsc-tools)
+#   scripts/lab.sh start [TRANSCRIPT [PORT [cardsim options…]]]
+#                                           start pcscd (or reuse a running one) and, with a
+#                                           transcript, cardsim on PORT (35963 = reader 00 00,
+#                                           35964 = 00 01); waits until the card is present
+#   scripts/lab.sh card TRANSCRIPT [PORT [options…]]   just (re)start cardsim on PORT
+#   scripts/lab.sh stop                     stop what this script started (by PID)
+#   scripts/lab.sh status
+#
+# PIDs and logs live in $CARDSCAN_LAB_DIR (default /tmp/cardscan-lab). Exits non-zero with
+# a message when something cannot start, so CI fails instead of skipping.
+set -euo pipefail
+
+LAB="${CARDSCAN_LAB_DIR:-/tmp/cardscan-lab}"
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+mkdir -p "$LAB"
+
+say() { printf 'lab: %s\n' "$*" >&2; }
+die() { say "$*"; exit 1; }
+
+bin_dir() {
+  if [ -n "${CARDSCAN_BIN:-}" ]; then echo "$CARDSCAN_BIN"; return; fi
+  local d; d="$(cd "$ROOT" && swift build --show-bin-path 2>/dev/null)"
+  [ -x "$d/cardsim" ] || (cd "$ROOT" && swift build --product cardsim >&2 && swift build --product cardscan >&2)
+  echo "$d"
+}
+
+install() {
+  local need=()
+  command -v pcscd >/dev/null || need+=(pcscd)
+  [ -e /etc/reader.conf.d/vpcd ] || need+=(vsmartcard-vpcd)
+  command -v pcsc_scan >/dev/null || need+=(pcsc-tools)
+  [ -e /usr/include/PCSC/winscard.h ] || need+=(libpcsclite-dev)
+  if [ ${#need[@]} -gt 0 ]; then
+    say "installing ${need[*]}"
+    local sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
+    $sudo apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >&2 \
+      || die "could not install ${need[*]} (apt-get failed)"
+  fi
+}
+
+pcscd_up() { [ -S /run/pcscd/pcscd.comm ] && pidof pcscd >/dev/null; }
+
+start_pcscd() {
+  if pcscd_up; then say "reusing running pcscd (pid $(pidof pcscd))"; return; fi
+  command -v pcscd >/dev/null || die "pcscd is not installed: run scripts/lab.sh install"
+  [ -e /etc/reader.conf.d/vpcd ] || die "the vpcd driver is not installed: run scripts/lab.sh install"
+  mkdir -p /run/pcscd
+  pcscd -f -a > "$LAB/pcscd.log" 2>&1 &
+  echo $! > "$LAB/pcscd.pid"
+  for _ in $(seq 1 100); do pcscd_up && break; sleep 0.05; done
+  pcscd_up || die "pcscd did not start (see $LAB/pcscd.log)"
+  say "pcscd started (pid $(cat "$LAB/pcscd.pid"))"
+}
+
+reader_for_port() { case "$1" in 35963) echo "Virtual PCD 00 00";; 35964) echo "Virtual PCD 00 01";; *) echo "";; esac; }
+
+stop_card() {
+  local port="$1" f="$LAB/cardsim-$1.pid"
+  if [ -f "$f" ]; then
+    local pid; pid="$(cat "$f")"
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.02; done
+    rm -f "$f"
+  fi
+}
+
+start_card() {
+  local transcript="$1" port="${2:-35963}"; shift 2 || shift $#
+  [ -f "$transcript" ] || die "$transcript: no such transcript"
+  local bin; bin="$(bin_dir)"
+  stop_card "$port"
+  "$bin/cardsim" vpcd "$transcript" --port "$port" "$@" > "$LAB/cardsim-$port.log" 2>&1 &
+  echo $! > "$LAB/cardsim-$port.pid"
+  local reader; reader="$(reader_for_port "$port")"
+  [ -n "$reader" ] || return 0
+  # Wait for pcscd to see the card (SCardGetStatusChange inside `cardscan readers`), not a sleep.
+  for _ in $(seq 1 100); do
+    if "$bin/cardscan" readers --json 2>/dev/null | tr -d " \n" | grep -q "\"name\":\"${reader// /}\",\"present\":true"; then
+      say "card present on $reader (cardsim pid $(cat "$LAB/cardsim-$port.pid"))"; return 0
+    fi
+    kill -0 "$(cat "$LAB/cardsim-$port.pid")" 2>/dev/null || die "cardsim exited: $(cat "$LAB/cardsim-$port.log")"
+    sleep 0.05
+  done
+  die "the card did not appear on $reader within 5 s (see $LAB/cardsim-$port.log)"
+}
+
+stop() {
+  stop_card 35963; stop_card 35964
+  for f in "$LAB"/cardsim-*.pid; do [ -f "$f" ] && { kill "$(cat "$f")" 2>/dev/null || true; rm -f "$f"; }; done
+  if [ -f "$LAB/pcscd.pid" ]; then
+    local pid; pid="$(cat "$LAB/pcscd.pid")"
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 1 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.02; done
+    rm -f "$LAB/pcscd.pid"
+    say "pcscd stopped"
+  fi
+}
+
+case "${1:-}" in
+  install) install ;;
+  start) install; start_pcscd; if [ $# -ge 2 ]; then shift; t="$1"; shift; p="${1:-35963}"; shift || true; start_card "$t" "$p" "$@"; fi ;;
+  card) shift; t="$1"; shift; p="${1:-35963}"; shift || true; start_card "$t" "$p" "$@" ;;
+  stop) stop ;;
+  status) pcscd_up && echo "pcscd: running (pid $(pidof pcscd))" || echo "pcscd: not running"
+          for f in "$LAB"/cardsim-*.pid; do [ -f "$f" ] && echo "cardsim: $(basename "$f" .pid) pid $(cat "$f")"; done; true ;;
+  *) sed -n '2,15p' "$0"; exit 64 ;;
+esac

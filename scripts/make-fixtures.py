@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+"""Writes the transcripts in Tests/Fixtures from the layouts of card-reference.md, with
+values chosen by hand (no real card data). Each fixture's decoded values were checked by
+hand once; `cardscan test --update Tests/Fixtures` writes the expected reports.
+
+Run: python3 scripts/make-fixtures.py  (rewrites the .apdu files only)
+"""
+import os
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "Tests", "Fixtures")
+
+def h(s):
+    return bytes.fromhex(s.replace(" ", "").replace(":", ""))
+
+def sp(b):
+    return " ".join(f"{x:02X}" for x in b)
+
+class T:
+    def __init__(self, profile, atr, headers=None):
+        self.lines = ["# cardscan transcript 1", "# technology: iso7816", f"# atr: {atr}",
+                      "# reader: Virtual PCD 00 00", "# protocol: T=1",
+                      "# recorded: 2026-11-22T00:00:00Z"]
+        if profile:
+            self.lines.append(f"# profile: {profile}")
+        for k, v in (headers or {}).items():
+            self.lines.append(f"# {k}: {v}")
+
+    def x(self, cmd, resp):
+        self.lines.append("> " + sp(h(cmd) if isinstance(cmd, str) else cmd))
+        self.lines.append("< " + sp(h(resp) if isinstance(resp, str) else resp))
+        return self
+
+    def fail(self, cmd, what="removed"):
+        self.lines.append("> " + sp(h(cmd)))
+        self.lines.append("! " + what)
+        return self
+
+    def write(self, name):
+        path = os.path.join(ROOT, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write("\n".join(self.lines) + "\n")
+
+OK = h("9000")
+
+def record(seq, amount, ttype, terminal, when):
+    """A 23-byte PBOC e-purse log record (card-reference §1.5)."""
+    return (seq.to_bytes(2, "big") + b"\0\0\0" + amount.to_bytes(4, "big") + bytes([ttype])
+            + h(terminal) + h(when))
+
+# Ten Shanghai trips, newest first: (seq, fen, type, terminal, YYYYMMDDhhmmss).
+SH_TRIPS = [
+    (12, 300, 0x06, "110111000001", "20240305083015"),
+    (11, 200, 0x06, "115000000123", "20240304190144"),
+    (10, 5000, 0x02, "120000000005", "20240304180000"),
+    (9, 400, 0x06, "110222000014", "20240303081122"),
+    (8, 200, 0x06, "115000000123", "20240302075959"),
+    (7, 300, 0x06, "110111000001", "20240301233000"),
+    (6, 1000, 0x09, "260100000002", "20240229120000"),
+    (5, 200, 0x06, "115000000123", "20240228070101"),
+    (4, 10000, 0x02, "120000000005", "20240227100000"),
+    (3, 300, 0x06, "110111000001", "20240226090909"),
+]
+
+SELECT_CU = "00 A4 04 00 09 A0 00 00 00 03 86 98 07 01 00"
+CU_AID = "A0 00 00 00 03 86 98 07 01"
+SH_ATR = "3B 8B 80 01 20 85 00 8B 03 0F E0 9A A0 E0 40 52"
+
+def ef15(city, serial, start, end, version=1):
+    b = bytearray(30)
+    b[0:2] = h("0200"); b[2:4] = h(city); b[9] = version
+    b[12:16] = h("31045920"); b[16:20] = h(serial); b[20:24] = h(start); b[24:28] = h(end)
+    return bytes(b)
+
+def fci(aid, inner):
+    a5 = h("9F 08 01 02") + (h("9F 0C") + bytes([len(inner)]) + inner if inner else b"")
+    body = h("84") + bytes([len(h(aid))]) + h(aid) + h("A5") + bytes([len(a5)]) + a5
+    return h("6F") + bytes([len(body)]) + body
+
+def pboc_log(t, trips, all_records, last=10, sfi=0x18):
+    p2_all = (sfi << 3) | 5
+    p2_one = (sfi << 3) | 4
+    if all_records:
+        t.x(f"00 B2 01 {p2_all:02X} 00", b"".join(record(*r) for r in trips) + OK)
+        return t
+    t.x(f"00 B2 01 {p2_all:02X} 00", "6A 86")
+    for i, r in enumerate(trips[:last], 1):
+        t.x(f"00 B2 {i:02X} {p2_one:02X} 17", record(*r) + OK)
+    if len(trips) < last:
+        t.x(f"00 B2 {len(trips) + 1:02X} {p2_one:02X} 17", "6A 83")
+    return t
+
+def shanghai():
+    info = ef15("2000", "12345678", "20190301", "20290301")
+    # 1. Full read, record by record, EF 0x15 in the FCI: 13 exchanges.
+    t = T("shanghai-transit", SH_ATR)
+    t.x(SELECT_CU, fci(CU_AID, info) + OK).x("80 5C 00 02 04", h("8000164E") + OK)
+    pboc_log(t, SH_TRIPS, all_records=False).write("shanghai-transit/full-read.apdu")
+    # 2. A card that answers "all records from P1": 3 exchanges.
+    t = T("shanghai-transit", SH_ATR)
+    t.x(SELECT_CU, fci(CU_AID, info) + OK).x("80 5C 00 02 04", h("0000164E") + OK)
+    pboc_log(t, SH_TRIPS, all_records=True).write("shanghai-transit/all-records.apdu")
+    # 3. A T=0 card: SELECT answers 61 xx (GET RESPONSE), no EF 0x15 in the FCI, READ
+    #    BINARY answers 6C 1E first; an overdrawn purse (-2.50 yuan); 3 trips then 6A83.
+    short_fci = fci(CU_AID, b"")
+    t = T("shanghai-transit", "3B 02 14 50", {"protocol": "T=0"})
+    t.lines = [l for l in t.lines if l != "# protocol: T=1"]
+    t.x(SELECT_CU, f"61 {len(short_fci):02X}").x(f"00 C0 00 00 {len(short_fci):02X}", short_fci + OK)
+    t.x("00 B0 95 00 1E", info + OK)
+    t.x("80 5C 00 02 04", h("FFFFFF06") + OK)
+    pboc_log(t, SH_TRIPS[:3], all_records=False).write("shanghai-transit/t0-overdrawn-few-trips.apdu")
+    # 4. Removed after the 5th record: a partial report with 5 trips.
+    t = T("shanghai-transit", SH_ATR)
+    t.x(SELECT_CU, fci(CU_AID, info) + OK).x("80 5C 00 02 04", h("8000164E") + OK)
+    t.x("00 B2 01 C5 00", "6A 86")
+    for i, r in enumerate(SH_TRIPS[:5], 1):
+        t.x(f"00 B2 {i:02X} C4 17", record(*r) + OK)
+    t.fail("00 B2 06 C4 17")
+    t.write("shanghai-transit/removed-mid-read.apdu")
+
+def city_union():
+    # Xi'an (city 7100): detection must pick city-union, not shanghai-transit.
+    info = ef15("7100", "78563412", "20200615", "20300615")
+    t = T("city-union", "3B 8B 80 01 20 85 00 8B 03 0F E0 9A A0 E0 40 52")
+    t.x(SELECT_CU, fci(CU_AID, info) + OK).x("80 5C 00 02 04", h("000003E8") + OK)
+    pboc_log(t, SH_TRIPS[:4], all_records=True).write("city-union/xian-full.apdu")
+    # No log file at all (6A82 for every record request), balance zero.
+    t = T("city-union", "3B 02 14 50")
+    t.x(SELECT_CU, fci(CU_AID, info) + OK).x("80 5C 00 02 04", h("00000000") + OK)
+    t.x("00 B2 01 C5 00", "6A 82").x("00 B2 01 C4 17", "6A 82")
+    t.write("city-union/no-log-file.apdu")
+
+BJ_TRIPS = [
+    (21, 300, 0x06, "300011000001", "20231112081500"),
+    (20, 5000, 0x02, "100000000001", "20231111120000"),
+    (19, 200, 0x06, "300041000007", "20231110183000"),
+]
+
+def beijing():
+    issuer = h("1000 0000 1234 5678") + h("01 02 03") + bytes(13) + h("20180101") + h("20380101")
+    t = T("beijing-yikatong", "3B 82 80 01 42 4A 0B")
+    t.x("00 B0 84 00 20", issuer + OK)
+    t.x("00 A4 00 00 02 10 01 00", h("6F 08 84 04 50 42 4F 43 A5 00") + OK)
+    t.x("80 5C 00 02 04", h("00002710") + OK)
+    pboc_log(t, BJ_TRIPS, all_records=False).write("beijing-yikatong/full-read.apdu")
+    t = T("beijing-yikatong", "3B 82 80 01 48 58 13")
+    t.x("00 B0 84 00 20", issuer + OK)
+    t.x("00 A4 00 00 02 10 01 00", h("6F 08 84 04 50 42 4F 43 A5 00") + OK)
+    t.x("80 5C 00 02 04", h("00000064") + OK)
+    pboc_log(t, BJ_TRIPS[:1], all_records=True).write("beijing-yikatong/one-trip.apdu")
+
+SZT_TRIPS = [
+    (7, 250, 0x06, "000060012345", "20220901091500"),   # terminal >> 28 = 6: metro
+    (6, 200, 0x06, "000030000777", "20220831180000"),   # 3: bus
+    (5, 10000, 0x02, "000000000001", "20220830100000"),
+]
+
+def shenzhen():
+    info = ef15("5180", "39300C00", "20210101", "20310101")  # serial LE 0x000C3039 = 798777
+    aid = "50 41 59 2E 53 5A 54"
+    sel = "00 A4 04 00 07 " + aid + " 00"
+    t = T("shenzhen-tong", "3B 02 14 50")
+    t.x(sel, fci(aid, info) + OK).x("80 5C 00 02 04", h("000004D2") + OK)
+    pboc_log(t, SZT_TRIPS, all_records=False).write("shenzhen-tong/full-read.apdu")
+    t = T("shenzhen-tong", "3B 02 14 50")
+    t.x(sel, fci(aid, b"") + OK).x("00 B0 95 00 1E", info + OK).x("80 5C 00 02 04", h("00000000") + OK)
+    pboc_log(t, [], all_records=False).write("shenzhen-tong/empty-log.apdu")
+
+def wuhan():
+    aid = "41 50 31 2E 57 48 43 54 43"
+    sel = "00 A4 04 00 09 " + aid + " 00"
+    info = bytes(16) + h("20320101") + h("20220101") + bytes([3])   # 25 bytes: end, start, version
+    for name, balance, trips in [("full-read", "00000BB8", SZT_TRIPS), ("top-bit-balance", "80000BB8", SZT_TRIPS[:1])]:
+        t = T("wuhan-tong", "3B 02 14 50")
+        t.x(sel, fci(aid, b"") + OK)
+        t.x("00 A4 00 00 02 3F 00 00", h("6F 00") + OK)
+        t.x("00 B0 8A 00 05", h("27 01 00 12 34") + OK)
+        t.x("00 B0 85 00 19", info + OK)
+        t.x(sel, fci(aid, b"") + OK)
+        t.x("80 5C 00 02 04", h(balance) + OK)
+        pboc_log(t, trips, all_records=(name == "full-read")).write(f"wuhan-tong/{name}.apdu")
+
+def t_union():
+    aid = "A0 00 00 06 32 01 01 05"
+    sel = "00 A4 04 00 08 " + aid + " 00"
+    info = bytearray(30)
+    info[10:20] = h("03104400001234567890"); info[20:24] = h("20230401"); info[24:28] = h("20330401")
+    info = bytes(info)
+    mgmt = h("00 00 00 00 31 00 31 10 00 00 02")
+    t = T("t-union", "3B 8F 80 01 4D 54 00 02 01 00 FF FF 01 14 01 34 22 07 11 00")
+    t.x(sel, fci(aid, info) + OK).x("00 B0 97 00 0B", mgmt + OK)
+    t.x("80 5C 00 02 04", h("00001F40") + OK).x("80 5C 01 02 04", h("00000000") + OK)
+    pboc_log(t, SH_TRIPS[:5], all_records=False).write("t-union/full-read.apdu")
+    # No EF 0x17 (6A82) and no overdraft answer (6D00): the optional fields are left out.
+    t = T("t-union", "3B 02 14 50")
+    t.x(sel, fci(aid, info) + OK).x("00 B0 97 00 0B", "6A 82")
+    t.x("80 5C 00 02 04", h("00000032") + OK).x("80 5C 01 02 04", "6D 00")
+    pboc_log(t, SH_TRIPS[:2], all_records=True).write("t-union/missing-optional-files.apdu")
+
+def lingnan():
+    appy = "50 41 59 2E 41 50 50 59"
+    ticl = "50 41 59 2E 54 49 43 4C"
+    info = bytearray(56)
+    info[11:16] = h("5100123456"); info[23:27] = h("20200101"); info[27:31] = h("20300101"); info[44:46] = h("0102")
+    for name, trips, allrec in [("full-read", SH_TRIPS[:6], False), ("all-records", SH_TRIPS[:2], True)]:
+        t = T("lingnan-pass", "3B 02 14 50")
+        t.x(f"00 A4 04 00 08 {appy} 00", fci(appy, b"") + OK)
+        t.x("00 B0 95 00 00", bytes(info) + OK)
+        t.x(f"00 A4 04 00 08 {ticl} 00", fci(ticl, b"") + OK)
+        t.x("80 5C 00 02 04", h("000007D0") + OK)
+        pboc_log(t, trips, all_records=allrec).write(f"lingnan-pass/{name}.apdu")
+
+def cepas_purse(balance, can):
+    p = bytearray(64)
+    p[0] = 2; p[1] = 1
+    p[2:5] = (balance & 0xFFFFFF).to_bytes(3, "big")
+    p[5:8] = (2000).to_bytes(3, "big")
+    p[8:16] = h(can); p[16:24] = h("0011223344556677")
+    p[24:26] = (11322).to_bytes(2, "big")    # 2025-12-31
+    p[26:28] = (6940).to_bytes(2, "big")     # 2014-01-01
+    p[40] = 3; p[41] = 0
+    return bytes(p[:63])
+
+def cepas_record(kind, amount, seconds, text):
+    return bytes([kind]) + (amount & 0xFFFFFF).to_bytes(3, "big") + seconds.to_bytes(4, "big") + text.encode().ljust(8, b" ")
+
+def ezlink():
+    # 2024-03-05 08:30:00 SGT = 29 years + 64 days after 1995-01-01 → seconds computed here.
+    import datetime
+    def secs(y, mo, d, hh, mi, ss):
+        return int((datetime.datetime(y, mo, d, hh, mi, ss) - datetime.datetime(1995, 1, 1)).total_seconds())
+    hist = (cepas_record(48, -152, secs(2024, 3, 5, 8, 30, 0), "EW12NS1")
+            + cepas_record(49, -92, secs(2024, 3, 4, 18, 5, 0), "BUS 174")
+            + cepas_record(117, 2000, secs(2024, 3, 4, 9, 0, 0), "TOPUP"))
+    t = T("ezlink", "3B 88 80 01 1C 2D 94 11 F7 71 85 00 BE")
+    t.x("00 A4 00 00 02 40 00 00", OK)
+    t.x("90 32 03 00 00", cepas_purse(1234, "1009123456781234") + OK)
+    t.x("90 32 03 00 01 00 00", hist + OK)
+    t.write("ezlink/full-read.apdu")
+    # Negative balance (−3.20 SGD), no history (6A83).
+    t = T("ezlink", "3B 8C 80 01 50 68 DD A5 B1 1C 00 00 11 77 81 85 82")
+    t.x("00 A4 00 00 02 40 00 00", OK)
+    t.x("90 32 03 00 00", cepas_purse(-320, "1009000011112222") + OK)
+    t.x("90 32 03 00 01 00 00", "6A 83")
+    t.write("ezlink/negative-no-history.apdu")
+
+if __name__ == "__main__":
+    shanghai(); city_union(); beijing(); shenzhen(); wuhan(); t_union(); lingnan(); ezlink()
+    print("fixtures written under", os.path.normpath(ROOT))
