@@ -26,7 +26,9 @@ public final class CardSession {
 
     public func send(_ command: CommandAPDU) throws -> ResponseAPDU {
         let bytes = try command.encoded()
-        let key = Key(context: logical, command: bytes)
+        // An absolute SELECT (by DF name, by path, the MF) answers the same in any context.
+        let absolute = command.ins == 0xA4 && Self.context(after: bytes, p1: command.p1, from: [[0xFF]]) == [bytes]
+        let key = Key(context: absolute ? [] : logical, command: bytes)
         if let hit = cache[key] {
             if command.ins == 0xA4, hit.statusWord.isSuccess { logical = Self.context(after: bytes, p1: command.p1, from: logical) }
             return hit

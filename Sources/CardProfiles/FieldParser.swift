@@ -98,10 +98,10 @@ struct FieldParser {
         if let z = r.string(g("zone"), "\(path).zone") {
             if let minutes = UTCOffset.parse(z) { spec.zoneMinutes = minutes } else { r.issue(g("zone"), "\(path).zone", "'\(z)' is not a UTC offset (e.g. +08:00)") }
         }
-        if (spec.type == .days || spec.type == .seconds), spec.epoch == nil {
+        if (spec.type == .days || spec.type == .seconds), g("epoch") == nil {
             r.issue(node, "\(path).epoch", "type \(spec.type.rawValue) needs 'epoch' (the date it counts from)")
         }
-        if (spec.type == .seconds || spec.type == .bcdDateTime), spec.zoneMinutes == nil {
+        if (spec.type == .seconds || spec.type == .bcdDateTime), g("zone") == nil {
             r.issue(node, "\(path).zone", "type \(spec.type.rawValue) needs 'zone' (the card's UTC offset, e.g. +08:00)")
         }
         spec.yearBase = g("year-base").flatMap { r.int($0, "\(path).year-base", range: 1900...2100) } ?? 2000

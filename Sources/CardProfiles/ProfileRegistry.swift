@@ -5,7 +5,7 @@ import Foundation
 /// a file given by path, `--profile-dir` directories, `CARDSCAN_PROFILE_PATH`
 /// (colon-separated), `$XDG_CONFIG_HOME/cardscan/profiles` (default `~/.config/…`),
 /// then the built-in profiles.
-public struct ProfileRegistry {
+public struct ProfileRegistry: Sendable {
     public struct Directory: Sendable, Equatable {
         public var path: String
         public var isBuiltIn: Bool

@@ -1,0 +1,60 @@
+import APDU
+import Testing
+@testable import CardProfiles
+
+@Suite struct DetectionTests {
+    /// A City Union card of another city (Xi'an, 71 00) is not Shanghai.
+    @Test func shanghaiProfileRefusesAnotherCity() throws {
+        let t = try transcript("city-union/xian-full.apdu")
+        let shanghai = try builtInRegistry.resolve("shanghai-transit")
+        let outcome = try TranscriptReplay.run(t, file: "x", registry: builtInRegistry, explicit: "shanghai-transit", lenient: true)
+        #expect(outcome.result.report == nil)
+        guard case .notThisCard(let id, let why)? = outcome.result.error else { Issue.record("expected notThisCard"); return }
+        #expect(id == shanghai.id)
+        #expect(why.contains("71 00") && why.contains("20 00"), "\(why)")
+        #expect(outcome.result.error?.exitCode == 76)
+    }
+
+    @Test func detectionPicksCityUnionForXian() throws {
+        var t = try transcript("city-union/xian-full.apdu")
+        t.headers.removeAll { $0.key == "profile" }
+        let outcome = try TranscriptReplay.run(t, file: "x", registry: builtInRegistry, lenient: true)
+        #expect(outcome.profile?.id == "city-union")
+        #expect(outcome.result.report?[card: "city"] == .string("7100"))
+    }
+
+    /// With the Shanghai ATR, detection tries Shanghai first: no extra APDU.
+    @Test func detectionOnShanghaiCostsNoExtraExchange() throws {
+        var t = try transcript("shanghai-transit/full-read.apdu")
+        t.headers.removeAll { $0.key == "profile" }
+        let outcome = try TranscriptReplay.run(t, file: "x", registry: builtInRegistry)
+        #expect(outcome.profile?.id == "shanghai-transit")
+        #expect(outcome.result.report?.exchanges == 13)
+        #expect(outcome.unused.isEmpty)
+    }
+
+    @Test func specificBeforeGenericOnTheSameAID() throws {
+        let ordered = ProfileEngine.detectionOrder(builtInRegistry.profiles, atr: nil).map(\.id)
+        #expect(ordered.firstIndex(of: "shanghai-transit")! < ordered.firstIndex(of: "city-union")!)
+        #expect(ordered.first == "ezlink")                   // CEPAS before any SELECT by AID
+        let withATR = ProfileEngine.detectionOrder(builtInRegistry.profiles, atr: try Hex.parse("3B 8B 80 01 20 85 00 8B 03 0F E0 9A A0 E0 40 52"))
+        #expect(withATR.first?.id == "shanghai-transit")
+    }
+
+    @Test func unknownCardIsUnrecognised() throws {
+        let t = try Transcript(parsing: "# cardscan transcript 1\n# atr: 3B 02 14 50\n")
+        let outcome = try TranscriptReplay.run(t, file: "x", registry: builtInRegistry, lenient: true)
+        guard case .unrecognised(let tried, _)? = outcome.result.error else { Issue.record("expected unrecognised"); return }
+        #expect(tried.count == 8)
+        #expect(outcome.result.error?.exitCode == 76)
+    }
+
+    /// Profiles sharing a prefix of commands share their answers: no command is sent twice.
+    @Test func sessionSendsNoCommandTwice() throws {
+        var t = try transcript("city-union/xian-full.apdu")
+        t.headers.removeAll { $0.key == "profile" }
+        var sent: [[UInt8]] = []
+        _ = try TranscriptReplay.run(t, file: "x", registry: builtInRegistry, lenient: true) { sent.append($0.command) }
+        #expect(Set(sent).count == sent.count, "\(sent.map(\.hexString))")
+    }
+}

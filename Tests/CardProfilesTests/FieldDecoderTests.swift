@@ -1,0 +1,110 @@
+import APDU
+import Testing
+@testable import CardProfiles
+
+@Suite struct FieldDecoderTests {
+    func spec(_ type: FieldType, offset: Int = 0, length: Int? = nil, _ tweak: (inout FieldSpec) -> Void = { _ in }) -> FieldSpec {
+        var s = FieldSpec(source: .record, line: 1)
+        s.type = type; s.offset = offset; s.length = length
+        tweak(&s)
+        return s
+    }
+    func decode(_ s: FieldSpec, _ hex: String) throws -> FieldValue? {
+        try FieldDecoder.decode(s, from: Hex.parse(hex), answer: "a")
+    }
+    func failure(_ s: FieldSpec, _ hex: String) -> String? {
+        do { _ = try FieldDecoder.decode(s, from: try! Hex.parse(hex), answer: "a"); return nil } catch { return error.reason }
+    }
+
+    @Test func integersBothEndiansAndSigns() throws {
+        #expect(try decode(spec(.uint, length: 4), "00 00 16 4E") == .int(5710))
+        #expect(try decode(spec(.uint, length: 2) { $0.littleEndian = true }, "0A 01") == .int(0x010A))
+        #expect(try decode(spec(.int, length: 3), "FF FF 9C") == .int(-100))
+        #expect(try decode(spec(.int, length: 3), "7F FF FF") == .int(8_388_607))
+        #expect(try decode(spec(.uint, length: 8), "FF FF FF FF FF FF FF FF") == .int(-1))   // wraps: documented limit
+        #expect(try decode(spec(.uint, offset: 2, length: 1), "00 01 02") == .int(2))
+    }
+
+    @Test func bitRangesMasksScale() throws {
+        #expect(try decode(spec(.int, length: 4) { $0.bits = 0...30 }, "80 00 16 4E") == .int(5710))
+        #expect(try decode(spec(.int, length: 4) { $0.bits = 0...30 }, "FF FF FF 9C") == .int(-100))
+        #expect(try decode(spec(.uint, length: 4) { $0.bits = 0...30 }, "FF FF FF 9C") == .int(0x7FFF_FF9C))
+        #expect(try decode(spec(.uint, length: 6) { $0.bits = 28...31 }, "00 00 60 01 23 45") == .int(6))
+        #expect(try decode(spec(.uint, length: 2) { $0.mask = 0x0FFF }, "AB CD") == .int(0x0BCD))
+        #expect(try decode(spec(.uint, length: 1) { $0.scale = 10; $0.add = -3500 }, "FF") == .int(-950))
+    }
+
+    @Test func bcdNumbersAndNonDecimalNibbles() throws {
+        #expect(try decode(spec(.bcd, length: 3), "12 34 56") == .int(123456))
+        #expect(failure(spec(.bcd, length: 2), "12 3A")?.contains("non-decimal BCD digit A in byte 1") == true)
+    }
+
+    @Test func bcdDatesAreValidatedNotGuessed() throws {
+        #expect(try decode(spec(.bcdDate, length: 4), "20 19 03 01") == .string("2019-03-01"))
+        #expect(try decode(spec(.bcdDate, length: 4), "00 00 00 00") == nil)               // empty: key left out
+        #expect(failure(spec(.bcdDate, length: 4), "20 1A 03 01")?.contains("non-decimal BCD digit A") == true)
+        #expect(failure(spec(.bcdDate, length: 4), "20 19 02 30")?.contains("not a valid date") == true)
+        #expect(failure(spec(.bcdDate, length: 4), "20 19 13 01")?.contains("not a valid date") == true)
+        #expect(try decode(spec(.bcdDate, length: 4), "20 24 02 29") == .string("2024-02-29"))
+    }
+
+    @Test func bcdDateTimesCarryTheZone() throws {
+        let s = spec(.bcdDateTime, length: 7) { $0.zoneMinutes = 480 }
+        #expect(try decode(s, "20 17 08 30 12 56 37") == .string("2017-08-30T12:56:37+08:00"))
+        #expect(failure(s, "20 17 08 30 24 00 00")?.contains("not a valid date and time") == true)
+        #expect(try decode(spec(.bcdDateTime, length: 7) { $0.zoneMinutes = -330 }, "20 17 08 30 12 56 37") == .string("2017-08-30T12:56:37-05:30"))
+    }
+
+    @Test func epochCounts() throws {
+        let days = spec(.days, length: 2) { $0.epoch = CivilDate(year: 1995, month: 1, day: 1) }
+        #expect(try decode(days, "2C 3A") == .string("2025-12-31"))                       // 11322 days
+        #expect(try decode(days, "00 00") == .string("1995-01-01"))
+        let secs = spec(.seconds, length: 4) { $0.epoch = CivilDate(year: 1995, month: 1, day: 1); $0.zoneMinutes = 480 }
+        #expect(try decode(secs, "00 00 00 00") == .string("1995-01-01T00:00:00+08:00"))
+        #expect(try decode(secs, "00 01 51 80") == .string("1995-01-02T00:00:00+08:00"))  // 86400 s
+        #expect(try decode(secs, "37 EF 1A 38") == .string("2024-09-26T07:18:16+08:00"))
+    }
+
+    @Test func packedSuicaDate() throws {
+        // 2011-03-12: year 11 (7 bits), month 3 (4 bits), day 12 (5 bits) = 0x166C.
+        #expect(try decode(spec(.packedDate, length: 2), "16 6C") == .string("2011-03-12"))
+        #expect(try decode(spec(.packedDate, length: 2), "00 00") == nil)
+        #expect(failure(spec(.packedDate, length: 2), "16 60")?.contains("not a valid packed date") == true)   // day 0
+    }
+
+    @Test func textTypes() throws {
+        #expect(try decode(spec(.hex, length: 4), "00 12 AB CD") == .string("0012ABCD"))
+        #expect(try decode(spec(.hex, length: 4) { $0.dropDigits = 1 }, "00 12 AB CD") == .string("012ABCD"))
+        #expect(try decode(spec(.hex, length: 4) { $0.stripZeros = true }, "00 12 AB CD") == .string("12ABCD"))
+        #expect(try decode(spec(.hex, length: 2) { $0.stripZeros = true }, "00 00") == .string("0"))
+        #expect(try decode(spec(.ascii, length: 8), "45 57 31 32 20 20 00 00") == .string("EW12"))
+        #expect(failure(spec(.ascii, length: 2), "41 07")?.contains("not printable ASCII") == true)
+    }
+
+    @Test func lookupTablesAndCheckDigits() throws {
+        let kind = spec(.uint, length: 1) { $0.map = [2: "top-up", 6: "purchase"]; $0.mapDefault = "other" }
+        #expect(try decode(kind, "02") == .string("top-up"))
+        #expect(try decode(kind, "07") == .string("other"))
+        #expect(try decode(spec(.uint, length: 1) { $0.map = [2: "top-up"] }, "07") == .string("unknown-07"))
+        #expect(try decode(spec(.uint, length: 4) { $0.littleEndian = true; $0.checkDigit = .digitSum10 }, "39 30 0C 00") == .string("798777(5)"))
+        #expect(try decode(spec(.uint, length: 4) { $0.decimalText = true }, "00 00 00 07") == .string("7"))
+    }
+
+    @Test func fieldPastTheEndNamesTheAnswer() {
+        #expect(failure(spec(.uint, offset: 2, length: 4), "00 01 02") == "needs bytes 2…5 but answer 'a' has 3 byte(s)")
+        #expect(failure(spec(.bcdDate, offset: 0, length: 4), "20 19") != nil)
+    }
+
+    /// Drip-fed answers: every strict prefix of a record gives a clean error, never a crash.
+    @Test func dripFedRecordsGiveCleanErrors() throws {
+        let record = try Hex.parse("00 02 00 00 00 00 00 03 E8 05 00 00 00 00 00 24 20 17 08 30 12 56 37")
+        let fields: [FieldSpec] = [spec(.uint, offset: 0, length: 2), spec(.uint, offset: 5, length: 4),
+                                   spec(.bcdDateTime, offset: 16, length: 7) { $0.zoneMinutes = 480 }, spec(.hex, offset: 10, length: 6)]
+        for f in fields {
+            #expect(try FieldDecoder.decode(f, from: record, answer: "r") != nil)
+            for n in 0..<(f.offset + f.length!) {
+                #expect(throws: FieldDecoder.Failure.self) { try FieldDecoder.decode(f, from: Array(record.prefix(n)), answer: "r") }
+            }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import APDU
+import Foundation
+import Testing
+@testable import CardProfiles
+
+/// Every transcript in Tests/Fixtures replays strictly to exactly its expected report.
+@Suite struct FixtureTests {
+    static let transcripts: [String] = {
+        let files = FileManager.default.enumerator(atPath: fixtures)?.compactMap { $0 as? String } ?? []
+        return files.filter { $0.hasSuffix(".apdu") }.sorted()
+    }()
+
+    @Test func everyBuiltInProfileHasAtLeastTwoFixtures() {
+        for entry in builtInRegistry.entries {
+            let count = Self.transcripts.filter { $0.hasPrefix(entry.id + "/") }.count
+            #expect(count >= 2, "\(entry.id) has \(count) fixture(s)")
+        }
+        #expect(builtInRegistry.entries.count == 8)
+        #expect(builtInRegistry.invalid.isEmpty, "\(builtInRegistry.invalid.map(\.error.message))")
+    }
+
+    @Test(arguments: transcripts)
+    func replaysToTheExpectedReport(_ file: String) throws {
+        let outcome = try TranscriptReplay.run(try transcript(file), file: file, registry: builtInRegistry)
+        #expect(outcome.unused.isEmpty)
+        let report = try #require(outcome.result.report)
+        let expectedText = try String(contentsOfFile: fixtures + "/" + file.dropLast(5) + ".expected.json", encoding: .utf8)
+        let expected = try JSONValue(parsing: expectedText)
+        let diffs = ReportDiff.compare(expected: expected, actual: report.json)
+        #expect(diffs.isEmpty, "\(diffs)")
+        #expect(report.partial == (outcome.result.error != nil))
+    }
+
+    /// The values, asserted independently of the expected files (checked by hand once).
+    @Test func shanghaiFullReadValues() throws {
+        let outcome = try TranscriptReplay.run(try transcript("shanghai-transit/full-read.apdu"), file: "f", registry: builtInRegistry)
+        let r = try #require(outcome.result.report)
+        #expect(r.balance == 5710)                          // 80 00 16 4E: bit 31 ignored
+        #expect(r[card: "number"] == .string("305419896"))   // 12 34 56 78 big-endian
+        #expect(r[card: "validFrom"] == .string("2019-03-01"))
+        #expect(r.trips.count == 10)
+        #expect(r.trips[0].map(\.0) == ["time", "kind", "amount", "terminal", "sequence"])
+        #expect(r.trips[0][0].1 == .string("2024-03-05T08:30:15+08:00"))
+        #expect(r.trips[2][1].1 == .string("top-up") && r.trips[2][2].1 == .int(5000))
+        #expect(r.trips[6][1].1 == .string("compound-purchase") && r.trips[6][2].1 == .int(-1000))
+        #expect(r.exchanges == 13)                          // target: ≤ 13 record by record
+        #expect(r.json.serialized().hasPrefix(#"{"profile":"shanghai-transit","name":"Shanghai Public Transportation Card","card":{"number":"305419896""#))
+    }
+
+    @Test func allRecordsCardNeedsThreeExchanges() throws {
+        let outcome = try TranscriptReplay.run(try transcript("shanghai-transit/all-records.apdu"), file: "f", registry: builtInRegistry)
+        #expect(outcome.result.report?.exchanges == 3)       // target: ≤ 4
+        #expect(outcome.result.report?.trips.count == 10)
+    }
+
+    @Test func removedMidReadKeepsWhatWasRead() throws {
+        let outcome = try TranscriptReplay.run(try transcript("shanghai-transit/removed-mid-read.apdu"), file: "f", registry: builtInRegistry)
+        let r = try #require(outcome.result.report)
+        #expect(r.partial)
+        #expect(r.balance == 5710)
+        #expect(r.trips.count == 5)
+        guard case .transport(let e)? = outcome.result.error else { Issue.record("expected a transport error"); return }
+        #expect(e.failure == .removed)
+        #expect(outcome.result.error?.exitCode == 74)
+    }
+
+    @Test func t0CardWithOverdraft() throws {
+        let outcome = try TranscriptReplay.run(try transcript("shanghai-transit/t0-overdrawn-few-trips.apdu"), file: "f", registry: builtInRegistry)
+        let r = try #require(outcome.result.report)
+        #expect(r.balance == -250)                          // FF FF FF 06: 31-bit signed
+        #expect(r.trips.count == 3)
+        #expect(r[card: "number"] == .string("305419896"))   // read with READ BINARY after 6C? no: 00 B0 95 00 1E
+    }
+}

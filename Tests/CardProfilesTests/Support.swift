@@ -1,0 +1,36 @@
+import APDU
+import Foundation
+@testable import CardProfiles
+
+/// The package root, found from this file's path (tests run from any directory).
+let packageRoot: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    return url.path
+}()
+
+let fixtures = packageRoot + "/Tests/Fixtures"
+
+let builtInRegistry = ProfileRegistry(directories: [.init(path: packageRoot + "/profiles", isBuiltIn: true)])
+
+func transcript(_ relative: String) throws -> Transcript {
+    try Transcript(parsing: String(contentsOfFile: fixtures + "/" + relative, encoding: .utf8), file: relative)
+}
+
+func profileYAML(_ body: String) -> String {
+    "id: t\nname: Test\ncurrency: CNY\n" + body
+}
+
+/// Loads a profile from text, failing the test with every issue if it does not load.
+func load(_ yaml: String) throws -> Profile {
+    try ProfileLoader.load(yaml: yaml, file: "test.yaml")
+}
+
+/// Runs `profile` over answers scripted as (command hex, response hex) in strict order.
+func run(_ profile: Profile, _ exchanges: [(String, String)]) throws -> ReadResult {
+    var lines = ["# cardscan transcript 1"]
+    for (c, r) in exchanges { lines.append("> " + c); lines.append(r.hasPrefix("!") ? r : "< " + r) }
+    let t = try Transcript(parsing: lines.joined(separator: "\n"))
+    let engine = ProfileEngine(session: CardSession(exchange: CardExchange(channel: ReplayChannel(t))))
+    return engine.read(profile)
+}
