@@ -31,7 +31,7 @@ public struct Profile: Sendable {
         public var atr: [[UInt8?]] = []
         public var require: [Requirement] = []
         public var order: Int = 100
-        /// Index of the last step detection needs (computed at load time).
+        /// Index of the last step detection needs (computed at load time; -1: none).
         public var lastStep: Int = 0
     }
 

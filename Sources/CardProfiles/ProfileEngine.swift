@@ -43,7 +43,7 @@ public final class ProfileEngine {
     /// Runs the detection steps; nil when the card fits, else why not.
     func recognises(_ p: Profile) throws(ReadError) -> String? {
         for step in p.steps.prefix(p.detect.lastStep + 1) {
-            if let sw = try run(step, in: p, detecting: true) {
+            if let sw = try run(step, in: p, detecting: true), !step.optional {
                 return "step '\(step.name)' answered \(sw)"
             }
         }

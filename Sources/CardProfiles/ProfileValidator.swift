@@ -18,7 +18,9 @@ enum ProfileValidator {
         }
 
         // Detection: which steps it needs.
-        var last = 0
+        // Detection runs up to the last step a check names; with no checks, up to the first
+        // step that is not optional (its success recognises the card).
+        var last = p.detect.require.isEmpty ? (p.steps.firstIndex { !$0.optional } ?? -1) : 0
         for (i, q) in p.detect.require.enumerated() {
             guard let idx = stepIndex[q.answer] else {
                 r.issues.append(issue(r, q.line, "detect.require[\(i)].answer", "no step is named '\(q.answer)'"))

@@ -22,7 +22,7 @@ func profileYAML(_ body: String) -> String {
 }
 
 /// Loads a profile from text, failing the test with every issue if it does not load.
-func load(_ yaml: String) throws -> Profile {
+func load(_ yaml: String) throws(ProfileLoadError) -> Profile {
     try ProfileLoader.load(yaml: yaml, file: "test.yaml")
 }
 
