@@ -39,8 +39,10 @@ let package = Package(
             "APDU", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "CardProfilesTests", dependencies: ["APDU", "CardProfiles"]),
-        .testTarget(name: "PCSCTransportTests", dependencies: ["APDU", "PCSCTransport"]),
-        .testTarget(name: "CLITests", dependencies: ["APDU"]),
+        // Starts and stops the PC/SC lab (pcscd + vpcd + cardsim) for the tests that need it.
+        .target(name: "LabSupport", dependencies: ["APDU", "PCSCTransport"], path: "Tests/LabSupport"),
+        .testTarget(name: "PCSCTransportTests", dependencies: ["APDU", "CardProfiles", "PCSCTransport", "LabSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["APDU", "CardProfiles", "PCSCTransport", "LabSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -59,6 +59,11 @@ struct VPCD: ParsableCommand {
 }
 
 func installSignalHandlers() {
+    // A parent may have spawned us with signals blocked (libdispatch worker threads block
+    // them, and the mask is inherited): unblock, or SIGTERM would never leave the reader.
+    var none = sigset_t()
+    sigemptyset(&none)
+    sigprocmask(SIG_SETMASK, &none, nil)
     signal(SIGTERM) { _ in _exit(0) }       // the kernel closes the socket: vpcd sees the card leave
     signal(SIGINT) { _ in _exit(0) }
     signal(SIGPIPE, SIG_IGN)

@@ -1,0 +1,151 @@
+import APDU
+import Foundation
+import PCSCTransport
+
+/// The PC/SC lab for tests: the real pcscd with the vpcd driver, and cardsim as the card.
+///
+/// Lab tests take a file lock, so only one at a time uses the two virtual readers, whatever
+/// target or suite it is in. When a lab component cannot start, ``LabError`` is thrown and
+/// the test fails (never skips), in CI and outside it.
+public enum Lab {
+    public static let readers = ["Virtual PCD 00 00", "Virtual PCD 00 01"]
+    public static let ports = [35963, 35964]
+
+    /// The package root (from this file's path).
+    public static let root: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    /// Where `cardscan` and `cardsim` were built (beside the test bundle).
+    public static let binDir: String = {
+        if let d = ProcessInfo.processInfo.environment["CARDSCAN_BIN"] { return d }
+        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        while url.path != "/" {
+            if FileManager.default.isExecutableFile(atPath: url.appendingPathComponent("cardsim").path) { return url.path }
+            url.deleteLastPathComponent()
+        }
+        return root + "/.build/debug"
+    }()
+
+    public static func fixture(_ relative: String) -> String { root + "/Tests/Fixtures/" + relative }
+
+    public struct LabError: Error, CustomStringConvertible {
+        public let description: String
+        public init(_ d: String) { description = d }
+    }
+
+    nonisolated(unsafe) private static var lockFD: Int32 = -1
+
+    /// Runs `body` holding the lab lock, with pcscd running.
+    public static func exclusive<T>(_ body: () throws -> T) throws -> T {
+        let fd = open("/tmp/cardscan-lab.lock", O_CREAT | O_RDWR, 0o666)
+        guard fd >= 0 else { throw LabError("cannot open /tmp/cardscan-lab.lock") }
+        flock(fd, LOCK_EX)
+        defer { flock(fd, LOCK_UN); close(fd) }
+        try ensurePCSCD()
+        return try body()
+    }
+
+    /// Runs a command, returning its exit status and output (killed after `timeout`).
+    @discardableResult
+    public static func shell(_ args: [String], environment: [String: String] = [:],
+                             timeout: TimeInterval = 60) throws -> (status: Int32, stdout: String, stderr: String) {
+        var env = ProcessInfo.processInfo.environment
+        env["CARDSCAN_BIN"] = binDir
+        env["NO_COLOR"] = "1"
+        for (k, v) in environment { env[k] = v }
+        let tag = UUID().uuidString
+        let outPath = NSTemporaryDirectory() + "lab-\(tag).out", errPath = NSTemporaryDirectory() + "lab-\(tag).err"
+        let outFD = open(outPath, O_CREAT | O_WRONLY | O_TRUNC, 0o644), errFD = open(errPath, O_CREAT | O_WRONLY | O_TRUNC, 0o644)
+        defer { unlink(outPath); unlink(errPath) }
+        let child: Subprocess
+        do { child = try Subprocess(args, environment: env, stdout: outFD, stderr: errFD) } catch { close(outFD); close(errFD); throw error }
+        close(outFD); close(errFD)
+        guard let status = child.wait(timeout: timeout) else {
+            child.terminate()
+            throw LabError("\(args.joined(separator: " ")) did not finish within \(timeout) s")
+        }
+        let out = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+        let err = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+        return (status, out, err)
+    }
+
+    public static var pcscdRunning: Bool { (try? PCSCContext())?.isAlive ?? false }
+
+    /// Starts pcscd with the vpcd readers unless one is running (scripts/lab.sh start).
+    public static func ensurePCSCD() throws {
+        if pcscdRunning, (try? PCSCContext().readerNames())?.contains(readers[0]) == true { return }
+        let r = try shell([root + "/scripts/lab.sh", "start"])
+        guard r.status == 0 else { throw LabError("the lab could not start pcscd:\n\(r.stderr)") }
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline {
+            if (try? PCSCContext().readerNames())?.contains(readers[0]) == true { return }
+            usleep(50_000)
+        }
+        throw LabError("pcscd is running but the vpcd readers did not appear")
+    }
+
+    /// Stops pcscd (the one the lab started) and waits until it is gone.
+    public static func stopPCSCD() throws {
+        _ = try shell([root + "/scripts/lab.sh", "stop"])
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline {
+            if !pcscdRunning { return }
+            usleep(50_000)
+        }
+        throw LabError("pcscd is still running (was it started outside the lab?)")
+    }
+
+    /// A cardsim process serving a transcript on one virtual reader.
+    public final class Card {
+        public let process: Subprocess
+        public let reader: String
+        public let log: String
+
+        /// Starts cardsim and waits (SCardGetStatusChange, not a sleep) until pcscd sees the card.
+        public init(_ transcript: String, slot: Int = 0, options: [String] = [], waitForPresence: Bool = true) throws {
+            reader = Lab.readers[slot]
+            log = "/tmp/cardscan-lab-cardsim-\(slot).log"
+            if try PCSCContext().state(of: reader).isPresent {
+                throw LabError("a card is already on \(reader) (a cardsim left running?): stop it with `scripts/lab.sh stop` or `pkill -f 'cardsim vpcd'`")
+            }
+            let fd = open(log, O_CREAT | O_WRONLY | O_TRUNC, 0o644)
+            defer { close(fd) }
+            process = try Subprocess([Lab.binDir + "/cardsim", "vpcd", transcript, "--port", String(Lab.ports[slot])] + options,
+                                     environment: ProcessInfo.processInfo.environment, stdout: fd, stderr: fd)
+            if waitForPresence {
+                let ctx = try PCSCContext()
+                guard try ctx.waitForCard(on: [reader], timeout: .seconds(10)) != nil else {
+                    stop()
+                    throw LabError("cardsim's card did not appear on \(reader): \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+                }
+            }
+        }
+
+        /// SIGTERM, then waits for the process and for pcscd to see the card gone.
+        private var stopped = false
+
+        public func stop() {
+            if stopped { return }
+            stopped = true
+            process.terminate()
+            if let ctx = try? PCSCContext() { _ = try? ctx.waitForRemoval(from: reader, timeout: .seconds(5)) }
+        }
+
+        deinit { if !stopped { process.terminate() } }
+    }
+
+    /// Runs the built `cardscan` with `args`.
+    public static func cardscan(_ args: [String], environment: [String: String] = [:], timeout: TimeInterval = 60) throws -> (status: Int32, stdout: String, stderr: String) {
+        try shell([binDir + "/cardscan"] + args, environment: environment, timeout: timeout)
+    }
+
+    /// Writes a temporary transcript and returns its path.
+    public static func writeTranscript(_ text: String, name: String = UUID().uuidString) throws -> String {
+        let path = NSTemporaryDirectory() + "cardscan-\(name).apdu"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+}

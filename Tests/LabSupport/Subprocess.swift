@@ -1,0 +1,60 @@
+import Foundation
+
+/// Child processes for the lab, started with posix_spawn and a clean signal mask.
+///
+/// Foundation's Process is not used: test threads (libdispatch workers) block signals, a
+/// child inherits that mask, and then neither cardsim nor pcscd would ever see SIGTERM.
+public struct Subprocess {
+    public let pid: pid_t
+
+    /// Starts `argv` with `environment`; stdout and stderr go to the given descriptors.
+    public init(_ argv: [String], environment: [String: String], stdout: Int32, stderr: Int32) throws {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
+        posix_spawn_file_actions_adddup2(&actions, stderr, 2)
+        var attr = posix_spawnattr_t()
+        posix_spawnattr_init(&attr)
+        defer { posix_spawnattr_destroy(&attr) }
+        var none = sigset_t(); sigemptyset(&none)
+        var all = sigset_t(); sigfillset(&all)
+        posix_spawnattr_setsigmask(&attr, &none)
+        posix_spawnattr_setsigdefault(&attr, &all)
+        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let cArgs = argv.map { strdup($0) } + [nil]
+        let cEnv = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { cArgs.forEach { free($0) }; cEnv.forEach { free($0) } }
+        var child: pid_t = 0
+        let rv = posix_spawnp(&child, argv[0], &actions, &attr, cArgs, cEnv)
+        guard rv == 0 else { throw Lab.LabError("cannot start \(argv[0]): \(String(cString: strerror(rv)))") }
+        pid = child
+    }
+
+    public var isRunning: Bool { kill(pid, 0) == 0 && !reaped() }
+
+    private func reaped() -> Bool {
+        var status: Int32 = 0
+        return waitpid(pid, &status, WNOHANG) == pid
+    }
+
+    /// Waits for the exit status (nil when `timeout` passes first).
+    public func wait(timeout: TimeInterval) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        var status: Int32 = 0
+        while true {
+            let r = waitpid(pid, &status, WNOHANG)
+            if r == pid { return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F) }
+            if r < 0 { return -1 }
+            if Date() >= deadline { return nil }
+            usleep(2_000)
+        }
+    }
+
+    /// SIGTERM, then SIGKILL after `grace`; always reaps.
+    public func terminate(grace: TimeInterval = 3) {
+        kill(pid, SIGTERM)
+        if wait(timeout: grace) == nil { kill(pid, SIGKILL); _ = wait(timeout: 5) }
+    }
+}

@@ -1,0 +1,196 @@
+import APDU
+import Foundation
+import LabSupport
+import PCSCTransport
+import Testing
+
+@Suite struct ReaderSelectionTests {
+    let names = ["Virtual PCD 00 00", "Virtual PCD 00 01", "ACS ACR122U 00 00"]
+
+    @Test func byIndexNameAndSubstring() throws {
+        #expect(try ReaderSelection.select("1", from: names) == "Virtual PCD 00 01")
+        #expect(try ReaderSelection.select("Virtual PCD 00 00", from: names) == "Virtual PCD 00 00")
+        #expect(try ReaderSelection.select("acr122", from: names) == "ACS ACR122U 00 00")
+    }
+
+    @Test func ambiguousAndMissingAreClearErrors() {
+        #expect(throws: ReaderSelectionError.ambiguous("Virtual", matches: ["Virtual PCD 00 00", "Virtual PCD 00 01"])) {
+            try ReaderSelection.select("Virtual", from: names)
+        }
+        #expect(ReaderSelectionError.ambiguous("Virtual", matches: ["A", "B"]).message == "'Virtual' matches 2 readers: A, B")
+        #expect(throws: ReaderSelectionError.notFound("Gemalto", available: names)) { try ReaderSelection.select("Gemalto", from: names) }
+        #expect(ReaderSelectionError.notFound("x", available: names).hint?.contains("0 Virtual PCD 00 00") == true)
+        #expect(throws: ReaderSelectionError.noReaders) { try ReaderSelection.select("0", from: []) }
+    }
+
+    @Test func errorCodesMapBothWays() {
+        #expect(PCSCError.Code(rawValue: 0x8010_0069) == .removedCard)
+        #expect(PCSCError.Code.removedCard.name == "SCARD_W_REMOVED_CARD")
+        #expect(PCSCError.Code(rawValue: 0x8010_0099) == .unknown(0x8010_0099))
+        #expect(PCSCError(rawCode: 0x8010_001D, function: "SCardEstablishContext").hint?.contains("pcscd") == true)
+        #expect(PCSCError(code: .removedCard, function: "SCardTransmit").failure == .removed)
+        #expect(PCSCError(code: .sharingViolation, function: "SCardConnect", reader: "R 0").message.contains("R 0"))
+    }
+}
+
+/// Against the real pcscd and vpcd, with cardsim as the card.
+@Suite struct PCSCLabTests {
+    @Test func readersAreListed() throws {
+        try Lab.exclusive {
+            let ctx = try PCSCContext()
+            let names = try ctx.readerNames()
+            #expect(names.contains("Virtual PCD 00 00") && names.contains("Virtual PCD 00 01"))
+            #expect(try ReaderSelection.select("00 01", from: names) == "Virtual PCD 00 01")
+            #expect(throws: ReaderSelectionError.self) { try ReaderSelection.select("Virtual", from: names) }
+            let card = try Lab.Card(Lab.fixture("shanghai-transit/full-read.apdu"))
+            defer { card.stop() }
+            let state = try ctx.state(of: "Virtual PCD 00 00")
+            #expect(state.isPresent)
+            #expect(state.atr == (try Hex.parse("3B 8B 80 01 20 85 00 8B 03 0F E0 9A A0 E0 40 52")))
+        }
+    }
+
+    /// The wire through pcscd equals a direct replay, 61 xx / GET RESPONSE included.
+    @Test func cardsimThroughPCSCGivesTheSameBytesAsADirectReplay() throws {
+        try Lab.exclusive {
+            let path = Lab.fixture("shanghai-transit/t0-overdrawn-few-trips.apdu")
+            let t = try Transcript(parsing: String(contentsOfFile: path, encoding: .utf8))
+            let card = try Lab.Card(path)
+            defer { card.stop() }
+            let pcsc = try PCSCContext().connect(to: card.reader)
+            let viaPCSC = RecordingChannel(wrapping: pcsc, recordsTimings: false)
+            let direct = RecordingChannel(wrapping: ReplayChannel(t), recordsTimings: false)
+            for channel in [viaPCSC, direct] {
+                let x = CardExchange(channel: channel)
+                let fci = try x.send(.select(aid: Hex.parse("A00000000386980701")))
+                #expect(fci.statusWord == .success && fci.data.first == 0x6F)
+                #expect(try x.send(.readBinary(sfi: 0x15, length: 0x1E)).data.count == 30)
+                #expect(try x.send(.getBalance()).data == [0xFF, 0xFF, 0xFF, 0x06])
+                #expect(x.roundTrips == 4)
+            }
+            #expect(viaPCSC.entries.count == 4)
+            #expect(viaPCSC.entries == direct.entries)
+            #expect(viaPCSC.entries[1].command == [0x00, 0xC0, 0x00, 0x00, 0x13].map { $0 })
+        }
+    }
+
+    @Test func twoCardsOnTwoReadersReadInParallel() throws {
+        try Lab.exclusive {
+            let a = try Lab.Card(Lab.fixture("shanghai-transit/full-read.apdu"), slot: 0)
+            let b = try Lab.Card(Lab.fixture("city-union/xian-full.apdu"), slot: 1)
+            defer { a.stop(); b.stop() }
+            nonisolated(unsafe) var balances: [Int: [UInt8]] = [:]
+            nonisolated(unsafe) var failures: [String] = []
+            let lock = NSLock()
+            DispatchQueue.concurrentPerform(iterations: 2) { i in
+                do {
+                    let card = try PCSCContext().connect(to: Lab.readers[i])
+                    let x = CardExchange(channel: card)
+                    var last: [UInt8] = []
+                    for _ in 0..<50 {
+                        _ = try x.send(.select(aid: Hex.parse("A00000000386980701")))
+                        last = try x.send(.getBalance()).data
+                    }
+                    lock.withLock { balances[i] = last }
+                } catch { lock.withLock { failures.append("\(i): \(error)") } }
+            }
+            #expect(failures.isEmpty, "\(failures)")
+            #expect(balances[0] == [0x80, 0x00, 0x16, 0x4E])
+            #expect(balances[1] == [0x00, 0x00, 0x03, 0xE8])
+        }
+    }
+
+    static let tenRecords: String = {
+        var lines = ["# cardscan transcript 1", "# atr: 3B 02 14 50"]
+        for i in 1...10 {
+            lines.append(String(format: "> 00 B2 %02X C4 04", i))
+            lines.append(String(format: "< %02X %02X %02X %02X 90 00", i, i, i, i))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }()
+
+    /// Removed at step k of a 10-APDU read: the typed "removed" error at k, k − 1 answers kept.
+    @Test func cardRemovedAtEachStep() throws {
+        try Lab.exclusive {
+            let path = try Lab.writeTranscript(Self.tenRecords, name: "ten")
+            for k in 1...10 {
+                let card = try Lab.Card(path, options: ["--remove-after", String(k - 1)])
+                defer { card.stop() }
+                let x = CardExchange(channel: try PCSCContext().connect(to: card.reader))
+                var answers: [[UInt8]] = []
+                var failedAt: Int? = nil
+                for i in 1...10 {
+                    do { answers.append(try x.send(.readRecord(UInt8(i), sfi: 0x18, length: 4)).data) } catch let e as PCSCError {
+                        #expect(e.failure == .removed, "k=\(k): \(e.message)")
+                        failedAt = i
+                        break
+                    }
+                }
+                #expect(failedAt == k, "k=\(k)")
+                #expect(answers.count == k - 1)
+                #expect(answers.last == (k > 1 ? [UInt8](repeating: UInt8(k - 1), count: 4) : nil))
+            }
+        }
+    }
+
+    @Test func mutedCardTimesOut() throws {
+        try Lab.exclusive {
+            let card = try Lab.Card(Self.tenRecordsPath(), options: ["--mute-after", "1"])
+            defer { card.stop() }
+            let pcsc = try PCSCContext().connect(to: card.reader)
+            pcsc.transmitTimeout = .milliseconds(800)
+            let x = CardExchange(channel: pcsc)
+            _ = try x.send(.readRecord(1, sfi: 0x18, length: 4))
+            let start = ContinuousClock.now
+            #expect(throws: PCSCError(code: .timeout, function: "SCardTransmit", reader: card.reader)) {
+                try x.send(.readRecord(2, sfi: 0x18, length: 4))
+            }
+            let took = ContinuousClock.now - start
+            #expect(took >= .milliseconds(800) && took < .milliseconds(1500), "\(took)")
+        }
+    }
+
+    static func tenRecordsPath() throws -> String { try Lab.writeTranscript(tenRecords, name: "ten") }
+
+    @Test func pcscdNotRunningIsNoServiceWithAHint() throws {
+        try Lab.exclusive {
+            try Lab.stopPCSCD()
+            defer { try? Lab.ensurePCSCD() }
+            do {
+                _ = try PCSCContext()
+                Issue.record("a context was established without pcscd")
+            } catch let error as PCSCError {
+                #expect(error.code == .noService)
+                #expect(error.message.contains("pcscd is not running"))
+                #expect(error.hint?.contains("pcscd") == true)
+            }
+        }
+    }
+
+    @Test func transactionsAlwaysEnd() throws {
+        try Lab.exclusive {
+            let card = try Lab.Card(Self.tenRecordsPath())
+            defer { card.stop() }
+            let pcsc = try PCSCContext().connect(to: card.reader, share: .shared)
+            struct Boom: Error {}
+            #expect(throws: Boom.self) { try pcsc.withTransaction { throw Boom() } }
+            // A second connection can begin its own transaction: the first one ended.
+            let other = try PCSCContext().connect(to: card.reader)
+            #expect(try other.withTransaction { try other.transmit([0x00, 0xB2, 0x01, 0xC4, 0x04]) } == [1, 1, 1, 1, 0x90, 0x00])
+        }
+    }
+
+    /// Clients nobody here wrote: pcsc_scan sees the ATR, scriptor gets the recorded answers.
+    @Test func interoperatesWithPcscToolsClients() throws {
+        try Lab.exclusive {
+            let card = try Lab.Card(Lab.fixture("shanghai-transit/full-read.apdu"))
+            defer { card.stop() }
+            let scan = try Lab.shell(["timeout", "3", "pcsc_scan"], timeout: 10)
+            #expect(scan.stdout.contains("3B 8B 80 01 20 85 00 8B 03 0F E0 9A A0 E0 40 52"), "\(scan.stdout.prefix(400))")
+            let script = NSTemporaryDirectory() + "scriptor.txt"
+            try "00 A4 04 00 09 A0 00 00 00 03 86 98 07 01 00\n80 5C 00 02 04\n".write(toFile: script, atomically: true, encoding: .utf8)
+            let s = try Lab.shell(["scriptor", "-r", card.reader, script], timeout: 10)
+            #expect(s.stdout.contains("< 80 00 16 4E 90 00 : Normal processing."), "\(s.stdout)")
+        }
+    }
+}
