@@ -101,7 +101,7 @@ public struct ATR: Hashable, Sendable {
             if let v = g.ta { rows.append(("TA\(g.index)", "\([v].hexString)\(g.index == 1 ? "  Fi/Di = \(v >> 4)/\(v & 0x0F)" : "")")) }
             if let v = g.tb { rows.append(("TB\(g.index)", [v].hexString)) }
             if let v = g.tc { rows.append(("TC\(g.index)", "\([v].hexString)\(g.index == 1 ? "  extra guard time \(v)" : "")")) }
-            if let v = g.td { rows.append(("TD\(g.index)", "\([v].hexString)  T=\(v & 0x0F) follows")) }
+            if let v = g.td { rows.append(("TD\(g.index)", "\([v].hexString)  protocol T=\(v & 0x0F)")) }
         }
         rows.append(("protocols", protocols.map { "T=\($0)" }.joined(separator: ", ")))
         let printable = historicalBytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }

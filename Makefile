@@ -1,0 +1,49 @@
+# cardscan — the targets the README names.
+PREFIX ?= /usr/local
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+APT_PACKAGES := libpcsclite-dev libnfc-dev libusb-dev pcscd vsmartcard-vpcd pcsc-tools python3-pyscard python3-jsonschema python3-yaml
+DEMO_TRANSCRIPT := Tests/Fixtures/shanghai-transit/full-read.apdu
+BIN = $(shell swift build --show-bin-path)
+
+.PHONY: setup build demo test lab-stop install bench clean
+
+## setup: install the Debian packages cardscan and its lab need (apt-get)
+setup:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+build:
+	swift build
+
+## demo: the main job with no reader: pcscd + a virtual card holding the Shanghai transcript, then a scan
+demo: setup build
+	CARDSCAN_BIN=$(BIN) scripts/lab.sh start $(DEMO_TRANSCRIPT)
+	$(BIN)/cardscan --profile shanghai-transit --timeout 10
+	@echo "(the virtual card stays on 'Virtual PCD 00 00'; try: $(BIN)/cardscan readers, $(BIN)/cardscan --json, make lab-stop)"
+
+## test: every test (unit, profile fixtures, the real pcscd lab, the CLI), the schema and the fixture regression
+test: setup build
+	swift build --build-tests
+	CARDSCAN_BIN=$(BIN) swift test
+	/usr/bin/python3 scripts/validate-schema.py
+	$(BIN)/cardscan test Tests/Fixtures
+
+lab-stop:
+	scripts/lab.sh stop
+
+## install: cardscan and cardsim into $(PREFIX)/bin, the built-in profiles into $(PREFIX)/share/cardscan/profiles
+install:
+	swift build -c release
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/cardscan/profiles
+	install -m 755 $$(swift build -c release --show-bin-path)/cardscan $$(swift build -c release --show-bin-path)/cardsim $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 profiles/*.yaml profiles/profile.schema.json $(DESTDIR)$(PREFIX)/share/cardscan/profiles/
+
+## bench: the release-build benchmarks (docs/performance.md)
+bench: setup
+	scripts/bench.sh
+
+clean:
+	rm -rf .build

@@ -1,0 +1,161 @@
+import Foundation
+import LabSupport
+import PCSCTransport
+import Testing
+
+/// `cardscan` against the real pcscd + vpcd, with cardsim as the card.
+@Suite struct LabCLITests {
+    let shanghai = Lab.fixture("shanghai-transit/full-read.apdu")
+
+    @Test func scanReadsTheVirtualCard() throws {
+        try Lab.exclusive {
+            let card = try Lab.Card(shanghai)
+            defer { card.stop() }
+            let r = try Lab.cardscan(["--profile", "shanghai-transit", "--timeout", "5"])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stdout.contains("  Balance  ¥57.10"))
+            #expect(r.stdout.contains("10 trip(s), 13 exchange(s)"))
+            let detected = try Lab.cardscan(["scan", "--json", "-r", "00 00", "--timeout", "5"])
+            #expect(detected.stdout.contains("\"profile\": \"shanghai-transit\""))
+            #expect(detected.stdout.contains("\"exchanges\": 13"))
+        }
+    }
+
+    @Test func readersListsBothAndTheATR() throws {
+        try Lab.exclusive {
+            let card = try Lab.Card(shanghai, slot: 1)
+            defer { card.stop() }
+            let r = try Lab.cardscan(["readers"])
+            #expect(r.stdout.contains("0  Virtual PCD 00 00  empty"))
+            #expect(r.stdout.contains("1  Virtual PCD 00 01  card   3B 8B 80 01 20 85 00 8B 03 0F E0 9A A0 E0 40 52"))
+            let j = try Lab.cardscan(["readers", "--json"])
+            let list = try #require(try JSONSerialization.jsonObject(with: Data(j.stdout.utf8)) as? [[String: Any]])
+            #expect(list.count == 2 && list[1]["present"] as? Bool == true && list[0]["atr"] is NSNull)
+            let ambiguous = try Lab.cardscan(["--timeout", "1", "-r", "Virtual"])
+            #expect(ambiguous.status == 64)
+            #expect(ambiguous.stderr.contains("'Virtual' matches 2 readers"))
+        }
+    }
+
+    @Test func recordThenReplayGivesTheSameReport() throws {
+        try Lab.exclusive {
+            let card = try Lab.Card(Lab.fixture("shanghai-transit/t0-overdrawn-few-trips.apdu"))
+            defer { card.stop() }
+            let file = NSTemporaryDirectory() + "rec-\(UUID().uuidString).apdu"
+            let live = try Lab.cardscan(["--json", "--record", file, "--trace", "--timeout", "5"])
+            #expect(live.status == 0, "\(live.stderr)")
+            #expect(live.stderr.contains("> 00 C0 00 00 13"))                  // the T=0 GET RESPONSE, traced
+            #expect(live.stderr.contains("90 00  ("), "\(live.stderr.prefix(300))")
+            let recorded = try String(contentsOfFile: file, encoding: .utf8)
+            #expect(recorded.hasPrefix("# cardscan transcript 1\n# technology: iso7816\n# atr: 3B 02 14 50\n# reader: Virtual PCD 00 00\n"))
+            #expect(recorded.contains("# detected: shanghai-transit"))
+            let replayed = try Lab.cardscan(["replay", "--json", file])
+            #expect(replayed.status == 0, "\(replayed.stderr)")
+            #expect(replayed.stdout == live.stdout)
+        }
+    }
+
+    @Test func cardRemovedMidReadIsExit74WithAPartialReport() throws {
+        try Lab.exclusive {
+            let card = try Lab.Card(shanghai, options: ["--remove-after", "5"])
+            defer { card.stop() }
+            let r = try Lab.cardscan(["--json", "--timeout", "5"])
+            #expect(r.status == 74, "\(r.stderr)")
+            #expect(r.stdout.contains("\"partial\": true"))
+            #expect(r.stdout.contains("\"amount\": 5710"))
+            #expect(r.stderr.contains("error: the card was removed on Virtual PCD 00 00"))
+        }
+    }
+
+    @Test func noCardBeforeTheTimeoutIsExit75() throws {
+        try Lab.exclusive {
+            let start = Date()
+            let r = try Lab.cardscan(["--timeout", "1"])
+            #expect(r.status == 75)
+            #expect(r.stderr.contains("Hold a card on a reader…"))
+            #expect(r.stderr.contains("error: no card was presented within 1 s"))
+            #expect(Date().timeIntervalSince(start) < 5)
+        }
+    }
+
+    @Test func unknownCardIsExit76() throws {
+        try Lab.exclusive {
+            let t = try Lab.writeTranscript("# cardscan transcript 1\n# atr: 3B 02 14 50\n> 00 84 00 00 08\n< 01 02 03 04 05 06 07 08 90 00\n", name: "unknown")
+            let card = try Lab.Card(t)
+            defer { card.stop() }
+            let r = try Lab.cardscan(["--timeout", "5"])
+            #expect(r.status == 76)
+            #expect(r.stderr.contains("no profile recognises this card (ATR 3B 02 14 50)"))
+        }
+    }
+
+    @Test func badProfileIsExit65WithFileAndLine() throws {
+        try Lab.exclusive {
+            let card = try Lab.Card(shanghai)
+            defer { card.stop() }
+            let bad = Lab.fixture("bad-profiles/09-field-beyond-answer.yaml")
+            let r = try Lab.cardscan(["--profile", bad, "--timeout", "5"])
+            #expect(r.status == 65)
+            #expect(r.stderr.contains("\(bad):9:"), "\(r.stderr)")
+        }
+    }
+
+    @Test func pcscdNotRunningIsExit69WithTheHint() throws {
+        try Lab.exclusive {
+            try Lab.stopPCSCD()
+            defer { try? Lab.ensurePCSCD() }
+            let r = try Lab.cardscan(["--timeout", "1"])
+            #expect(r.status == 69)
+            #expect(r.stderr.contains("error: pcscd is not running"))
+            #expect(r.stderr.contains("hint: start it with"))
+            let doctor = try Lab.cardscan(["doctor"])
+            #expect(doctor.status == 69)
+            #expect(doctor.stdout.contains("FAIL pcscd is not running"))
+        }
+    }
+
+    @Test func apduSendsAScriptAndPrintsMeanings() throws {
+        try Lab.exclusive {
+            let card = try Lab.Card(shanghai)
+            defer { card.stop() }
+            let script = NSTemporaryDirectory() + "script-\(UUID().uuidString).txt"
+            try "# select the City Union app\n00 A4 04 00 09 A0 00 00 00 03 86 98 07 01 00\nreset\n805C000204\n00 84 00 00 08\n".write(toFile: script, atomically: true, encoding: .utf8)
+            let r = try Lab.cardscan(["apdu", "--script", script, "--timeout", "5"])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stdout.contains("> reset"))
+            #expect(r.stdout.contains("> 80 5C 00 02 04\n< 80 00 16 4E 90 00 : success"))
+            #expect(r.stdout.contains("< 6D 00 : instruction code not supported or invalid"))
+        }
+    }
+
+    /// A card presented three times gives three JSON lines; pcscd restarting is survived.
+    @Test func watchReadsEveryCardAndSurvivesAPcscdRestart() throws {
+        try Lab.exclusive {
+            let out = NSTemporaryDirectory() + "watch-\(UUID().uuidString)"
+            let outFD = open(out + ".out", O_CREAT | O_WRONLY | O_TRUNC, 0o644), errFD = open(out + ".err", O_CREAT | O_WRONLY | O_TRUNC, 0o644)
+            let watch = try Subprocess([Lab.binDir + "/cardscan", "watch", "--jsonl"], environment: ProcessInfo.processInfo.environment, stdout: outFD, stderr: errFD)
+            close(outFD); close(errFD)
+            defer { watch.terminate() }
+            func lines() -> [String] { ((try? String(contentsOfFile: out + ".out", encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
+            func waitForLines(_ n: Int) -> Bool {
+                let deadline = Date().addingTimeInterval(15)
+                while Date() < deadline { if lines().count >= n { return true }; usleep(50_000) }
+                return false
+            }
+            for i in 1...3 {
+                let card = try Lab.Card(shanghai)
+                #expect(waitForLines(i), "card \(i): \(lines().count) line(s)")
+                card.stop()
+            }
+            #expect(lines().allSatisfy { $0.hasPrefix("{\"profile\":\"shanghai-transit\"") && $0.hasSuffix("\"exchanges\":13,\"partial\":false}") })
+            try Lab.stopPCSCD()
+            try Lab.ensurePCSCD()
+            let card = try Lab.Card(shanghai)
+            defer { card.stop() }
+            #expect(waitForLines(4), "after the restart: \(lines().count) line(s)")
+            let err = (try? String(contentsOfFile: out + ".err", encoding: .utf8)) ?? ""
+            #expect(err.contains("pcscd stopped; waiting for it to come back"), "\(err)")
+            #expect(err.contains("pcscd is back"))
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import LabSupport
+import Testing
+
+/// `cardscan` as a user runs it, for the subcommands that need no reader.
+@Suite struct OfflineCLITests {
+    func cardscan(_ args: String..., env: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+        try Lab.cardscan(args, environment: env)
+    }
+    let shanghai = Lab.fixture("shanghai-transit/full-read.apdu")
+
+    @Test func helpAndVersion() throws {
+        let help = try cardscan("--help")
+        #expect(help.status == 0)
+        for sub in ["scan", "readers", "watch", "replay", "test", "profiles", "apdu", "atr", "doctor"] {
+            #expect(help.stdout.contains("  \(sub)"), "--help lacks \(sub)")
+        }
+        #expect(try cardscan("--version").stdout == "cardscan 0.1.0\n")
+        let usage = try cardscan("--frobnicate")
+        #expect(usage.status == 64)
+    }
+
+    @Test func replayPrintsTheSummaryAndTable() throws {
+        let r = try cardscan("replay", shanghai)
+        #expect(r.status == 0)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines[0] == "Shanghai Public Transportation Card  (shanghai-transit)")
+        #expect(lines[1] == "  Number   305419896")
+        #expect(lines[2] == "  Valid    2019-03-01 → 2029-03-01")
+        #expect(lines[3] == "  Balance  ¥57.10")
+        #expect(lines.contains("  Time                        Kind                Amount  Terminal      Sequence"))
+        #expect(lines.contains("  2024-03-04 18:00:00 +08:00  top-up              ¥50.00  120000000005        10"))
+        #expect(lines.last == "  10 trip(s), 13 exchange(s) with the card")
+        #expect(!r.stdout.contains("\u{1B}["), "no colour when not a terminal")
+    }
+
+    @Test func replayJSONIsTheContract() throws {
+        let r = try cardscan("replay", "--json", shanghai)
+        #expect(r.status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        #expect(json["profile"] as? String == "shanghai-transit")
+        #expect((json["balance"] as? [String: Any])?["amount"] as? Int == 5710)
+        #expect((json["balance"] as? [String: Any])?["currency"] as? String == "CNY")
+        #expect((json["trips"] as? [[String: Any]])?.first?["time"] as? String == "2024-03-05T08:30:15+08:00")
+        #expect(json["exchanges"] as? Int == 13)
+        #expect(json["partial"] as? Bool == false)
+        #expect(r.stdout.hasPrefix("{\n  \"profile\": \"shanghai-transit\",\n  \"name\": "))
+    }
+
+    @Test func replayErrors() throws {
+        let missing = try cardscan("replay", "/nonexistent.apdu")
+        #expect(missing.status == 66)
+        #expect(missing.stderr.contains("error: /nonexistent.apdu: no such file"))
+        let bad = try Lab.writeTranscript("# cardscan transcript 1\n> 00 A4 04 00\n< 9X 00\n", name: "bad")
+        let invalid = try cardscan("replay", bad)
+        #expect(invalid.status == 65)
+        #expect(invalid.stderr.contains("\(bad):3:4: 'X' is not hex"), "\(invalid.stderr)")
+        let diverging = try Lab.writeTranscript("# cardscan transcript 1\n# profile: shanghai-transit\n> 00 A4 04 00 02 A0 00 00\n< 90 00\n", name: "div")
+        let d = try cardscan("replay", diverging)
+        #expect(d.status == 65)
+        #expect(d.stderr.contains("\(diverging):3: replay diverged"))
+        #expect(d.stderr.contains("expected: 00 A4 04 00 02 A0 00 00"))
+        #expect(d.stderr.contains("actual:   00 A4 04 00 09 A0 00 00 00 03 86 98 07 01 00"))
+    }
+
+    @Test func removedMidReadIsExit74WithThePartialReport() throws {
+        let r = try cardscan("replay", "--json", Lab.fixture("shanghai-transit/removed-mid-read.apdu"))
+        #expect(r.status == 74)
+        #expect(r.stdout.contains("\"partial\": true"))
+        #expect(r.stderr.contains("error: the card was removed"))
+    }
+
+    @Test func anotherCityWithTheShanghaiProfileIsExit76() throws {
+        let r = try cardscan("replay", "--lenient", "--profile", "shanghai-transit", Lab.fixture("city-union/xian-full.apdu"))
+        #expect(r.status == 76)
+        #expect(r.stderr.contains("this card is not read by profile 'shanghai-transit'"))
+        #expect(r.stderr.contains("hint: run without --profile"))
+    }
+
+    @Test func testCommandPassesAndShowsDiffs() throws {
+        let ok = try cardscan("test", Lab.root + "/Tests/Fixtures")
+        #expect(ok.status == 0)
+        #expect(ok.stdout.hasSuffix("18 passed, 0 failed\n"), "\(ok.stdout.suffix(200))")
+        // A maintainer's copy with one expected value changed: a readable diff and exit 1.
+        let dir = NSTemporaryDirectory() + "cardscan-test-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: shanghai, toPath: dir + "/a.apdu")
+        let expected = try String(contentsOfFile: Lab.fixture("shanghai-transit/full-read.expected.json"), encoding: .utf8)
+        try expected.replacingOccurrences(of: "\"amount\": 5710", with: "\"amount\": 5711").write(toFile: dir + "/a.expected.json", atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(atPath: Lab.fixture("ezlink/full-read.apdu"), toPath: dir + "/b.apdu")
+        let fail = try cardscan("test", dir)
+        #expect(fail.status == 1)
+        #expect(fail.stdout.contains("  balance.amount: expected 5711, actual 5710"))
+        #expect(fail.stdout.hasSuffix("0 passed, 1 failed, 1 skipped\n"), "\(fail.stdout)")
+        let update = try cardscan("test", "--update", dir)
+        #expect(update.status == 0)
+        #expect(try cardscan("test", dir).stdout.hasSuffix("2 passed, 0 failed\n"))
+    }
+
+    @Test func profilesListValidateShowAdd() throws {
+        let home = NSTemporaryDirectory() + "cardscan-home-\(UUID().uuidString)"
+        let env = ["XDG_CONFIG_HOME": home]
+        let list = try cardscan("profiles", "list", env: env)
+        #expect(list.status == 0)
+        for id in ["shanghai-transit", "city-union", "beijing-yikatong", "shenzhen-tong", "wuhan-tong", "t-union", "lingnan-pass", "ezlink"] {
+            #expect(list.stdout.contains(id))
+        }
+        let bad = Lab.fixture("bad-profiles/06-write-command.yaml")
+        let v = try cardscan("profiles", "validate", bad)
+        #expect(v.status == 65)
+        #expect(v.stderr.contains("\(bad):8:"))
+        #expect(v.stderr.contains("refused: 80 54"))
+        #expect(try cardscan("profiles", "validate", Lab.root + "/profiles/ezlink.yaml").stdout.contains("ok (ezlink, 3 steps)"))
+        #expect(try cardscan("profiles", "show", "ezlink").stdout.contains("CEPAS READ PURSE 3"))
+        // add: a user's copy of a built-in overrides it, and list says so.
+        let mine = NSTemporaryDirectory() + "my-ezlink.yaml"
+        try String(contentsOfFile: Lab.root + "/profiles/ezlink.yaml", encoding: .utf8).replacingOccurrences(of: "name: EZ-Link", with: "name: My EZ-Link")
+            .write(toFile: mine, atomically: true, encoding: .utf8)
+        let add = try cardscan("profiles", "add", mine, env: env)
+        #expect(add.status == 0)
+        #expect(add.stdout.contains("added ezlink → \(home)/cardscan/profiles/ezlink.yaml"))
+        let after = try cardscan("profiles", "list", env: env)
+        #expect(after.stdout.contains("My EZ-Link"))
+        #expect(after.stdout.contains("(overrides "))
+        #expect(try cardscan("profiles", "add", bad, env: env).status == 65)
+    }
+
+    @Test func atrBreakdown() throws {
+        let r = try cardscan("atr", "3B:8B:80:01:20:85:00:8B:03:0F:E0:9A:A0:E0:40:52")
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("  TD2         01  protocol T=1"))
+        #expect(r.stdout.contains("  TCK         52  (correct)"))
+        #expect(r.stdout.contains("Identified: Shanghai Public Transportation Card"))     // pcsc-tools' list, read at run time
+        let none = try cardscan("atr", "3B 02 14 50", env: ["CARDSCAN_SMARTCARD_LIST": "/nonexistent"])
+        #expect(none.stdout.contains("(install pcsc-tools"))
+        let bad = try cardscan("atr", "3B 8B 80")
+        #expect(bad.status == 65)
+        #expect(bad.stderr.contains("ATR truncated"))
+    }
+
+    @Test func apduRefusesWritesWithoutAllowWrite() throws {
+        let r = try cardscan("apdu", "00 D6 00 00 02 12 34")
+        #expect(r.status == 64)
+        #expect(r.stderr.contains("argument 1: refused 00 D6 00 00 02 12 34: it may change the card"))
+        #expect(r.stderr.contains("--allow-write"))
+        let badHex = try cardscan("apdu", "00A4G")
+        #expect(badHex.status == 65)
+    }
+}

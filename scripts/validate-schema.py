@@ -1,0 +1,29 @@
+#!/usr/bin/env python3
+"""Validates profile files against profiles/profile.schema.json (an independent check of
+the built-in profiles, next to cardscan's own loader). Usage: validate-schema.py [FILE…]"""
+import glob, json, os, sys
+import jsonschema, yaml
+
+root = os.path.join(os.path.dirname(__file__), "..")
+schema = json.load(open(os.path.join(root, "profiles", "profile.schema.json")))
+jsonschema.Draft202012Validator.check_schema(schema)
+validator = jsonschema.Draft202012Validator(schema)
+files = sys.argv[1:] or sorted(glob.glob(os.path.join(root, "profiles", "*.yaml")))
+failed = 0
+for f in files:
+    doc = yaml.load(open(f), Loader=yaml.BaseLoader)   # every scalar as text, as cardscan reads it
+    # BaseLoader keeps booleans and numbers as strings: convert the ones the schema types.
+    def fix(node, key=None):
+        if isinstance(node, dict):
+            return {k: fix(v, k) for k, v in node.items()}
+        if isinstance(node, list):
+            return [fix(v) for v in node]
+        if node in ("true", "false") and key in ("optional", "try-all-first", "skip-empty", "strip-zeros", "fci"):
+            return node == "true"
+        return node
+    errors = sorted(validator.iter_errors(fix(doc)), key=lambda e: list(e.path))
+    for e in errors:
+        print(f"{f}: {'/'.join(map(str, e.path)) or '(top)'}: {e.message}")
+    failed += bool(errors)
+print(f"{len(files) - failed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
