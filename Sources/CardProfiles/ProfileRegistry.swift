@@ -28,11 +28,14 @@ public struct ProfileRegistry: Sendable {
 
     public enum LookupError: UserFacingError {
         case noSuchProfile(String, known: [String])
+        /// A transcript's `# profile:` header names a profile the search path lacks.
+        case transcriptProfileUnknown(String, transcript: String)
         case noSuchFile(String)
         case unreadable(String, String)
         public var message: String {
             switch self {
             case .noSuchProfile(let id, _): return "no profile named '\(id)'"
+            case .transcriptProfileUnknown(let id, let t): return "\(t): its '# profile: \(id)' header names a profile that is not installed"
             case .noSuchFile(let f): return "\(f): no such file"
             case .unreadable(let f, let why): return "\(f): cannot read: \(why)"
             }
@@ -41,6 +44,7 @@ public struct ProfileRegistry: Sendable {
             switch self {
             case .noSuchProfile(_, let known): return "known profiles: \(known.joined(separator: ", ")) (cardscan profiles list)"
             case .noSuchFile: return "give an existing profile file, or a profile id from `cardscan profiles list`"
+            case .transcriptProfileUnknown: return "pass the profile file with --profile FILE, or install it with `cardscan profiles add FILE`"
             case .unreadable: return nil
             }
         }

@@ -32,7 +32,11 @@ public enum TranscriptReplay {
         let engine = ProfileEngine(session: session)
         let profile: Profile
         if let explicit { profile = try registry.resolve(explicit) }
-        else if let id = transcript[header: "profile"] { profile = try registry.resolve(id) }
+        else if let id = transcript[header: "profile"] {
+            do { profile = try registry.resolve(id) } catch ProfileRegistry.LookupError.noSuchProfile {
+                throw ProfileRegistry.LookupError.transcriptProfileUnknown(id, transcript: file)
+            }
+        }
         else {
             do { profile = try engine.detect(among: registry.profiles) } catch {
                 return Outcome(result: ReadResult(report: nil, error: error), profile: nil, unused: [])
