@@ -1,0 +1,82 @@
+// Release-build benchmarks (docs/performance.md). Run through scripts/bench.sh.
+//
+//   CardscanBench replay FIXTURES_DIR PROFILES_DIR [SECONDS]
+//       transcripts replayed per second through the profile engine (one core), parsed
+//       once; and with parsing included
+//   CardscanBench pcsc READER N
+//       N APDUs (a Shanghai read sequence, repeated) through PCSCTransport + the exchange
+//       layer; prints the median and the quartiles per APDU in microseconds
+import APDU
+import CardProfiles
+import Foundation
+import PCSCTransport
+
+func median(_ xs: [Double]) -> Double { let s = xs.sorted(); return s[s.count / 2] }
+func quartiles(_ xs: [Double]) -> (Double, Double, Double) {
+    let s = xs.sorted(); return (s[s.count / 4], s[s.count / 2], s[s.count * 3 / 4])
+}
+
+/// The APDUs of a full Shanghai read, record by record.
+let shanghaiSequence: [[UInt8]] = {
+    var s: [[UInt8]] = [try! Hex.parse("00 A4 04 00 09 A0 00 00 00 03 86 98 07 01 00"), try! Hex.parse("80 5C 00 02 04")]
+    for r in 1...10 { s.append([0x00, 0xB2, UInt8(r), 0xC4, 0x17]) }
+    return s
+}()
+
+let args = CommandLine.arguments
+switch args.count > 1 ? args[1] : "" {
+case "replay":
+    let fixtures = args[2], profilesDir = args[3]
+    let seconds = args.count > 4 ? Double(args[4])! : 3
+    let registry = ProfileRegistry(directories: [.init(path: profilesDir, isBuiltIn: true)])
+    let files = (FileManager.default.enumerator(atPath: fixtures)?.compactMap { $0 as? String } ?? [])
+        .filter { $0.hasSuffix(".apdu") && !$0.contains("bad-") }.sorted()
+    let texts = files.map { try! String(contentsOfFile: fixtures + "/" + $0, encoding: .utf8) }
+    let parsed = zip(files, texts).map { try! Transcript(parsing: $1, file: $0) }
+    // Check once that every fixture reads.
+    for (f, t) in zip(files, parsed) {
+        let o = try! TranscriptReplay.run(t, file: f, registry: registry)
+        precondition(o.result.report != nil, "\(f) did not read")
+    }
+    func rate(_ body: (Int) -> Void) -> [Double] {
+        var rates: [Double] = []
+        for _ in 0..<5 {
+            var n = 0
+            let start = ContinuousClock.now
+            let end = start + .milliseconds(Int(seconds * 200))
+            while ContinuousClock.now < end { body(n % parsed.count); n += 1 }
+            let elapsed = ContinuousClock.now - start
+            rates.append(Double(n) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
+        }
+        return rates
+    }
+    let engineOnly = rate { i in _ = try! TranscriptReplay.run(parsed[i], file: files[i], registry: registry) }
+    let withParsing = rate { i in _ = try! TranscriptReplay.run(try! Transcript(parsing: texts[i], file: files[i]), file: files[i], registry: registry) }
+    print("fixtures: \(files.count) transcripts")
+    print(String(format: "replay through the engine (parsed once): median %.0f transcripts/s over 5 runs (min %.0f, max %.0f)",
+                 median(engineOnly), engineOnly.min()!, engineOnly.max()!))
+    print(String(format: "replay including transcript parsing:     median %.0f transcripts/s over 5 runs", median(withParsing)))
+    let sh = try! TranscriptReplay.run(parsed[files.firstIndex(of: "shanghai-transit/full-read.apdu")!], file: "", registry: registry)
+    let all = try! TranscriptReplay.run(parsed[files.firstIndex(of: "shanghai-transit/all-records.apdu")!], file: "", registry: registry)
+    print("exchanges per full Shanghai read: \(sh.result.report!.exchanges) record by record, \(all.result.report!.exchanges) with all-records-from-P1")
+case "pcsc":
+    let reader = args[2], n = Int(args[3])!
+    let card = try! PCSCContext().connect(to: reader)
+    let exchange = CardExchange(channel: card)
+    let commands = try! shanghaiSequence.map { try CommandAPDU(bytes: $0) }
+    for c in commands { _ = try! exchange.send(c) }             // warm up
+    var times: [Double] = []
+    times.reserveCapacity(n)
+    for i in 0..<n {
+        let start = ContinuousClock.now
+        let r = try! exchange.send(commands[i % commands.count])
+        let d = ContinuousClock.now - start
+        precondition(r.statusWord.isSuccess)
+        times.append(Double(d.components.attoseconds) / 1e12 + Double(d.components.seconds) * 1e6)
+    }
+    let (q1, m, q3) = quartiles(times)
+    print(String(format: "swift %.1f %.1f %.1f", q1, m, q3))
+default:
+    print("usage: CardscanBench replay FIXTURES PROFILES [SECONDS] | pcsc READER N")
+    exit(64)
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Release-build benchmarks, all measured in one run so the ratios compare like with like
+# (the machines are noisy: medians, and baselines measured alongside). See docs/performance.md.
+#   1. per-APDU time through pcscd + vpcd + cardsim: a C client calling SCardTransmit
+#      (the floor), PCSCTransport + the exchange layer (Swift), pyscard (Python)
+#   2. profile-engine replay throughput and exchanges per full Shanghai read
+#   3. wall time of `cardscan replay`, `cardscan --help`, and a Python replay+decode baseline
+set -euo pipefail
+cd "$(dirname "$0")/.."
+N="${BENCH_APDUS:-3000}"
+ROUNDS="${BENCH_ROUNDS:-5}"
+swift build -c release --product cardscan >/dev/null
+swift build -c release --product cardsim >/dev/null
+swift build -c release --product CardscanBench >/dev/null
+REL="$(swift build -c release --show-bin-path)"
+cc -O2 -o "$REL/bench-floor" scripts/bench/floor.c $(pkg-config --cflags --libs libpcsclite)
+FIX=Tests/Fixtures/shanghai-transit/full-read.apdu
+
+echo "== 1. per-APDU time through pcscd + vpcd + cardsim ($N APDUs per client, $ROUNDS rounds, interleaved)"
+trap 'scripts/lab.sh stop >/dev/null 2>&1 || true' EXIT
+CARDSCAN_BIN="$REL" scripts/lab.sh start "$FIX" 35963 >/dev/null 2>&1
+READER="Virtual PCD 00 00"
+for r in $(seq 1 "$ROUNDS"); do
+  "$REL/bench-floor" "$READER" "$N"
+  "$REL/CardscanBench" pcsc "$READER" "$N"
+  /usr/bin/python3 scripts/bench/pyscard_client.py "$READER" "$N"
+done | /usr/bin/python3 -c '
+import sys, statistics as st
+rows = {}
+for line in sys.stdin:
+    name, q1, med, q3 = line.split(); rows.setdefault(name, []).append(float(med))
+m = {k: st.median(v) for k, v in rows.items()}
+for k in ("c", "swift", "pyscard"):
+    print(f"  {k:8} median per APDU {m[k]:7.1f} us   (round medians: {", ".join(f"{x:.1f}" for x in rows[k])})")
+print(f"  PCSCTransport / C floor: {m["swift"] / m["c"]:.3f}   pyscard / C floor: {m["pyscard"] / m["c"]:.3f}   PCSCTransport / pyscard: {m["swift"] / m["pyscard"]:.3f}")
+'
+scripts/lab.sh stop >/dev/null 2>&1
+
+echo "== 2. profile engine"
+"$REL/CardscanBench" replay Tests/Fixtures profiles 3 | sed 's/^/  /'
+
+echo "== 3. wall time, process start to exit (median of 30 runs each, interleaved)"
+/usr/bin/python3 - "$REL/cardscan" "$FIX" <<'PY'
+import subprocess, sys, time, statistics as st
+cardscan, fix = sys.argv[1], sys.argv[2]
+cmds = {
+    "cardscan replay": [cardscan, "replay", fix],
+    "cardscan replay --json": [cardscan, "replay", "--json", fix],
+    "cardscan --help": [cardscan, "--help"],
+    "python3 baseline replay+decode": ["/usr/bin/python3", "scripts/bench/replay_baseline.py", fix],
+}
+times = {k: [] for k in cmds}
+for _ in range(30):
+    for k, c in cmds.items():
+        a = time.perf_counter(); subprocess.run(c, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True); times[k].append((time.perf_counter() - a) * 1000)
+base = st.median(times["python3 baseline replay+decode"])
+for k, v in times.items():
+    print(f"  {k:32} median {st.median(v):6.1f} ms   ({st.median(v) / base:.2f}x the Python baseline)")
+PY
