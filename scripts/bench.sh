@@ -24,16 +24,7 @@ for r in $(seq 1 "$ROUNDS"); do
   "$REL/bench-floor" "$READER" "$N"
   "$REL/CardscanBench" pcsc "$READER" "$N"
   /usr/bin/python3 scripts/bench/pyscard_client.py "$READER" "$N"
-done | /usr/bin/python3 -c '
-import sys, statistics as st
-rows = {}
-for line in sys.stdin:
-    name, q1, med, q3 = line.split(); rows.setdefault(name, []).append(float(med))
-m = {k: st.median(v) for k, v in rows.items()}
-for k in ("c", "swift", "pyscard"):
-    print(f"  {k:8} median per APDU {m[k]:7.1f} us   (round medians: {", ".join(f"{x:.1f}" for x in rows[k])})")
-print(f"  PCSCTransport / C floor: {m["swift"] / m["c"]:.3f}   pyscard / C floor: {m["pyscard"] / m["c"]:.3f}   PCSCTransport / pyscard: {m["swift"] / m["pyscard"]:.3f}")
-'
+done | /usr/bin/python3 scripts/bench/summarize.py
 scripts/lab.sh stop >/dev/null 2>&1
 
 echo "== 2. profile engine"

@@ -9,6 +9,7 @@ public struct ProfileRegistry: Sendable {
     public struct Directory: Sendable, Equatable {
         public var path: String
         public var isBuiltIn: Bool
+        public init(path: String, isBuiltIn: Bool) { self.path = path; self.isBuiltIn = isBuiltIn }
     }
 
     public struct Entry: Sendable {
