@@ -49,22 +49,24 @@ public enum Hex {
         return out
     }
 
-    private static let digitsUpper: [UInt8] = Array("0123456789ABCDEF".utf8)
+    @usableFromInline static let digitsUpper: [UInt8] = Array("0123456789ABCDEF".utf8)
 
     /// Formats bytes as upper-case hex, `separator` between bytes (a space by default).
+    @inlinable
     public static func format(_ bytes: some Collection<UInt8>, separator: String = " ") -> String {
         if bytes.isEmpty { return "" }
         let sep = Array(separator.utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * (2 + sep.count))
-        var first = true
-        for b in bytes {
-            if !first { out.append(contentsOf: sep) }
-            first = false
-            out.append(digitsUpper[Int(b >> 4)])
-            out.append(digitsUpper[Int(b & 0x0F)])
+        let capacity = bytes.count * 2 + (bytes.count - 1) * sep.count
+        return String(unsafeUninitializedCapacity: capacity) { out in
+            var i = 0
+            for b in bytes {
+                if i > 0 { for s in sep { out[i] = s; i += 1 } }
+                out[i] = digitsUpper[Int(b >> 4)]
+                out[i + 1] = digitsUpper[Int(b & 0x0F)]
+                i += 2
+            }
+            return i
         }
-        return String(decoding: out, as: UTF8.self)
     }
 }
 

@@ -19,6 +19,14 @@ public struct ResponseAPDU: Hashable, Sendable {
     }
 
     /// Splits wire bytes into data and status word; fewer than 2 bytes is an error.
+    public init(bytes: [UInt8]) throws(ParseError) {
+        let n = bytes.count
+        guard n >= 2 else { throw .tooShort(n) }
+        data = Array(bytes[0..<(n - 2)])
+        statusWord = StatusWord(bytes[n - 2], bytes[n - 1])
+    }
+
+    /// Splits wire bytes into data and status word; fewer than 2 bytes is an error.
     public init(bytes: some Collection<UInt8>) throws(ParseError) {
         let n = bytes.count
         guard n >= 2 else { throw .tooShort(n) }

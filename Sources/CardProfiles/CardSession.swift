@@ -11,14 +11,27 @@ public final class CardSession {
     /// The card's ATR, when the transport knows it.
     public let atr: [UInt8]?
 
-    private struct Key: Hashable { let context: [[UInt8]]; let command: [UInt8] }
+    private struct Key: Hashable {
+        let context: Int
+        let command: [UInt8]
+        func hash(into h: inout Hasher) {
+            h.combine(context)
+            command.withUnsafeBytes { h.combine(bytes: $0) }
+        }
+    }
     private var cache: [Key: ResponseAPDU] = [:]
-    private var logical: [[UInt8]] = []       // where the profile thinks the card is
+    private var logical: [[UInt8]] = [] {     // where the profile thinks the card is
+        didSet { logicalID = contextIDs[logical] ?? { contextIDs[logical] = contextIDs.count; return contextIDs.count - 1 }() }
+    }
     private var actual: [[UInt8]] = []        // where the card really is
+    /// Each selection context seen gets a small number, so cache keys hash cheaply.
+    private var contextIDs: [[[UInt8]]: Int] = [[]: 0]
+    private var logicalID = 0
 
     public init(exchange: CardExchange, atr: [UInt8]? = nil) {
         self.exchange = exchange
         self.atr = atr
+        cache.reserveCapacity(16)
     }
 
     /// Round trips made to the card so far.
@@ -28,7 +41,7 @@ public final class CardSession {
         let bytes = try command.encoded()
         // An absolute SELECT (by DF name, by path, the MF) answers the same in any context.
         let absolute = command.ins == 0xA4 && Self.context(after: bytes, p1: command.p1, from: [[0xFF]]) == [bytes]
-        let key = Key(context: absolute ? [] : logical, command: bytes)
+        let key = Key(context: absolute ? 0 : logicalID, command: bytes)
         if let hit = cache[key] {
             if command.ins == 0xA4, hit.statusWord.isSuccess { logical = Self.context(after: bytes, p1: command.p1, from: logical) }
             return hit

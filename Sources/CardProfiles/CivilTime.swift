@@ -48,7 +48,27 @@ public struct CivilDate: Hashable, Sendable, CustomStringConvertible {
         year = yoe + era * 400 + (month <= 2 ? 1 : 0)
     }
 
-    public var description: String { "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))" }
+    public var description: String {
+        var out: [UInt8] = []
+        out.reserveCapacity(10)
+        appendDigits(&out, year, 4); out.append(0x2D); appendDigits(&out, month, 2); out.append(0x2D); appendDigits(&out, day, 2)
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// Appends `v` as at least `width` decimal digits (no sign: callers pass non-negative values
+/// below 10^width, as dates and times are; anything else goes through String).
+@inline(__always)
+func appendDigits(_ out: inout [UInt8], _ v: Int, _ width: Int) {
+    guard v >= 0 else { out.append(contentsOf: Array(String(v).utf8)); return }
+    var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0)
+    var n = v, count = 0
+    withUnsafeMutableBytes(of: &digits) { buf in
+        repeat { buf[count] = UInt8(0x30 + n % 10); n /= 10; count += 1 } while n > 0 && count < 6
+    }
+    if n > 0 { out.append(contentsOf: Array(String(v).utf8)); return }
+    for _ in count..<max(count, width) { out.append(0x30) }
+    withUnsafeBytes(of: &digits) { buf in for i in stride(from: count - 1, through: 0, by: -1) { out.append(buf[i]) } }
 }
 
 func pad(_ v: Int, _ width: Int) -> String {
@@ -74,5 +94,12 @@ enum UTCOffset {
 
 /// `2017-08-30T12:56:37+08:00`.
 func isoDateTime(_ date: CivilDate, _ h: Int, _ m: Int, _ s: Int, zoneMinutes: Int) -> String {
-    "\(date)T\(pad(h, 2)):\(pad(m, 2)):\(pad(s, 2))\(UTCOffset.format(zoneMinutes))"
+    var out: [UInt8] = []
+    out.reserveCapacity(25)
+    appendDigits(&out, date.year, 4); out.append(0x2D); appendDigits(&out, date.month, 2); out.append(0x2D)
+    appendDigits(&out, date.day, 2); out.append(0x54)
+    appendDigits(&out, h, 2); out.append(0x3A); appendDigits(&out, m, 2); out.append(0x3A); appendDigits(&out, s, 2)
+    out.append(zoneMinutes < 0 ? 0x2D : 0x2B)
+    appendDigits(&out, abs(zoneMinutes) / 60, 2); out.append(0x3A); appendDigits(&out, abs(zoneMinutes) % 60, 2)
+    return String(decoding: out, as: UTF8.self)
 }

@@ -45,18 +45,20 @@ enum FieldDecoder {
         case .bcd:
             return finish(spec, try bcdNumber(bytes))
         case .bcdDate:
-            let digits = try bcdDigits(bytes)
-            if digits.allSatisfy({ $0 == 0 }) { return nil }
-            let y = number(digits[0..<4]), m = number(digits[4..<6]), d = number(digits[6..<8])
+            try checkBCD(bytes)
+            if bytes.allSatisfy({ $0 == 0 }) { return nil }
+            let s = bytes.startIndex
+            let y = bcd(bytes[s]) * 100 + bcd(bytes[s + 1]), m = bcd(bytes[s + 2]), d = bcd(bytes[s + 3])
             guard let date = CivilDate(year: y, month: m, day: d) else {
                 throw Failure(reason: "\(bytes.hexString) is not a valid date (YYYYMMDD)")
             }
             return .string(date.description)
         case .bcdDateTime:
-            let digits = try bcdDigits(bytes)
-            if digits.allSatisfy({ $0 == 0 }) { return nil }
-            let y = number(digits[0..<4]), mo = number(digits[4..<6]), d = number(digits[6..<8])
-            let h = number(digits[8..<10]), mi = number(digits[10..<12]), s = number(digits[12..<14])
+            try checkBCD(bytes)
+            if bytes.allSatisfy({ $0 == 0 }) { return nil }
+            let b = bytes.startIndex
+            let y = bcd(bytes[b]) * 100 + bcd(bytes[b + 1]), mo = bcd(bytes[b + 2]), d = bcd(bytes[b + 3])
+            let h = bcd(bytes[b + 4]), mi = bcd(bytes[b + 5]), s = bcd(bytes[b + 6])
             guard let date = CivilDate(year: y, month: mo, day: d), h < 24, mi < 60, s < 60 else {
                 throw Failure(reason: "\(bytes.hexString) is not a valid date and time (YYYYMMDDhhmmss)")
             }
@@ -69,6 +71,7 @@ enum FieldDecoder {
             }
             return .string(date.description)
         case .hex:
+            if spec.dropDigits == 0 && !spec.stripZeros { return .string(bytes.compactHex) }
             var text = Substring(bytes.compactHex)
             text = text.dropFirst(min(spec.dropDigits, text.count))
             if spec.stripZeros {
@@ -115,23 +118,21 @@ enum FieldDecoder {
         return spec.decimalText ? .string(String(value)) : .int(value)
     }
 
-    static func bcdDigits(_ bytes: ArraySlice<UInt8>) throws(Failure) -> [Int] {
-        var digits: [Int] = []
+    /// Every nibble must be a decimal digit (a wrong date must not pass as a right one).
+    static func checkBCD(_ bytes: ArraySlice<UInt8>) throws(Failure) {
         for (i, b) in bytes.enumerated() {
-            for nibble in [Int(b >> 4), Int(b & 0x0F)] {
-                guard nibble <= 9 else {
-                    throw Failure(reason: "non-decimal BCD digit \(String(nibble, radix: 16, uppercase: true)) in byte \(i) (\(bytes.hexString))")
-                }
-                digits.append(nibble)
+            for nibble in [b >> 4, b & 0x0F] where nibble > 9 {
+                throw Failure(reason: "non-decimal BCD digit \(String(nibble, radix: 16, uppercase: true)) in byte \(i) (\(bytes.hexString))")
             }
         }
-        return digits
     }
+
+    /// One checked BCD byte as 0…99.
+    @inline(__always) static func bcd(_ b: UInt8) -> Int { Int(b >> 4) * 10 + Int(b & 0x0F) }
 
     static func bcdNumber(_ bytes: ArraySlice<UInt8>) throws(Failure) -> Int {
         guard bytes.count <= 9 else { throw Failure(reason: "a BCD number is at most 9 bytes") }
-        return number(try bcdDigits(bytes)[...])
+        try checkBCD(bytes)
+        return bytes.reduce(0) { $0 * 100 + bcd($1) }
     }
-
-    static func number(_ digits: ArraySlice<Int>) -> Int { digits.reduce(0) { $0 * 10 + $1 } }
 }

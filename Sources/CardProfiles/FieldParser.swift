@@ -13,7 +13,7 @@ struct FieldParser {
         let r = reader
         guard let m = r.mapping(node, path, allowed: Self.keys) else { return nil }
         let g = { (k: String) in m.first { $0.key == k }?.node }
-        var spec = FieldSpec(source: .record, line: r.line(node))
+        var spec = FieldSpec.Layout(source: .record, line: r.line(node))
 
         let derivedKeys = ["difference", "sum"].filter { g($0) != nil }
         if let op = derivedKeys.first {
@@ -27,7 +27,7 @@ struct FieldParser {
             for k in m.map(\.key) where !["difference", "sum", "optional"].contains(k) {
                 r.issue(g(k), "\(path).\(k)", "'\(k)' does not apply to a derived field")
             }
-            return spec
+            return FieldSpec(spec)
         }
 
         if let from = g("from") {
@@ -35,10 +35,10 @@ struct FieldParser {
             if inTrips { r.issue(from, "\(path).from", "trip fields read the current record: remove 'from'") }
             let parts = text.split(separator: ":", maxSplits: 1)
             let answer = String(parts.first ?? "")
-            var tlvPath: String? = nil
+            var tlvPath: TLVPath? = nil
             if parts.count == 2 {
-                tlvPath = String(parts[1])
-                if (try? BERTLV.path(tlvPath!)) == nil {
+                tlvPath = try? TLVPath(String(parts[1]))
+                if tlvPath == nil {
                     r.issue(from, "\(path).from", "'\(parts[1])' is not a tag path (e.g. fci:6F/A5/9F0C)")
                 }
             }
@@ -122,7 +122,7 @@ struct FieldParser {
                 r.issue(g(k), "\(path).\(k)", "'\(k)' applies to integer types, not \(spec.type.rawValue)")
             }
         }
-        return spec
+        return FieldSpec(spec)
     }
 }
 

@@ -1,38 +1,77 @@
+import APDU
+
 /// How to turn bytes of an answer into one report value (docs/profile-format.md §Fields).
-public struct FieldSpec: Sendable {
-    public var source: Source
-    public var offset: Int = 0
-    /// Byte count; nil means "to the end of the data".
-    public var length: Int?
-    public var type: FieldType = .uint
-    public var littleEndian = false
-    /// Keep only these bits of the integer (bit 0 = least significant); with `int`, the
-    /// top bit of the range is the sign.
-    public var bits: ClosedRange<Int>?
-    public var mask: UInt64?
-    public var scale: Int = 1
-    public var add: Int = 0
-    /// Integer → word lookup (`map`), with `default` for codes not listed.
-    public var map: [Int: String]?
-    public var mapDefault: String?
-    /// For `days` / `seconds`: the day counting starts from, and the card's UTC offset.
-    public var epoch: CivilDate?
-    public var zoneMinutes: Int?
-    public var yearBase = 2000
-    /// `hex`: drop this many leading digits; strip leading zeros.
-    public var dropDigits = 0
-    public var stripZeros = false
-    public var checkDigit: CheckDigit?
-    /// `format: decimal`: report the integer as a decimal string (card numbers keep their
-    /// digits exact in every JSON reader).
-    public var decimalText = false
-    /// A missing answer or an all-zero date leaves the key out instead of failing.
-    public var optional = false
-    public var line: Int
+///
+/// Immutable once loaded: the loader fills in a ``Layout`` and wraps it. A class, so the
+/// engine shares one instance instead of copying a dozen fields (and their reference
+/// counts) for every value it decodes.
+public final class FieldSpec: Sendable {
+    public let layout: Layout
+
+    public init(_ layout: Layout) { self.layout = layout }
+
+    /// The field's settings, as the profile file gives them.
+    public struct Layout: Sendable {
+        public var source: Source
+        public var offset: Int = 0
+        /// Byte count; nil means "to the end of the data".
+        public var length: Int?
+        public var type: FieldType = .uint
+        public var littleEndian = false
+        /// Keep only these bits of the integer (bit 0 = least significant); with `int`, the
+        /// top bit of the range is the sign.
+        public var bits: ClosedRange<Int>?
+        public var mask: UInt64?
+        public var scale: Int = 1
+        public var add: Int = 0
+        /// Integer → word lookup (`map`), with `default` for codes not listed.
+        public var map: [Int: String]?
+        public var mapDefault: String?
+        /// For `days` / `seconds`: the day counting starts from, and the card's UTC offset.
+        public var epoch: CivilDate?
+        public var zoneMinutes: Int?
+        public var yearBase = 2000
+        /// `hex`: drop this many leading digits; strip leading zeros.
+        public var dropDigits = 0
+        public var stripZeros = false
+        public var checkDigit: CheckDigit?
+        /// `format: decimal`: report the integer as a decimal string (card numbers keep their
+        /// digits exact in every JSON reader).
+        public var decimalText = false
+        /// A missing answer or an all-zero date leaves the key out instead of failing.
+        public var optional = false
+        public var line: Int
+
+        public init(source: Source, line: Int) {
+            self.source = source
+            self.line = line
+        }
+    }
+
+    public var source: Source { layout.source }
+    public var offset: Int { layout.offset }
+    public var length: Int? { layout.length }
+    public var type: FieldType { layout.type }
+    public var littleEndian: Bool { layout.littleEndian }
+    public var bits: ClosedRange<Int>? { layout.bits }
+    public var mask: UInt64? { layout.mask }
+    public var scale: Int { layout.scale }
+    public var add: Int { layout.add }
+    public var map: [Int: String]? { layout.map }
+    public var mapDefault: String? { layout.mapDefault }
+    public var epoch: CivilDate? { layout.epoch }
+    public var zoneMinutes: Int? { layout.zoneMinutes }
+    public var yearBase: Int { layout.yearBase }
+    public var dropDigits: Int { layout.dropDigits }
+    public var stripZeros: Bool { layout.stripZeros }
+    public var checkDigit: CheckDigit? { layout.checkDigit }
+    public var decimalText: Bool { layout.decimalText }
+    public var optional: Bool { layout.optional }
+    public var line: Int { layout.line }
 
     public enum Source: Sendable, Equatable {
         /// Bytes of a named answer, or of the value at a BER-TLV path inside it.
-        case answer(String, tlvPath: String?)
+        case answer(String, tlvPath: TLVPath?)
         /// The current record (inside `trips`).
         case record
         /// `difference: [a, b]` = a − b; `sum: [a, b]` = a + b. `older.NAME` in trips

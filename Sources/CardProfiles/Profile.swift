@@ -55,7 +55,7 @@ public struct Step: Sendable {
     public var optional: Bool
     /// Take this step's answer from a BER-TLV object of an earlier answer when it is there
     /// (e.g. EF 0x15 inside the FCI at `app:6F/A5/9F0C`), and send nothing.
-    public var useIfPresent: (answer: String, tlvPath: String)?
+    public var useIfPresent: (answer: String, tlvPath: TLVPath)?
     public var line: Int
 
     public enum Action: Sendable {

@@ -11,7 +11,9 @@ public enum ProfileLoader {
     public static func load(yaml text: String, file: String) throws(ProfileLoadError) -> Profile {
         let r = YAMLReader(file: file)
         let root: Node?
-        do { root = try Yams.compose(yaml: text) } catch {
+        // The basic resolver: every scalar stays text (the loader types values itself), and
+        // no regular expression runs per scalar, which keeps loading fast.
+        do { root = try Yams.compose(yaml: text, .basic, .default, .utf8) } catch {
             throw ProfileLoadError(issues: [yamlSyntaxIssue(error, file: file)])
         }
         guard let root else {
@@ -156,10 +158,10 @@ public enum ProfileLoader {
             }
         default: break
         }
-        var useIfPresent: (String, String)? = nil
+        var useIfPresent: (String, TLVPath)? = nil
         if let u = get("use-if-present"), let text = r.string(u, "\(path).use-if-present") {
             let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
-            if parts.count == 2, (try? BERTLV.path(parts[1])) != nil { useIfPresent = (parts[0], parts[1]) } else {
+            if parts.count == 2, let tags = try? TLVPath(parts[1]) { useIfPresent = (parts[0], tags) } else {
                 r.issue(u, "\(path).use-if-present", "'\(text)' is not ANSWER:TAG/PATH (e.g. app:6F/A5/9F0C)")
             }
         }

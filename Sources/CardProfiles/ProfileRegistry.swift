@@ -5,7 +5,7 @@ import Foundation
 /// a file given by path, `--profile-dir` directories, `CARDSCAN_PROFILE_PATH`
 /// (colon-separated), `$XDG_CONFIG_HOME/cardscan/profiles` (default `~/.config/…`),
 /// then the built-in profiles.
-public struct ProfileRegistry: Sendable {
+public final class ProfileRegistry: @unchecked Sendable {
     public struct Directory: Sendable, Equatable {
         public var path: String
         public var isBuiltIn: Bool
@@ -22,10 +22,14 @@ public struct ProfileRegistry: Sendable {
     }
 
     public let directories: [Directory]
-    /// Usable profiles, in search order.
-    public private(set) var entries: [Entry] = []
+    private let lock = NSLock()
+    private var loaded: (entries: [Entry], invalid: [(file: String, error: ProfileLoadError)])?
+    private var resolved: [String: Profile] = [:]
+
+    /// Usable profiles, in search order (every file is loaded on first use).
+    public var entries: [Entry] { loadAll().entries }
     /// Files in the search path that failed to load.
-    public private(set) var invalid: [(file: String, error: ProfileLoadError)] = []
+    public var invalid: [(file: String, error: ProfileLoadError)] { loadAll().invalid }
 
     public enum LookupError: UserFacingError {
         case noSuchProfile(String, known: [String])
@@ -90,15 +94,24 @@ public struct ProfileRegistry: Sendable {
         return nil
     }
 
-    /// Loads every `*.yaml` / `*.yml` in `directories`.
+    /// A registry over `directories`; nothing is read until a profile is asked for.
     public init(directories: [Directory]) {
         self.directories = directories
+    }
+
+    private static func profileFiles(in dir: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+        return names.sorted().filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.map { dir + "/" + $0 }
+    }
+
+    private func loadAll() -> (entries: [Entry], invalid: [(file: String, error: ProfileLoadError)]) {
+        lock.lock(); defer { lock.unlock() }
+        if let loaded { return loaded }
+        var entries: [Entry] = []
+        var invalid: [(file: String, error: ProfileLoadError)] = []
         var byID: [String: Int] = [:]
-        let fm = FileManager.default
         for dir in directories {
-            guard let names = try? fm.contentsOfDirectory(atPath: dir.path) else { continue }
-            for name in names.sorted() where name.hasSuffix(".yaml") || name.hasSuffix(".yml") {
-                let file = dir.path + "/" + name
+            for file in Self.profileFiles(in: dir.path) {
                 do {
                     let profile = try Self.loadFile(file)
                     if let i = byID[profile.id] { entries[i].overrides.append(file); continue }
@@ -109,6 +122,26 @@ public struct ProfileRegistry: Sendable {
                 } catch {}
             }
         }
+        loaded = (entries, invalid)
+        return loaded!
+    }
+
+    /// The profile `id` without loading every file: user directories are read whole (a file
+    /// there may carry any id), built-in ones only as `ID.yaml` (built-ins are named by id).
+    private func quickLookup(_ id: String) -> Profile? {
+        lock.lock(); defer { lock.unlock() }
+        if let p = resolved[id] { return p }
+        if let loaded { return loaded.entries.first { $0.id == id }?.profile }
+        for dir in directories {
+            if dir.isBuiltIn {
+                if let p = try? Self.loadFile(dir.path + "/" + id + ".yaml"), p.id == id { resolved[id] = p; return p }
+            } else {
+                for file in Self.profileFiles(in: dir.path) {
+                    if let p = try? Self.loadFile(file), p.id == id { resolved[id] = p; return p }
+                }
+            }
+        }
+        return nil
     }
 
     /// Reads and loads one profile file.
@@ -125,9 +158,10 @@ public struct ProfileRegistry: Sendable {
 
     /// A profile by id, or by file path (anything with a `/` or a `.yaml`/`.yml` ending).
     public func resolve(_ idOrFile: String) throws -> Profile {
-        if idOrFile.contains("/") || idOrFile.hasSuffix(".yaml") || idOrFile.hasSuffix(".yml") {
+        if idOrFile.utf8.contains(UInt8(ascii: "/")) || idOrFile.hasSuffix(".yaml") || idOrFile.hasSuffix(".yml") {
             return try Self.loadFile(idOrFile)
         }
+        if let p = quickLookup(idOrFile) { return p }
         if let e = entries.first(where: { $0.id == idOrFile }) { return e.profile }
         throw LookupError.noSuchProfile(idOrFile, known: entries.map(\.id))
     }

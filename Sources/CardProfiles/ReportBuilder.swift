@@ -5,21 +5,23 @@ extension ProfileEngine {
     /// decoded are left out (used for partial reports, where answers may be missing).
     func buildReport(_ p: Profile, lenient: Bool = false) throws(ReadError) -> CardReport {
         var report = CardReport(profile: p.id, name: p.name, currency: p.currency)
-        var cardValues: [String: FieldValue] = [:]
-        let cardFields = p.card.map { ($0.name, $0.spec) } + (p.balance.map { [("balance", $0)] } ?? [])
-        for (name, spec) in cardFields where !isDerived(spec) {
-            if let v = try value(spec, name: name, p, record: nil, lenient: lenient) { cardValues[name] = v }
+        var cardFields = p.card
+        if let b = p.balance { cardFields.append(.init(name: "balance", spec: b)) }
+        var values = [FieldValue?](repeating: nil, count: cardFields.count)
+        for (i, f) in cardFields.enumerated() where !f.spec.isDerived {
+            values[i] = try value(f.spec, name: f.name, p, record: nil, lenient: lenient)
         }
-        for (name, spec) in cardFields where isDerived(spec) {
-            if let v = derive(spec, values: cardValues, older: nil) { cardValues[name] = v }
+        if cardFields.contains(where: { $0.spec.isDerived }) {
+            let refs = DerivedReferences(cardFields)
+            for (i, f) in cardFields.enumerated() where f.spec.isDerived {
+                values[i] = refs.derive(i, f.spec, values, older: nil)
+            }
         }
-        report.card = p.card.compactMap { f in cardValues[f.name].map { (f.name, $0) } }
-        report.balance = cardValues["balance"]?.intValue
+        for (i, f) in p.card.enumerated() { if let v = values[i] { report.card.append((f.name, v)) } }
+        if p.balance != nil { report.balance = values[cardFields.count - 1]?.intValue }
         if let t = p.trips { report.trips = try trips(t, p, lenient: lenient) }
         return report
     }
-
-    private func isDerived(_ spec: FieldSpec) -> Bool { if case .derived = spec.source { return true } else { return false } }
 
     private func value(_ spec: FieldSpec, name: String, _ p: Profile, record: [UInt8]?, lenient: Bool) throws(ReadError) -> FieldValue? {
         let data: [UInt8]
@@ -49,16 +51,6 @@ extension ProfileEngine {
         }
     }
 
-    private func derive(_ spec: FieldSpec, values: [String: FieldValue], older: [String: FieldValue]?) -> FieldValue? {
-        guard case .derived(let op, let refs) = spec.source, refs.count == 2 else { return nil }
-        func lookup(_ ref: String) -> Int? {
-            if ref.hasPrefix("older.") { return older?[String(ref.dropFirst(6))]?.intValue }
-            return values[ref]?.intValue
-        }
-        guard let a = lookup(refs[0]), let b = lookup(refs[1]) else { return nil }
-        return .int(op == .difference ? a - b : a + b)
-    }
-
     private func trips(_ t: TripSpec, _ p: Profile, lenient: Bool) throws(ReadError) -> [[(String, FieldValue)]] {
         var records: [[UInt8]]
         switch answers[t.from] {
@@ -74,36 +66,77 @@ extension ProfileEngine {
         }
         if t.skipEmpty { records.removeAll { r in r.allSatisfy { $0 == 0 } || r.allSatisfy { $0 == 0xFF } } }
 
-        var rows: [[String: FieldValue]] = []
+        let fields = t.fields
+        let index = Dictionary(fields.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { a, _ in a })
+        let skipIndexes = t.skipWhenZero.compactMap { index[$0] }
+        let timeIndex = index["time"], kindIndex = index["kind"], amountIndex = index["amount"]
+        var rows: [[FieldValue?]] = []
+        rows.reserveCapacity(records.count)
         for r in records {
-            var values: [String: FieldValue] = [:]
-            for f in t.fields where !isDerived(f.spec) {
-                if let v = try value(f.spec, name: "trips.\(f.name)", p, record: r, lenient: lenient) { values[f.name] = v }
+            var row = [FieldValue?](repeating: nil, count: fields.count)
+            for (i, f) in fields.enumerated() where !f.spec.isDerived {
+                row[i] = try value(f.spec, name: "trips.\(f.name)", p, record: r, lenient: lenient)
             }
-            if !t.skipWhenZero.isEmpty, t.skipWhenZero.allSatisfy({ values[$0] == nil || values[$0] == .int(0) }) { continue }
-            rows.append(values)
+            if !skipIndexes.isEmpty, skipIndexes.allSatisfy({ row[$0] == nil || row[$0] == .int(0) }) { continue }
+            rows.append(row)
         }
         switch t.order {
         case .asRead: break
         case .reverse: rows.reverse()
         case .byTime:
+            guard let ti = timeIndex else { break }
             rows = rows.enumerated().sorted { a, b in
-                let ta = a.element["time"]?.description ?? "", tb = b.element["time"]?.description ?? ""
+                let ta = a.element[ti]?.description ?? "", tb = b.element[ti]?.description ?? ""
                 return ta != tb ? ta > tb : a.offset < b.offset
             }.map(\.element)
         }
-        for i in rows.indices {
-            for f in t.fields where isDerived(f.spec) {
-                if let v = derive(f.spec, values: rows[i], older: i + 1 < rows.count ? rows[i + 1] : nil) { rows[i][f.name] = v }
-            }
-        }
-        if !t.creditKinds.isEmpty {
+        if fields.contains(where: { $0.spec.isDerived }) {
+            let refs = DerivedReferences(fields)
             for i in rows.indices {
-                guard case .int(let amount)? = rows[i]["amount"] else { continue }
-                let credit = rows[i]["kind"].map { t.creditKinds.contains($0.description) } ?? false
-                rows[i]["amount"] = .int(credit ? abs(amount) : -abs(amount))
+                for (j, f) in fields.enumerated() where f.spec.isDerived {
+                    rows[i][j] = refs.derive(j, f.spec, rows[i], older: i + 1 < rows.count ? rows[i + 1] : nil)
+                }
             }
         }
-        return rows.map { values in t.fields.compactMap { f in values[f.name].map { (f.name, $0) } } }
+        if !t.creditKinds.isEmpty, let ai = amountIndex {
+            for i in rows.indices {
+                guard case .int(let amount)? = rows[i][ai] else { continue }
+                let credit = kindIndex.flatMap { rows[i][$0] }.map { t.creditKinds.contains($0.description) } ?? false
+                rows[i][ai] = .int(credit ? abs(amount) : -abs(amount))
+            }
+        }
+        return rows.map { row in fields.indices.compactMap { i in row[i].map { (fields[i].name, $0) } } }
     }
+}
+
+/// Derived fields' references, resolved to positions once per read.
+struct DerivedReferences {
+    /// Per field position: the two operands as (position, from the older record).
+    private var operands: [[(index: Int, older: Bool)]?]
+
+    init(_ fields: [Profile.NamedField]) {
+        var position: [String: Int] = [:]
+        for (i, f) in fields.enumerated() where position[f.name] == nil { position[f.name] = i }
+        operands = fields.map { f in
+            guard case .derived(_, let refs) = f.spec.source else { return nil }
+            return refs.compactMap { ref in
+                let older = ref.hasPrefix("older.")
+                return position[older ? String(ref.dropFirst(6)) : ref].map { ($0, older) }
+            }
+        }
+    }
+
+    func derive(_ i: Int, _ spec: FieldSpec, _ row: [FieldValue?], older: [FieldValue?]?) -> FieldValue? {
+        guard case .derived(let op, _) = spec.source, let ops = operands[i], ops.count == 2 else { return nil }
+        func get(_ o: (index: Int, older: Bool)) -> Int? {
+            let v: FieldValue?? = o.older ? older?[o.index] : row[o.index]
+            return v??.intValue
+        }
+        guard let a = get(ops[0]), let b = get(ops[1]) else { return nil }
+        return .int(op == .difference ? a - b : a + b)
+    }
+}
+
+extension FieldSpec {
+    var isDerived: Bool { if case .derived = source { return true } else { return false } }
 }

@@ -51,6 +51,7 @@ case "replay":
         return rates
     }
     let engineOnly = rate { i in _ = try! TranscriptReplay.run(parsed[i], file: files[i], registry: registry) }
+    if ProcessInfo.processInfo.environment["BENCH_ENGINE_ONLY"] != nil { print(median(engineOnly)); exit(0) }
     let withParsing = rate { i in _ = try! TranscriptReplay.run(try! Transcript(parsing: texts[i], file: files[i]), file: files[i], registry: registry) }
     print("fixtures: \(files.count) transcripts")
     print(String(format: "replay through the engine (parsed once): median %.0f transcripts/s over 5 runs (min %.0f, max %.0f)",

@@ -3,11 +3,11 @@ import Testing
 @testable import CardProfiles
 
 @Suite struct FieldDecoderTests {
-    func spec(_ type: FieldType, offset: Int = 0, length: Int? = nil, _ tweak: (inout FieldSpec) -> Void = { _ in }) -> FieldSpec {
-        var s = FieldSpec(source: .record, line: 1)
+    func spec(_ type: FieldType, offset: Int = 0, length: Int? = nil, _ tweak: (inout FieldSpec.Layout) -> Void = { _ in }) -> FieldSpec {
+        var s = FieldSpec.Layout(source: .record, line: 1)
         s.type = type; s.offset = offset; s.length = length
         tweak(&s)
-        return s
+        return FieldSpec(s)
     }
     func decode(_ s: FieldSpec, _ hex: String) throws -> FieldValue? {
         try FieldDecoder.decode(s, from: Hex.parse(hex), answer: "a")
