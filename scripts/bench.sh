@@ -31,13 +31,16 @@ echo "== 2. profile engine"
 "$REL/CardscanBench" replay Tests/Fixtures profiles 3 | sed 's/^/  /'
 
 echo "== 3. wall time, process start to exit (median of 30 runs each, interleaved)"
-/usr/bin/python3 - "$REL/cardscan" "$FIX" <<'PY'
+swift build -c release --static-swift-stdlib --scratch-path .build-static --product cardscan >/dev/null 2>&1
+/usr/bin/python3 - "$REL/cardscan" "$FIX" .build-static/release/cardscan <<'PY'
 import subprocess, sys, time, statistics as st
-cardscan, fix = sys.argv[1], sys.argv[2]
+cardscan, fix, static = sys.argv[1], sys.argv[2], sys.argv[3]
 cmds = {
     "cardscan replay": [cardscan, "replay", fix],
     "cardscan replay --json": [cardscan, "replay", "--json", fix],
     "cardscan --help": [cardscan, "--help"],
+    "installed (static) replay": [static, "replay", fix],
+    "installed (static) --help": [static, "--help"],
     "python3 baseline replay+decode": ["/usr/bin/python3", "scripts/bench/replay_baseline.py", fix],
 }
 times = {k: [] for k in cmds}

@@ -125,6 +125,21 @@ import Testing
         #expect(try cardscan("profiles", "add", bad, env: env).status == 65)
     }
 
+    /// An installed layout (bin/ beside share/cardscan/profiles) finds its built-in profiles
+    /// from any working directory.
+    @Test func installedBinaryFindsItsProfiles() throws {
+        let prefix = NSTemporaryDirectory() + "cardscan-prefix-\(UUID().uuidString)"
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: prefix + "/share/cardscan", withIntermediateDirectories: true)
+        try fm.copyItem(atPath: Lab.binDir + "/cardscan", toPath: prefix + "/bin/cardscan")
+        try fm.copyItem(atPath: Lab.root + "/profiles", toPath: prefix + "/share/cardscan/profiles")
+        let r = try Lab.shell(["/bin/sh", "-c", "cd / && \(prefix)/bin/cardscan profiles list"], environment: ["XDG_CONFIG_HOME": prefix + "/config"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("shanghai-transit") && r.stdout.contains("built-in"))
+        #expect(r.stdout.contains("Search path: ") && r.stdout.contains(prefix + "/share/cardscan/profiles"), "\(r.stdout)")
+    }
+
     @Test func atrBreakdown() throws {
         let r = try cardscan("atr", "3B:8B:80:01:20:85:00:8B:03:0F:E0:9A:A0:E0:40:52")
         #expect(r.status == 0)
