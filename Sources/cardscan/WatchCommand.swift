@@ -24,39 +24,37 @@ struct Watch: ParsableCommand {
     var apduTimeout: Double = 5
 
     func run() throws {
-        let access = ReaderAccess(choice: reader)
         let registry = profiles.registry()
         let reading = CardReading(registry: registry, profile: profiles.profile, trace: trace, verbose: false, record: nil, apduTimeout: apduTimeout)
-        var context: PCSCContext? = nil
-        var lostService = false
-        var announcedNoReader = false
+        let choice = ReaderAccess(choice: reader).choice
+        let monitor = CardMonitor()
         if !jsonl { eprint("Watching for cards (Ctrl-C to stop)…") }
-        while true {
-            do {
-                if context == nil {
-                    context = try PCSCContext()
-                    if lostService { eprint("pcscd is back; watching again."); lostService = false }
+        var readers: [String] = []
+        while let event = monitor.next(timeout: nil) {
+            switch event {
+            case .cardPresented(let state):
+                if let choice {
+                    if readers.isEmpty { readers = (try? PCSCContext().readerNames()) ?? [state.name] }
+                    guard (try? ReaderSelection.select(choice, from: readers)) == state.name else { continue }
                 }
-                let ctx = context!
-                if try ctx.readerNames().isEmpty {
-                    if !announcedNoReader { eprint("No reader connected; waiting for one…"); announcedNoReader = true }
-                    _ = try ctx.waitForCard(timeout: .seconds(1))
-                    continue
+                do {
+                    let outcome = try reading.read(state, context: try PCSCContext())
+                    try outcome.print(json: false, jsonl: jsonl)
+                    if !jsonl { out("") }
+                } catch let e as ExitCode {
+                    _ = e                                   // a failed read was reported; keep watching
+                } catch {
+                    printError(error)
                 }
-                announcedNoReader = false
-                guard let state = try access.waitForOneCard(ctx, timeout: .seconds(1), quiet: true) else { continue }
-                let outcome = try reading.read(state, context: ctx)
-                try outcome.print(json: false, jsonl: jsonl)
-                if !jsonl { out("") }
-                _ = try ctx.waitForRemoval(from: state.name, timeout: nil)
-            } catch let e as PCSCError where e.code == .noService || e.code == .serviceStopped || e.code == .commError {
-                if !lostService { eprint("pcscd stopped; waiting for it to come back…"); lostService = true }
-                context = nil
-                usleep(300_000)
-            } catch let e as UserFacingError {
-                printError(e)
-                if e is ReaderSelectionError { throw ExitCode(64) }
-                usleep(300_000)
+            case .cardRemoved:
+                break
+            case .readersChanged(let names):
+                readers = names
+                eprint(names.isEmpty ? "No reader connected; waiting for one…" : "Readers: " + names.joined(separator: ", "))
+            case .serviceLost:
+                eprint("pcscd stopped; waiting for it to come back…")
+            case .serviceRestored:
+                eprint("pcscd is back; watching again.")
             }
         }
     }

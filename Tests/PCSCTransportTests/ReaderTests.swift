@@ -194,3 +194,27 @@ import Testing
         }
     }
 }
+
+/// The event stream a watch mode builds on, against the real pcscd.
+@Suite struct CardMonitorLabTests {
+    @Test func insertRemoveAndAPcscdRestart() throws {
+        try Lab.exclusive {
+            let monitor = CardMonitor(reader: Lab.readers[0])
+            #expect(monitor.next(timeout: .milliseconds(300)) == nil)        // nothing yet
+            let card = try Lab.Card(Lab.fixture("shanghai-transit/full-read.apdu"))
+            guard case .cardPresented(let s)? = monitor.next(timeout: .seconds(5)) else { Issue.record("no insert event"); return }
+            #expect(s.name == Lab.readers[0] && s.atr.first == 0x3B)
+            card.stop()
+            #expect(monitor.next(timeout: .seconds(5)) == .cardRemoved(reader: Lab.readers[0]))
+            try Lab.stopPCSCD()
+            #expect(monitor.next(timeout: .seconds(5)) == .serviceLost)
+            try Lab.ensurePCSCD()
+            #expect(monitor.next(timeout: .seconds(5)) == .serviceRestored)
+            let again = try Lab.Card(Lab.fixture("shanghai-transit/full-read.apdu"))
+            defer { again.stop() }
+            var sawCard = false
+            for _ in 0..<3 { if case .cardPresented? = monitor.next(timeout: .seconds(5)) { sawCard = true; break } }
+            #expect(sawCard)
+        }
+    }
+}
