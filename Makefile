@@ -5,7 +5,7 @@ APT_PACKAGES := libpcsclite-dev libnfc-dev libusb-dev pcscd vsmartcard-vpcd pcsc
 DEMO_TRANSCRIPT := Tests/Fixtures/shanghai-transit/full-read.apdu
 BIN = $(shell swift build --show-bin-path)
 
-.PHONY: setup build demo test lab-stop install bench clean
+.PHONY: setup build demo test lab-stop install bench man clean
 
 ## setup: install the Debian packages cardscan and its lab need (apt-get)
 setup:
@@ -42,6 +42,15 @@ install:
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/cardscan/profiles
 	install -m 755 .build-static/release/cardscan .build-static/release/cardsim $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 profiles/*.yaml profiles/profile.schema.json $(DESTDIR)$(PREFIX)/share/cardscan/profiles/
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	install -m 644 docs/man/cardscan.1 docs/man/cardsim.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	.build-static/release/cardscan --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/cardscan
+	.build-static/release/cardscan --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_cardscan
+	.build-static/release/cardscan --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/cardscan.fish
+
+## man: regenerate docs/man/*.1 from the commands' --help (swift-argument-parser's plugin)
+man:
+	swift package --allow-writing-to-directory docs/man generate-manual --output-directory docs/man --authors "the cardscan developers"
 
 ## bench: the release-build benchmarks (docs/performance.md)
 bench: setup

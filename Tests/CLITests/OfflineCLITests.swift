@@ -18,6 +18,10 @@ import Testing
         #expect(try cardscan("--version").stdout == "cardscan 0.1.0\n")
         let usage = try cardscan("--frobnicate")
         #expect(usage.status == 64)
+        let completion = try cardscan("--generate-completion-script", "bash")
+        #expect(completion.status == 0 && completion.stdout.contains("replay") && completion.stdout.contains("--profile"))
+        let man = try String(contentsOfFile: Lab.root + "/docs/man/cardscan.1", encoding: .utf8)
+        #expect(man.contains(".Nm cardscan") && man.contains("replay"))
     }
 
     @Test func replayPrintsTheSummaryAndTable() throws {
