@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "APDU", targets: ["APDU"]),
 
+        .library(name: "FeliCaCommands", targets: ["FeliCaCommands"]),
+        .library(name: "NDEF", targets: ["NDEF"]),
         .library(name: "CardProfiles", targets: ["CardProfiles"]),
         .library(name: "PCSCTransport", targets: ["PCSCTransport"]),
         .executable(name: "cardscan", targets: ["cardscan"]),
@@ -20,6 +22,10 @@ let package = Package(
     targets: [
         // Pure Swift: bytes, APDUs, status words, BER-TLV, ATR, channels, transcripts. No I/O.
         .target(name: "APDU"),
+        // Pure Swift: FeliCa frames (JIS X 6319-4). No I/O.
+        .target(name: "FeliCaCommands", dependencies: ["APDU"]),
+        // Pure Swift: NDEF messages and the NFC Forum tag mappings. No I/O.
+        .target(name: "NDEF", dependencies: ["APDU"]),
 
 
         .systemLibrary(name: "CPCSCLite", pkgConfig: "libpcsclite",
@@ -38,6 +44,8 @@ let package = Package(
         .testTarget(name: "APDUTests", dependencies: [
             "APDU", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
+        .testTarget(name: "FeliCaCommandsTests", dependencies: ["APDU", "FeliCaCommands"]),
+        .testTarget(name: "NDEFTests", dependencies: ["APDU", "NDEF"]),
         .testTarget(name: "CardProfilesTests", dependencies: ["APDU", "CardProfiles"]),
         // Starts and stops the PC/SC lab (pcscd + vpcd + cardsim) for the tests that need it.
         .target(name: "LabSupport", dependencies: ["APDU", "PCSCTransport"], path: "Tests/LabSupport"),

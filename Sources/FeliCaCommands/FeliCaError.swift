@@ -1,0 +1,56 @@
+/// A FeliCa frame that could not be built or does not check out.
+public enum FeliCaError: Error, Equatable, Sendable, CustomStringConvertible {
+    case badLength(field: String, expected: Int, actual: Int)
+    case invalidArgument(String)
+    case truncated(command: UInt8, length: Int)
+    case lengthByteMismatch(declared: Int, actual: Int)
+    case wrongResponseCode(expected: UInt8, actual: UInt8)
+    case wrongIDm(expected: [UInt8], actual: [UInt8])
+    /// Status flags other than 00 00 (JIS X 6319-4 §7.4.7.3).
+    case status(StatusFlags)
+    case trailingBytes(Int)
+
+    public var description: String {
+        switch self {
+        case .badLength(let f, let e, let a): return "\(f) must be \(e) bytes, not \(a)"
+        case .invalidArgument(let s): return s
+        case .truncated(let c, let n): return "response to command \(String(c, radix: 16)) truncated at \(n) byte(s)"
+        case .lengthByteMismatch(let d, let a): return "length byte says \(d) but the frame has \(a) byte(s)"
+        case .wrongResponseCode(let e, let a): return "response code \(String(a, radix: 16)), expected \(String(e, radix: 16))"
+        case .wrongIDm: return "the response carries another card's IDm"
+        case .status(let f): return f.description
+        case .trailingBytes(let n): return "\(n) unexpected byte(s) after the response"
+        }
+    }
+}
+
+/// Status flag 1 and 2 of a FeliCa response (meanings as proprietary tools list them).
+public struct StatusFlags: Hashable, Sendable, CustomStringConvertible {
+    public let flag1: UInt8
+    public let flag2: UInt8
+    public init(_ flag1: UInt8, _ flag2: UInt8) { self.flag1 = flag1; self.flag2 = flag2 }
+
+    public var isSuccess: Bool { flag1 == 0 }
+
+    /// SF1: FF = an error not tied to a list element; otherwise the failing element's position.
+    public var failingElement: Int? { flag1 == 0 || flag1 == 0xFF ? nil : Int(flag1) }
+
+    static let meanings: [UInt8: String] = [
+        0x01: "purse data under/overflow", 0x02: "cashback data exceeded", 0x70: "memory error",
+        0x71: "memory rewrite-limit warning", 0xA1: "illegal number of services", 0xA2: "illegal number of blocks",
+        0xA3: "illegal block list (service order)", 0xA4: "illegal service type", 0xA5: "access not allowed",
+        0xA6: "illegal service code list", 0xA7: "illegal block list (access mode)", 0xA8: "illegal block number",
+        0xA9: "data write failure", 0xAA: "key-change failure", 0xAB: "illegal package parity or MAC",
+        0xAC: "illegal parameter", 0xAD: "service exists already", 0xAE: "illegal system code",
+        0xAF: "too many simultaneous cyclic writes", 0xC0: "issuance ID error", 0xC1: "issuance parameter error",
+        0xC2: "issuance error",
+    ]
+
+    public var meaning: String { Self.meanings[flag2] ?? "unknown status \(String(flag2, radix: 16, uppercase: true))" }
+
+    public var description: String {
+        let hex = String(flag1, radix: 16, uppercase: true) + " " + String(flag2, radix: 16, uppercase: true)
+        if let i = failingElement { return "status \(hex): \(meaning) (block list element \(i))" }
+        return "status \(hex): \(meaning)"
+    }
+}

@@ -1,0 +1,86 @@
+/// Parsers for FeliCa response frames: length byte, response code (command + 1) and echoed
+/// IDm are checked before anything else is read, and nothing may follow the last field.
+public enum FeliCaResponse {
+    /// The answer to Polling (§7.4.2): IDm, PMm, and the requested data when RC ≠ 0.
+    public struct Polling: Hashable, Sendable {
+        public let idm: IDm
+        public let pmm: PMm
+        /// The system code (RC 1) or communication performance (RC 2).
+        public let requestData: [UInt8]?
+        public var systemCode: SystemCode? { requestData.map { SystemCode(UInt16($0[0]) << 8 | UInt16($0[1])) } }
+    }
+
+    public static func polling(_ frame: [UInt8]) throws(FeliCaError) -> Polling {
+        let body = try envelope(frame, command: FeliCaCommand.polling)
+        guard body.count >= 16 else { throw .truncated(command: FeliCaCommand.polling, length: frame.count) }
+        let rest = body.count - 16
+        guard rest == 0 || rest == 2 else { throw .trailingBytes(rest) }
+        let b = Array(body)
+        return Polling(idm: try IDm(Array(b[0..<8])), pmm: try PMm(Array(b[8..<16])), requestData: rest == 2 ? Array(b[16..<18]) : nil)
+    }
+
+    /// Read Without Encryption (§7.4.7): the blocks, 16 bytes each, or the status flags as an error.
+    public static func readWithoutEncryption(_ frame: [UInt8], idm: IDm, expectedBlocks: Int? = nil) throws(FeliCaError) -> [[UInt8]] {
+        var body = try withIDm(frame, command: FeliCaCommand.readWithoutEncryption, idm: idm)
+        let flags = try statusFlags(&body, frame)
+        guard flags.isSuccess else { throw .status(flags) }
+        guard let n = body.popFirst() else { throw .truncated(command: FeliCaCommand.readWithoutEncryption, length: frame.count) }
+        if let expectedBlocks, Int(n) != expectedBlocks { throw .invalidArgument("asked for \(expectedBlocks) block(s), got \(n)") }
+        guard body.count >= Int(n) * 16 else { throw .truncated(command: FeliCaCommand.readWithoutEncryption, length: frame.count) }
+        guard body.count == Int(n) * 16 else { throw .trailingBytes(body.count - Int(n) * 16) }
+        return stride(from: body.startIndex, to: body.endIndex, by: 16).map { Array(body[$0..<($0 + 16)]) }
+    }
+
+    /// Write Without Encryption (§7.4.8): success, or the status flags as an error.
+    public static func writeWithoutEncryption(_ frame: [UInt8], idm: IDm) throws(FeliCaError) {
+        var body = try withIDm(frame, command: FeliCaCommand.writeWithoutEncryption, idm: idm)
+        let flags = try statusFlags(&body, frame)
+        guard flags.isSuccess else { throw .status(flags) }
+        guard body.isEmpty else { throw .trailingBytes(body.count) }
+    }
+
+    /// Request Service (§7.4.3): one key version per node (FFFF: the node does not exist).
+    public static func requestService(_ frame: [UInt8], idm: IDm) throws(FeliCaError) -> [UInt16] {
+        var body = try withIDm(frame, command: FeliCaCommand.requestService, idm: idm)
+        guard let n = body.popFirst() else { throw .truncated(command: FeliCaCommand.requestService, length: frame.count) }
+        guard body.count == Int(n) * 2 else { throw body.count < Int(n) * 2 ? .truncated(command: FeliCaCommand.requestService, length: frame.count) : .trailingBytes(body.count - Int(n) * 2) }
+        return stride(from: body.startIndex, to: body.endIndex, by: 2).map { UInt16(body[$0]) | UInt16(body[$0 + 1]) << 8 }
+    }
+
+    /// Request Response (§7.4.4): the mode (0 after Polling).
+    public static func requestResponse(_ frame: [UInt8], idm: IDm) throws(FeliCaError) -> UInt8 {
+        var body = try withIDm(frame, command: FeliCaCommand.requestResponse, idm: idm)
+        guard let mode = body.popFirst() else { throw .truncated(command: FeliCaCommand.requestResponse, length: frame.count) }
+        guard body.isEmpty else { throw .trailingBytes(body.count) }
+        return mode
+    }
+
+    /// Request System Code (§7.4.11): the system codes, big-endian on the wire.
+    public static func requestSystemCode(_ frame: [UInt8], idm: IDm) throws(FeliCaError) -> [SystemCode] {
+        var body = try withIDm(frame, command: FeliCaCommand.requestSystemCode, idm: idm)
+        guard let n = body.popFirst() else { throw .truncated(command: FeliCaCommand.requestSystemCode, length: frame.count) }
+        guard body.count == Int(n) * 2 else { throw body.count < Int(n) * 2 ? .truncated(command: FeliCaCommand.requestSystemCode, length: frame.count) : .trailingBytes(body.count - Int(n) * 2) }
+        return stride(from: body.startIndex, to: body.endIndex, by: 2).map { SystemCode(UInt16(body[$0]) << 8 | UInt16(body[$0 + 1])) }
+    }
+
+    /// LEN and response code; returns what follows the code.
+    static func envelope(_ frame: [UInt8], command: UInt8) throws(FeliCaError) -> ArraySlice<UInt8> {
+        guard frame.count >= 2 else { throw .truncated(command: command, length: frame.count) }
+        guard Int(frame[0]) == frame.count else { throw .lengthByteMismatch(declared: Int(frame[0]), actual: frame.count) }
+        guard frame[1] == command + 1 else { throw .wrongResponseCode(expected: command + 1, actual: frame[1]) }
+        return frame[2...]
+    }
+
+    static func withIDm(_ frame: [UInt8], command: UInt8, idm: IDm) throws(FeliCaError) -> ArraySlice<UInt8> {
+        let body = try envelope(frame, command: command)
+        guard body.count >= 8 else { throw .truncated(command: command, length: frame.count) }
+        let echoed = Array(body.prefix(8))
+        guard echoed == idm.bytes else { throw .wrongIDm(expected: idm.bytes, actual: echoed) }
+        return body.dropFirst(8)
+    }
+
+    static func statusFlags(_ body: inout ArraySlice<UInt8>, _ frame: [UInt8]) throws(FeliCaError) -> StatusFlags {
+        guard let f1 = body.popFirst(), let f2 = body.popFirst() else { throw .truncated(command: frame.count > 1 ? frame[1] &- 1 : 0, length: frame.count) }
+        return StatusFlags(f1, f2)
+    }
+}

@@ -1,0 +1,1 @@
+// NDEF: filled below
