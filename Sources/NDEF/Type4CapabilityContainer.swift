@@ -1,0 +1,55 @@
+/// The Capability Container file (E103) of an NFC Forum Type 4 Tag (T4T 2.0/3.0 §5.1):
+/// mapping version, MLe, MLc and the NDEF File Control TLV.
+public struct Type4CapabilityContainer: Hashable, Sendable {
+    /// NDEF application names: mapping v2 (and v3), and v1.
+    public static let applicationV2: [UInt8] = [0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01]
+    public static let applicationV1: [UInt8] = [0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x00]
+    public static let fileID: UInt16 = 0xE103
+
+    public var mappingVersion: UInt8
+    /// The most data READ BINARY may return (MLe) and UPDATE BINARY may take (MLc).
+    public var maxLe: Int
+    public var maxLc: Int
+    public var ndefFileID: UInt16
+    public var maxNDEFSize: Int
+    public var readAccess: UInt8
+    public var writeAccess: UInt8
+    /// 2 for the `04` TLV (2-byte NLEN), 4 for the `06` TLV of mapping 3.0.
+    public var nlenSize: Int
+
+    public init(parsing b: [UInt8]) throws(NDEFError) {
+        guard b.count >= 15 else { throw .truncated(offset: b.count, what: "capability container (15 bytes at least)") }
+        let cclen = Int(b[0]) << 8 | Int(b[1])
+        guard cclen <= b.count else { throw .lengthPastEnd(offset: 0, declared: cclen, available: b.count) }
+        mappingVersion = b[2]
+        maxLe = Int(b[3]) << 8 | Int(b[4])
+        maxLc = Int(b[5]) << 8 | Int(b[6])
+        guard maxLe > 0 else { throw .malformedPayload("MLe is 0") }
+        switch (b[7], b[8]) {
+        case (0x04, 0x06):
+            ndefFileID = UInt16(b[9]) << 8 | UInt16(b[10])
+            maxNDEFSize = Int(b[11]) << 8 | Int(b[12])
+            readAccess = b[13]; writeAccess = b[14]
+            nlenSize = 2
+        case (0x06, 0x08):
+            guard b.count >= 17 else { throw .truncated(offset: b.count, what: "extended NDEF File Control TLV") }
+            ndefFileID = UInt16(b[9]) << 8 | UInt16(b[10])
+            maxNDEFSize = Int(b[11]) << 24 | Int(b[12]) << 16 | Int(b[13]) << 8 | Int(b[14])
+            readAccess = b[15]; writeAccess = b[16]
+            nlenSize = 4
+        default:
+            throw .malformedPayload("no NDEF File Control TLV (found \(String(b[7], radix: 16)) \(String(b[8], radix: 16)))")
+        }
+    }
+
+    /// Read chunks of at most MLe bytes: (offset, length) pairs covering `total` bytes from `start`.
+    public func chunks(from start: Int, total: Int) -> [(offset: Int, length: Int)] {
+        let step = min(maxLe, 255)
+        return stride(from: start, to: start + total, by: step).map { ($0, min(step, start + total - $0)) }
+    }
+
+    public var status: NDEFStatus {
+        let access: NDEFStatus.Access = readAccess != 0 ? .notSupported : (writeAccess == 0 ? .readWrite : .readOnly)
+        return NDEFStatus(access: access, capacity: maxNDEFSize - nlenSize)
+    }
+}
