@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "NDEF", targets: ["NDEF"]),
         .library(name: "CardProfiles", targets: ["CardProfiles"]),
         .library(name: "PCSCTransport", targets: ["PCSCTransport"]),
+        .library(name: "NFCTransport", targets: ["NFCTransport"]),
         .executable(name: "cardscan", targets: ["cardscan"]),
         .executable(name: "cardsim", targets: ["cardsim"]),
     ],
@@ -31,6 +32,9 @@ let package = Package(
         .systemLibrary(name: "CPCSCLite", pkgConfig: "libpcsclite",
                        providers: [.apt(["libpcsclite-dev"])]),
         .target(name: "PCSCTransport", dependencies: ["APDU", "CPCSCLite"]),
+        .systemLibrary(name: "CLibNFC", pkgConfig: "libnfc",
+                       providers: [.apt(["libnfc-dev", "libusb-dev"])]),
+        .target(name: "NFCTransport", dependencies: ["APDU", "CLibNFC"]),
         .target(name: "CardProfiles", dependencies: ["APDU", "Yams"]),
         .executableTarget(name: "cardscan", dependencies: [
             "APDU", "CardProfiles", "PCSCTransport",
@@ -50,6 +54,7 @@ let package = Package(
         // Starts and stops the PC/SC lab (pcscd + vpcd + cardsim) for the tests that need it.
         .target(name: "LabSupport", dependencies: ["APDU", "PCSCTransport"], path: "Tests/LabSupport"),
         .testTarget(name: "PCSCTransportTests", dependencies: ["APDU", "CardProfiles", "PCSCTransport", "LabSupport"]),
+        .testTarget(name: "NFCTransportTests", dependencies: ["APDU", "FeliCaCommands", "NFCTransport", "LabSupport"]),
         .testTarget(name: "CLITests", dependencies: ["APDU", "CardProfiles", "PCSCTransport", "LabSupport"]),
     ],
     swiftLanguageModes: [.v6]

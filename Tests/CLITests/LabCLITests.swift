@@ -132,7 +132,7 @@ import Testing
     @Test func watchReadsEveryCardAndSurvivesAPcscdRestart() throws {
         try Lab.exclusive {
             let out = NSTemporaryDirectory() + "watch-\(UUID().uuidString)"
-            let outFD = open(out + ".out", O_CREAT | O_WRONLY | O_TRUNC, 0o644), errFD = open(out + ".err", O_CREAT | O_WRONLY | O_TRUNC, 0o644)
+            let outFD = open(out + ".out", O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644), errFD = open(out + ".err", O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
             let watch = try Subprocess([Lab.binDir + "/cardscan", "watch", "--jsonl"], environment: ProcessInfo.processInfo.environment, stdout: outFD, stderr: errFD)
             close(outFD); close(errFD)
             defer { watch.terminate() }

@@ -58,7 +58,7 @@ public enum Lab {
         for (k, v) in environment { env[k] = v }
         let tag = UUID().uuidString
         let outPath = NSTemporaryDirectory() + "lab-\(tag).out", errPath = NSTemporaryDirectory() + "lab-\(tag).err"
-        let outFD = open(outPath, O_CREAT | O_WRONLY | O_TRUNC, 0o644), errFD = open(errPath, O_CREAT | O_WRONLY | O_TRUNC, 0o644)
+        let outFD = open(outPath, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644), errFD = open(errPath, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
         defer { unlink(outPath); unlink(errPath) }
         let child: Subprocess
         do { child = try Subprocess(args, environment: env, stdout: outFD, stderr: errFD) } catch { close(outFD); close(errFD); throw error }
@@ -111,7 +111,7 @@ public enum Lab {
             if try PCSCContext().state(of: reader).isPresent {
                 throw LabError("a card is already on \(reader) (a cardsim left running?): stop it with `scripts/lab.sh stop` or `pkill -f 'cardsim vpcd'`")
             }
-            let fd = open(log, O_CREAT | O_WRONLY | O_TRUNC, 0o644)
+            let fd = open(log, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
             defer { close(fd) }
             process = try Subprocess([Lab.binDir + "/cardsim", "vpcd", transcript, "--port", String(Lab.ports[slot])] + options,
                                      environment: ProcessInfo.processInfo.environment, stdout: fd, stderr: fd)
@@ -140,6 +140,17 @@ public enum Lab {
     /// Runs the built `cardscan` with `args`.
     public static func cardscan(_ args: [String], environment: [String: String] = [:], timeout: TimeInterval = 60) throws -> (status: Int32, stdout: String, stderr: String) {
         try shell([binDir + "/cardscan"] + args, environment: environment, timeout: timeout)
+    }
+
+    /// Copies an executable with a close-on-exec descriptor: a test spawning a process at the
+    /// same moment must not inherit it (exec of the copy would then fail with ETXTBSY).
+    public static func copyExecutable(_ from: String, to: String) throws {
+        guard let data = FileManager.default.contents(atPath: from) else { throw LabError("cannot read \(from)") }
+        let fd = open(to, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o755)
+        guard fd >= 0 else { throw LabError("cannot create \(to)") }
+        defer { close(fd) }
+        let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == data.count else { throw LabError("short write to \(to)") }
     }
 
     /// Writes a temporary transcript and returns its path.

@@ -1,0 +1,142 @@
+import APDU
+import CLibNFC
+import Foundation
+
+/// A libnfc device (PN532 on a serial port, ACR122U over USB, …) opened as an initiator.
+///
+/// Connection strings come from `--device`, `LIBNFC_DEVICE`, or libnfc's own scan
+/// (`LIBNFC_AUTO_SCAN`). Every exchange has a timeout.
+public final class NFCDevice: @unchecked Sendable {
+    private let context: OpaquePointer
+    private let device: OpaquePointer
+    public let name: String
+    public let connectionString: String
+    /// Milliseconds one exchange may take.
+    public var timeoutMilliseconds: Int32 = 1000
+
+    /// Connection strings libnfc finds (with LIBNFC_AUTO_SCAN=false: only LIBNFC_DEVICE).
+    public static func list() -> [String] {
+        var ctx: OpaquePointer? = nil
+        nfc_init(&ctx)
+        guard let ctx else { return [] }
+        defer { nfc_exit(ctx) }
+        let capacity = 8
+        let strings = UnsafeMutablePointer<nfc_connstring>.allocate(capacity: capacity)
+        defer { strings.deallocate() }
+        UnsafeMutableRawPointer(strings).initializeMemory(as: UInt8.self, repeating: 0, count: capacity * MemoryLayout<nfc_connstring>.stride)
+        let n = nfc_list_devices(ctx, strings, capacity)
+        return (0..<n).map { i in withUnsafeBytes(of: strings[i]) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) } }
+    }
+
+    /// Opens `connectionString` (nil: libnfc's default device) and makes it an initiator.
+    public init(connectionString: String? = nil) throws(NFCError) {
+        var ctx: OpaquePointer? = nil
+        nfc_init(&ctx)
+        guard let ctx else { throw NFCError(code: .noDevice, function: "nfc_init", detail: "libnfc could not start") }
+        let chosen = connectionString ?? ProcessInfo.processInfo.environment["LIBNFC_DEVICE"]
+        let dev: OpaquePointer?
+        if let chosen { dev = nfc_open(ctx, chosen) } else { dev = nfc_open(ctx, nil) }
+        guard let dev else {
+            nfc_exit(ctx)
+            throw NFCError(code: .noDevice, function: "nfc_open", detail: chosen.map { "could not open \($0)" } ?? "no device found")
+        }
+        context = ctx
+        device = dev
+        name = String(cString: nfc_device_get_name(dev))
+        self.connectionString = String(cString: nfc_device_get_connstring(dev))
+        guard nfc_initiator_init(dev) >= 0 else {
+            let e = lastError("nfc_initiator_init")
+            nfc_close(dev); nfc_exit(ctx)
+            throw e
+        }
+        nfc_device_set_property_bool(dev, NP_INFINITE_SELECT, false)
+    }
+
+    deinit {
+        nfc_close(device)
+        nfc_exit(context)
+    }
+
+    func lastError(_ function: String) -> NFCError {
+        let code = nfc_device_get_last_error(device)
+        return NFCError(code: NFCError.Code(rawValue: code) ?? .io, function: function, device: nil,
+                        detail: String(cString: nfc_strerror(device)))
+    }
+
+    /// A FeliCa card answering Polling.
+    public struct FeliCaTarget: Sendable, Equatable {
+        public let idm: [UInt8]
+        public let pmm: [UInt8]
+        public let systemCode: [UInt8]
+    }
+
+    /// Polls for a FeliCa card (212 or 424 kbps) with `systemCode` (FF FF: any); nil when
+    /// there is none. The Polling payload is sent without its length byte, as libnfc wants.
+    public func pollFeliCa(systemCode: UInt16 = 0xFFFF, baud424: Bool = false) throws(NFCError) -> FeliCaTarget? {
+        var target = nfc_target()
+        let modulation = nfc_modulation(nmt: NMT_FELICA, nbr: baud424 ? NBR_424 : NBR_212)
+        let payload: [UInt8] = [0x00, UInt8(systemCode >> 8), UInt8(systemCode & 0xFF), 0x01, 0x00]
+        let n = nfc_initiator_select_passive_target(device, modulation, payload, payload.count, &target)
+        if n < 0 { throw lastError("nfc_initiator_select_passive_target") }
+        if n == 0 { return nil }
+        guard target.nm.nmt == NMT_FELICA else { return nil }
+        let info = target.nti.nfi
+        func bytes<T>(_ v: T, _ count: Int) -> [UInt8] { withUnsafeBytes(of: v) { Array($0.prefix(count)) } }
+        return FeliCaTarget(idm: bytes(info.abtId, 8), pmm: bytes(info.abtPad, 8), systemCode: bytes(info.abtSysCode, 2))
+    }
+
+    /// An ISO 14443-A card at 106 kbps: its UID and (for ISO 14443-4 cards) ATS.
+    public struct ISO14443ATarget: Sendable, Equatable {
+        public let uid: [UInt8]
+        public let sak: UInt8
+        public let ats: [UInt8]
+        public var isISO14443_4: Bool { sak & 0x20 != 0 }
+    }
+
+    public func pollISO14443A() throws(NFCError) -> ISO14443ATarget? {
+        var target = nfc_target()
+        let modulation = nfc_modulation(nmt: NMT_ISO14443A, nbr: NBR_106)
+        let n = nfc_initiator_select_passive_target(device, modulation, nil, 0, &target)
+        if n < 0 { throw lastError("nfc_initiator_select_passive_target") }
+        if n == 0 { return nil }
+        let info = target.nti.nai
+        let uid = withUnsafeBytes(of: info.abtUid) { Array($0.prefix(Int(info.szUidLen))) }
+        let ats = withUnsafeBytes(of: info.abtAts) { Array($0.prefix(Int(info.szAtsLen))) }
+        return ISO14443ATarget(uid: uid, sak: info.btSak, ats: ats)
+    }
+
+    /// One exchange with the selected card. With `easyFraming` the chip adds the protocol
+    /// framing (ISO-DEP for APDUs); without it the bytes go as they are (FeliCa frames).
+    public func transceive(_ bytes: [UInt8], easyFraming: Bool) throws(NFCError) -> [UInt8] {
+        nfc_device_set_property_bool(device, NP_EASY_FRAMING, easyFraming)
+        var rx = [UInt8](repeating: 0, count: 512)
+        let n = nfc_initiator_transceive_bytes(device, bytes, bytes.count, &rx, rx.count, timeoutMilliseconds)
+        if n < 0 {
+            let e = lastError("nfc_initiator_transceive_bytes")
+            // PN53x reports a card that left as a time-out (status 01) or an RF error.
+            if e.code == .io || e.code == .timeout { throw NFCError(code: .timeout, function: e.function, device: name, detail: e.detail) }
+            throw e
+        }
+        return Array(rx.prefix(Int(n)))
+    }
+
+    /// Releases the selected card.
+    public func deselect() { nfc_initiator_deselect_target(device) }
+}
+
+/// A FeliCa card as a ``CardChannel``: whole frames (starting with their length byte) in
+/// and out, so the exchange layer, tracing and `technology: felica` transcripts work.
+public final class FeliCaChannel: CardChannel {
+    public let device: NFCDevice
+    public let target: NFCDevice.FeliCaTarget
+    public init(device: NFCDevice, target: NFCDevice.FeliCaTarget) { self.device = device; self.target = target }
+    public func transmit(_ command: [UInt8]) throws -> [UInt8] { try device.transceive(command, easyFraming: false) }
+}
+
+/// An ISO 14443-4 card through libnfc as a ``CardChannel``: APDUs in, responses out, so an
+/// ISO 7816 profile reads through a PN532 as through a PC/SC reader.
+public final class ISO14443Channel: CardChannel {
+    public let device: NFCDevice
+    public init(device: NFCDevice) { self.device = device }
+    public func transmit(_ command: [UInt8]) throws -> [UInt8] { try device.transceive(command, easyFraming: true) }
+}

@@ -1,0 +1,75 @@
+import APDU
+import ArgumentParser
+import Foundation
+
+struct PN532: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pn532",
+        abstract: "Be a PN532 reader with a card in its field, on a pseudo-terminal, for libnfc.",
+        discussion: """
+        Creates a pseudo-terminal, links PATH to it, and answers libnfc's pn532_uart driver:
+          LIBNFC_AUTO_SCAN=false LIBNFC_DEVICE=pn532_uart:PATH nfc-list
+        The card is a transcript: `technology: felica` (with `idm`, `pmm`, `system-code`
+        headers), `iso7816` (an ISO 14443-4 card) or `type2`; its commands are answered by
+        lenient replay. PATH must not contain ':' (libnfc splits connection strings on it).
+        """)
+
+    @Option(help: ArgumentHelp("Where to link the pseudo-terminal (no ':').", valueName: "PATH")) var pty: String
+    @Argument(help: ArgumentHelp("The card: a transcript.", valueName: "CARDFILE")) var card: String
+    @Option(name: .customLong("remove-after"), help: ArgumentHelp("The card leaves after N exchanges.", valueName: "N")) var removeAfter: Int?
+    @Option(name: .customLong("silent-after"), help: ArgumentHelp("The PN532 stops answering after N exchanges.", valueName: "N")) var silentAfter: Int?
+    @Flag(name: .shortAndLong, help: "Log each exchange to stderr.") var verbose = false
+
+    func validate() throws {
+        if pty.contains(":") { throw ValidationError("the pty path must not contain ':' (libnfc splits connection strings on it)") }
+    }
+
+    func run() throws {
+        let text: String
+        do { text = try String(contentsOfFile: card, encoding: .utf8) } catch {
+            FileHandle.standardError.write(Data("cardsim: \(card): cannot read\n".utf8)); throw ExitCode(66)
+        }
+        let emulator: PN532Emulator
+        do {
+            emulator = try PN532Emulator(transcript: try Transcript(parsing: text, file: card), file: card,
+                                         removeAfter: removeAfter, silentAfter: silentAfter, verbose: verbose)
+        } catch {
+            FileHandle.standardError.write(Data("cardsim: \(error)\n".utf8)); throw ExitCode(65)
+        }
+        installSignalHandlers()
+        // posix_openpt/unlockpt/ptsname are not visible from Swift's Glibc module: use
+        // /dev/ptmx and the Linux ioctls they wrap (TIOCSPTLCK, TIOCGPTN).
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        guard master >= 0, ioctl(master, UInt(0x4004_5431), &unlock) == 0, ioctl(master, UInt(0x8004_5430), &number) == 0 else {
+            FileHandle.standardError.write(Data("cardsim: cannot open a pseudo-terminal\n".utf8)); throw ExitCode(71)
+        }
+        let slavePath = "/dev/pts/\(number)"
+        // Keep a slave descriptor open so the master never sees EIO between clients; raw mode.
+        let slave = open(slavePath, O_RDWR | O_NOCTTY)
+        var tio = termios()
+        tcgetattr(slave, &tio)
+        cfmakeraw(&tio)
+        tcsetattr(slave, TCSANOW, &tio)
+        unlink(pty)
+        guard symlink(slavePath, pty) == 0 else {
+            FileHandle.standardError.write(Data("cardsim: cannot link \(pty) → \(slavePath)\n".utf8)); throw ExitCode(73)
+        }
+        FileHandle.standardError.write(Data("cardsim: PN532 on \(pty) (\(slavePath))\n".utf8))
+        var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = read(master, &chunk, chunk.count)
+            if n <= 0 { usleep(10_000); continue }
+            buffer += chunk[0..<n]
+            for frame in PN532Frame.extract(from: &buffer) {
+                let reply: [UInt8]
+                if let body = emulator.handle(frame) { reply = PN532Frame.ack + PN532Frame.response(body) }
+                else if frame.first == 0x40 || frame.first == 0x42 { reply = PN532Frame.ack }   // silent card: ACK, no answer
+                else { reply = PN532Frame.ack + PN532Frame.syntaxError }
+                _ = reply.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+            }
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import APDU
+import Foundation
+
+/// An emulated PN532 on a pseudo-terminal, good enough for libnfc's `pn532_uart` driver
+/// (the frames libnfc sends are listed in shared/docs/pn532-lab.md). The card in its field
+/// is a transcript served by lenient replay:
+/// - `technology: felica` (headers `idm`, `pmm`, `system-code`): answers Polling from the
+///   headers and FeliCa frames (InCommunicateThru / InDataExchange) from the transcript;
+/// - `technology: iso7816`: an ISO 14443-4 card at 106 kbps, APDUs through InDataExchange;
+/// - `technology: type2`: a Type 2 tag; READ (`30 pp`) is answered from the transcript.
+final class PN532Emulator {
+    enum Card {
+        case felica(idm: [UInt8], pmm: [UInt8], systemCode: [UInt8])
+        case iso14443a(uid: [UInt8], sak: UInt8, ats: [UInt8]?)
+    }
+
+    let card: Card
+    let replay: ReplayChannel
+    let removeAfter: Int?
+    let silentAfter: Int?
+    let verbose: Bool
+    private var registers: [UInt16: UInt8] = [:]
+    private var exchanged = 0
+    private var selected = false
+
+    init(transcript: Transcript, file: String, removeAfter: Int?, silentAfter: Int?, verbose: Bool) throws {
+        replay = ReplayChannel(transcript, mode: .lenient, file: file)
+        self.removeAfter = removeAfter
+        self.silentAfter = silentAfter
+        self.verbose = verbose
+        func header(_ k: String, _ n: Int) throws -> [UInt8] {
+            guard let v = transcript[header: k], let b = try? Hex.parse(v), b.count == n else {
+                throw ValidationFailure("the transcript needs a '# \(k):' header of \(n) bytes")
+            }
+            return b
+        }
+        switch transcript.technology {
+        case "felica":
+            card = .felica(idm: try header("idm", 8), pmm: try header("pmm", 8), systemCode: try header("system-code", 2))
+        case "iso7816":
+            let uid = (try? header("uid", 7)) ?? [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66]
+            card = .iso14443a(uid: uid, sak: 0x20, ats: [0x05, 0x78, 0x80, 0x70, 0x02])
+        case "type2":
+            let uid = (try? header("uid", 7)) ?? [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66]
+            card = .iso14443a(uid: uid, sak: 0x00, ats: nil)
+        default:
+            throw ValidationFailure("technology '\(transcript.technology)' is not one cardsim pn532 can serve (felica, iso7816, type2)")
+        }
+    }
+
+    struct ValidationFailure: Error, CustomStringConvertible { let description: String; init(_ d: String) { description = d } }
+
+    private func log(_ s: @autoclosure () -> String) {
+        if verbose { FileHandle.standardError.write(Data("cardsim: \(s())\n".utf8)) }
+    }
+
+    /// The answer body (command code + 1 first) to one host command, or nil to stay silent.
+    func handle(_ frame: [UInt8]) -> [UInt8]? {
+        guard let cmd = frame.first else { return nil }
+        let data = Array(frame.dropFirst())
+        switch cmd {
+        case 0x00: return [0x01] + data                                        // Diagnose: echo
+        case 0x02: return [0x03, 0x32, 0x01, 0x06, 0x07]                       // GetFirmwareVersion: PN532 1.6
+        case 0x06:                                                             // ReadRegister
+            var out: [UInt8] = [0x07]
+            for i in stride(from: 0, to: data.count - 1, by: 2) { out.append(registers[UInt16(data[i]) << 8 | UInt16(data[i + 1])] ?? 0) }
+            return out
+        case 0x08:                                                             // WriteRegister
+            for i in stride(from: 0, to: data.count - 2, by: 3) { registers[UInt16(data[i]) << 8 | UInt16(data[i + 1])] = data[i + 2] }
+            return [0x09]
+        case 0x12: return [0x13]                                               // SetParameters
+        case 0x14: return [0x15]                                               // SAMConfiguration
+        case 0x16: selected = false; return [0x17, 0x00]                       // PowerDown
+        case 0x32: return [0x33]                                               // RFConfiguration
+        case 0x4A: return inListPassiveTarget(data)
+        case 0x40, 0x42:                                                       // InDataExchange / InCommunicateThru
+            let payload = cmd == 0x40 ? Array(data.dropFirst()) : data
+            guard selected else { return [cmd + 1, 0x01] }                     // no target: time-out
+            if let n = removeAfter, exchanged >= n { selected = false; log("card removed"); return [cmd + 1, 0x01] }
+            if let n = silentAfter, exchanged >= n { log("silent"); return nil }
+            exchanged += 1
+            do {
+                let answer = try replay.transmit(payload)
+                log("> \(payload.hexString)\n< \(answer.hexString)")
+                return [cmd + 1, 0x00] + answer
+            } catch {
+                selected = false
+                return [cmd + 1, 0x01]                                         // timeout: the card is gone
+            }
+        case 0x44: selected = false; return [0x45, 0x00]                       // InDeselect
+        case 0x52: selected = false; return [0x53, 0x00]                       // InRelease
+        default: return nil
+        }
+    }
+
+    private func inListPassiveTarget(_ data: [UInt8]) -> [UInt8] {
+        guard data.count >= 2 else { return [0x4B, 0x00] }
+        let baud = data[1]
+        selected = false
+        if let n = removeAfter, exchanged >= n { return [0x4B, 0x00] }         // removed cards stay gone
+        switch (card, baud) {
+        case (.felica(let idm, let pmm, let sc), 0x01), (.felica(let idm, let pmm, let sc), 0x02):
+            // Initiator data: the Polling payload without its length byte: 00 SC SC RC TSN.
+            let requested = data.count >= 5 ? Array(data[3..<5]) : [0xFF, 0xFF]
+            guard requested == [0xFF, 0xFF] || requested == sc else { return [0x4B, 0x00] }
+            let rc = data.count >= 6 ? data[5] : 0
+            let pol = [0x01] + idm + pmm + (rc == 1 ? sc : [])
+            selected = true
+            replay.reset()
+            return [0x4B, 0x01, 0x01, UInt8(pol.count + 1)] + pol
+        case (.iso14443a(let uid, let sak, let ats), 0x00):
+            selected = true
+            replay.reset()
+            var t: [UInt8] = [0x01, 0x00, 0x44, sak, UInt8(uid.count)] + uid     // Tg, SENS_RES, SEL_RES, NFCID1
+            if let ats { t += ats }
+            return [0x4B, 0x01] + t
+        default:
+            return [0x4B, 0x00]
+        }
+    }
+}

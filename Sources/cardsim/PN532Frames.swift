@@ -1,0 +1,44 @@
+/// PN532 host-link frames (PN532 User Manual §6.2): `00 00 FF LEN LCS TFI data… DCS 00`,
+/// LCS making LEN + LCS ≡ 0 and DCS making TFI + data + DCS ≡ 0 (mod 256).
+enum PN532Frame {
+    static let ack: [UInt8] = [0x00, 0x00, 0xFF, 0x00, 0xFF, 0x00]
+    static let syntaxError: [UInt8] = [0x00, 0x00, 0xFF, 0x01, 0xFF, 0x7F, 0x81, 0x00]
+
+    /// A response frame with TFI D5 and `body` (the command code + 1 first).
+    static func response(_ body: [UInt8]) -> [UInt8] {
+        let payload = [0xD5] + body
+        let len = UInt8(payload.count)
+        let dcs = UInt8((256 - payload.reduce(0) { ($0 + Int($1)) % 256 }) % 256)
+        return [0x00, 0x00, 0xFF, len, UInt8((256 - Int(len)) % 256)] + payload + [dcs, 0x00]
+    }
+
+    /// Pulls complete host frames (TFI D4) out of `buffer`, resynchronising on `00 FF`
+    /// (libnfc sends a wake-up preamble of 55 55 00 … at every open). ACK frames from the
+    /// host are dropped. Returns the frames' `[command, data…]` and keeps any partial tail.
+    static func extract(from buffer: inout [UInt8]) -> [[UInt8]] {
+        var out: [[UInt8]] = []
+        while true {
+            guard let start = indexOfStartCode(buffer) else {
+                if buffer.count > 1 { buffer.removeFirst(buffer.count - 1) }   // keep a possible 00
+                return out
+            }
+            buffer.removeFirst(start)                   // buffer now begins with 00 FF
+            guard buffer.count >= 4 else { return out }
+            let len = Int(buffer[2]), lcs = Int(buffer[3])
+            if len == 0 && lcs == 0xFF { buffer.removeFirst(4); continue }      // ACK from the host
+            guard (len + lcs) % 256 == 0, len >= 1 else { buffer.removeFirst(2); continue }
+            guard buffer.count >= 4 + len + 1 else { return out }
+            let payload = Array(buffer[4..<(4 + len)])
+            let dcs = Int(buffer[4 + len])
+            buffer.removeFirst(4 + len + 1)
+            guard (payload.reduce(0) { $0 + Int($1) } + dcs) % 256 == 0, payload.first == 0xD4 else { continue }
+            out.append(Array(payload.dropFirst()))
+        }
+    }
+
+    static func indexOfStartCode(_ b: [UInt8]) -> Int? {
+        guard b.count >= 2 else { return nil }
+        for i in 0..<(b.count - 1) where b[i] == 0x00 && b[i + 1] == 0xFF { return i }
+        return nil
+    }
+}
