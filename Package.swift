@@ -35,7 +35,7 @@ let package = Package(
         .systemLibrary(name: "CLibNFC", pkgConfig: "libnfc",
                        providers: [.apt(["libnfc-dev", "libusb-dev"])]),
         .target(name: "NFCTransport", dependencies: ["APDU", "CLibNFC"]),
-        .target(name: "CardProfiles", dependencies: ["APDU", "Yams"]),
+        .target(name: "CardProfiles", dependencies: ["APDU", "FeliCaCommands", "Yams"]),
         .executableTarget(name: "cardscan", dependencies: [
             "APDU", "CardProfiles", "PCSCTransport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -54,7 +54,7 @@ let package = Package(
         // Starts and stops the PC/SC lab (pcscd + vpcd + cardsim) for the tests that need it.
         .target(name: "LabSupport", dependencies: ["APDU", "PCSCTransport"], path: "Tests/LabSupport"),
         .testTarget(name: "PCSCTransportTests", dependencies: ["APDU", "CardProfiles", "PCSCTransport", "LabSupport"]),
-        .testTarget(name: "NFCTransportTests", dependencies: ["APDU", "FeliCaCommands", "NFCTransport", "LabSupport"]),
+        .testTarget(name: "NFCTransportTests", dependencies: ["APDU", "FeliCaCommands", "CardProfiles", "NFCTransport", "LabSupport"]),
         .testTarget(name: "CLITests", dependencies: ["APDU", "CardProfiles", "PCSCTransport", "LabSupport"]),
     ],
     swiftLanguageModes: [.v6]

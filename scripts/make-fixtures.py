@@ -244,6 +244,64 @@ def ezlink():
     t.x("90 32 03 00 01 00 00", "6A 83")
     t.write("ezlink/negative-no-history.apdu")
 
+class FeliCaT:
+    """A `technology: felica` transcript: frames start with their length byte."""
+    def __init__(self, profile, idm, pmm, sc):
+        self.idm = h(idm)
+        self.lines = ["# cardscan transcript 1", "# technology: felica", f"# idm: {idm}", f"# pmm: {pmm}",
+                      f"# system-code: {sc}", "# recorded: 2026-11-22T00:00:00Z", f"# profile: {profile}"]
+
+    def read(self, service, blocks, data):
+        """Read Without Encryption of `blocks` of `service` (2-byte block elements), answered with `data`."""
+        body = bytes([1]) + service.to_bytes(2, "little") + bytes([len(blocks)]) + b"".join(bytes([0x80, b]) for b in blocks)
+        cmd = bytes([2 + 8 + len(body), 0x06]) + self.idm + body
+        payload = b"\0\0" + bytes([len(data)]) + b"".join(data)
+        resp = bytes([2 + 8 + len(payload), 0x07]) + self.idm + payload
+        self.lines += ["> " + sp(cmd), "< " + sp(resp)]
+        return self
+
+    def write(self, name):
+        T.write(self, name)
+
+def suica_history(n):
+    """n history blocks, newest first, in the 090F layout (card-reference §3.2); the oldest
+    two are the worked example (170 yen, then a 160-yen fare to 10 yen)."""
+    rows = []
+    balance = 10
+    # (console, process, YY, MM, DD, entry, exit, change): newest first.
+    events = [(0x16, 0x01, 24, 3, 5, "E33B", "E621", -210), (0xC7, 0x46, 24, 3, 4, "0000", "0000", -150),
+              (0x16, 0x01, 24, 3, 1, "E621", "E33B", -160), (0x05, 0x0D, 24, 2, 28, "1234", "0056", -220),
+              (0x08, 0x02, 24, 2, 27, "0000", "0000", 2000)]
+    events = events[len(events) - max(0, n - 2):]    # the newest of them
+    total = 10 + sum(c for *_, c in events)
+    bal = total
+    seq = 0x01E3 + 2 * len(events)
+    for con, proc, yy, mm, dd, en, ex, change in events:
+        date = (yy << 9 | mm << 5 | dd).to_bytes(2, "big")
+        rows.append(bytes([con, proc, 0, 2]) + date + h(en) + h(ex) + bal.to_bytes(2, "little") + b"\0" + seq.to_bytes(2, "big") + b"\0")
+        bal -= change
+        seq -= 2
+    rows.append(h("16 01 00 02 16 6C E3 3B E6 21 0A 00 00 01 E3 00"))
+    rows.append(h("16 01 00 02 16 6B E6 21 E3 3B AA 00 00 01 E1 00"))
+    return rows[:n], total
+
+def suica():
+    idm, pmm = "01 2E 4C D0 1A 2B 3C 4D", "03 01 4B 02 4F 49 93 FF"
+    for name, n in [("full-read", 7), ("two-trips", 2)]:
+        hist, balance = suica_history(n)
+        hist += [bytes(16)] * (20 - len(hist))          # unused history blocks are zeros
+        info = bytes(11) + balance.to_bytes(2, "little") + b"\0" + h("01 E3")
+        t = FeliCaT("suica", idm, pmm, "00 03")
+        t.read(0x008B, [0], [info])
+        t.read(0x090F, list(range(10)), hist[:10]).read(0x090F, list(range(10, 20)), hist[10:])
+        t.write(f"suica/{name}.apdu")
+
+def octopus():
+    for name, raw in [("negative-balance", 0x164), ("positive-balance", 0x3E8)]:
+        t = FeliCaT("octopus", "01 01 07 01 E1 12 34 56", "00 F1 00 00 00 01 43 00", "80 08")
+        t.read(0x0117, [0], [raw.to_bytes(4, "big") + bytes(12)])
+        t.write(f"octopus/{name}.apdu")
+
 if __name__ == "__main__":
-    shanghai(); city_union(); beijing(); shenzhen(); wuhan(); t_union(); lingnan(); ezlink()
+    shanghai(); city_union(); beijing(); shenzhen(); wuhan(); t_union(); lingnan(); ezlink(); suica(); octopus()
     print("fixtures written under", os.path.normpath(ROOT))

@@ -28,10 +28,35 @@ public final class CardSession {
     private var contextIDs: [[[UInt8]]: Int] = [[]: 0]
     private var logicalID = 0
 
+    /// The card's technology: profiles of another technology are not tried on it.
+    public var technology: Profile.Technology = .iso7816
+    /// For FeliCa: polls for a system code and returns IDm (8) + PMm (8) + system code (2),
+    /// or nil when the card has no such system. Transports set it (libnfc polls; a replay
+    /// answers from the transcript's headers).
+    public var felicaPoller: ((UInt16) throws -> [UInt8]?)?
+    private var polls: [UInt16: [UInt8]?] = [:]
+    private var frames: [[UInt8]: [UInt8]] = [:]
+
     public init(exchange: CardExchange, atr: [UInt8]? = nil) {
         self.exchange = exchange
         self.atr = atr
         cache.reserveCapacity(16)
+    }
+
+    /// FeliCa Polling through the transport, once per system code.
+    public func poll(systemCode: UInt16) throws -> [UInt8]? {
+        if let known = polls[systemCode] { return known }
+        let answer = try felicaPoller?(systemCode) ?? nil
+        polls[systemCode] = answer
+        return answer
+    }
+
+    /// A raw frame (FeliCa) through the exchange layer, answered once per distinct frame.
+    public func transmitFrame(_ frame: [UInt8]) throws -> [UInt8] {
+        if let hit = frames[frame] { return hit }
+        let answer = try exchange.transmit(frame)
+        frames[frame] = answer
+        return answer
     }
 
     /// Round trips made to the card so far.

@@ -63,6 +63,11 @@ public struct Step: Sendable {
         /// READ RECORD `first…last` (last nil: until an `end` status), record `length`
         /// bytes; `tryAllFirst` asks for "all records from P1" once and falls back.
         case readRecords(sfi: UInt8?, first: UInt8, last: UInt8?, length: Int?, tryAllFirst: Bool)
+        /// FeliCa Polling for a system code; the answer is IDm (8) + PMm (8) + system code (2).
+        case poll(systemCode: UInt16)
+        /// FeliCa Read Without Encryption of `count` blocks of `service` from `first`, at most
+        /// `perCommand` blocks a command; the blocks are records when `records` is set.
+        case readBlocks(service: UInt16, first: UInt16, count: Int, perCommand: Int, records: Bool)
     }
 
     /// The byte count this step's data is known to have, for load-time bounds checks.
@@ -70,10 +75,22 @@ public struct Step: Sendable {
         switch action {
         case .command(let c): return c.ins == 0xB0 || c.ins == 0xB2 || c.cla == 0x80 ? c.le : nil
         case .readRecords(_, _, _, let length, _): return length
+        case .poll: return 18
+        case .readBlocks(_, _, let count, _, let records): return records ? 16 : count * 16
         }
     }
 
-    public var isRecords: Bool { if case .readRecords = action { return true } else { return false } }
+    public var isRecords: Bool {
+        switch action {
+        case .readRecords: return true
+        case .readBlocks(_, _, _, _, let records): return records
+        default: return false
+        }
+    }
+
+    public var isFeliCa: Bool {
+        switch action { case .poll, .readBlocks: return true; default: return false }
+    }
 }
 
 /// The trip log: which answer holds the records, how to decode each, which to skip.

@@ -1,9 +1,12 @@
 import APDU
+import FeliCaCommands
 
 /// Runs profiles over a card session: detection (which profile fits) and reading (the report).
 public final class ProfileEngine {
     public let session: CardSession
     var answers: [String: Answer] = [:]
+    /// The IDm the last FeliCa poll returned (commands carry it).
+    var felicaIDm: [UInt8]?
 
     enum Answer {
         case data([UInt8])
@@ -32,8 +35,8 @@ public final class ProfileEngine {
     /// The first profile (in ``detectionOrder(_:atr:)``) whose detection steps succeed and
     /// whose `require` checks hold. Transport failures propagate.
     public func detect(among profiles: [Profile]) throws(ReadError) -> Profile {
-        let ordered = Self.detectionOrder(profiles, atr: session.atr)
-        for p in ordered where p.technology == .iso7816 {
+        let ordered = Self.detectionOrder(profiles.filter { $0.technology == session.technology }, atr: session.atr)
+        for p in ordered {
             answers = [:]
             if try recognises(p) == nil { return p }
         }
@@ -138,6 +141,33 @@ public final class ProfileEngine {
                     n += 1
                 }
                 return nil
+            case .poll(let systemCode):
+                guard let target = try session.poll(systemCode: systemCode), target.count == 18 else {
+                    answers[step.name] = .absent(StatusWord(0x6A82))
+                    if detecting || step.optional { return StatusWord(0x6A82) }
+                    throw ReadError.felica(profile: p.id, step: step.name, line: step.line, reason: "no system \(SystemCode(systemCode)) on the card")
+                }
+                answers[step.name] = .data(target)
+                felicaIDm = Array(target.prefix(8))
+                return nil
+            case .readBlocks(let service, let first, let count, let perCommand, let records):
+                guard let idmBytes = felicaIDm, let idm = try? IDm(idmBytes) else {
+                    throw ReadError.felica(profile: p.id, step: step.name, line: step.line, reason: "read-blocks needs a poll step before it")
+                }
+                var blocks: [[UInt8]] = []
+                defer { answers[step.name] = records ? .records(blocks) : .data(blocks.flatMap { $0 }) }
+                for chunk in try FeliCaCommand.readPlan(first: first, count: count, perCommand: perCommand) {
+                    let frame = try FeliCaCommand.readWithoutEncryption(idm, services: [ServiceCode(service)], blocks: chunk)
+                    do {
+                        blocks += try FeliCaResponse.readWithoutEncryption(try session.transmitFrame(frame), idm: idm, expectedBlocks: chunk.count)
+                    } catch let e as FeliCaError {
+                        // Past the last block of a cyclic service the card answers A8 (illegal block number): the end.
+                        if case .status(let f) = e, f.flag2 == 0xA8, !blocks.isEmpty { return nil }
+                        if detecting || step.optional { return StatusWord(0x6A82) }
+                        throw ReadError.felica(profile: p.id, step: step.name, line: step.line, reason: e.description)
+                    }
+                }
+                return nil
             }
         } catch let e as ReadError {
             throw e
@@ -145,6 +175,8 @@ public final class ProfileEngine {
             throw .transport(e)
         } catch let e as ReplayChannel.Mismatch {
             throw .replay(e)
+        } catch let e as FeliCaError {
+            throw .felica(profile: p.id, step: step.name, line: step.line, reason: e.description)
         } catch let e as UserFacingError {
             throw .exchange(e)
         } catch {

@@ -5,7 +5,7 @@ import Yams
 /// and the key path, in one ``ProfileLoadError``.
 public enum ProfileLoader {
     static let topKeys = ["id", "name", "region", "currency", "technology", "notes", "detect", "steps", "card", "balance", "trips"]
-    static let stepActions = ["select", "read-binary", "read-record", "read-records", "command"]
+    static let stepActions = ["select", "read-binary", "read-record", "read-records", "command", "poll", "read-blocks"]
 
     /// Parses profile text; `file` names the source in messages.
     public static func load(yaml text: String, file: String) throws(ProfileLoadError) -> Profile {
@@ -56,9 +56,6 @@ public enum ProfileLoader {
         if let t = r.string(get("technology"), "technology") {
             if let tech = Profile.Technology(rawValue: t) { technology = tech } else {
                 r.issue(get("technology"), "technology", "unknown technology '\(t)' (expected iso7816 or felica)")
-            }
-            if technology == .felica {
-                r.issue(get("technology"), "technology", "FeliCa profiles are not supported by this version of cardscan yet (only iso7816)")
             }
         }
         var steps: [Step] = []
@@ -144,6 +141,26 @@ public enum ProfileLoader {
                 if tryAll && length == nil { r.issue(actionNode, "\(apath).try-all-first", "needs 'length' to split the answer into records") }
                 action = .readRecords(sfi: sfi.map(UInt8.init), first: UInt8(first), last: last.map(UInt8.init), length: length, tryAllFirst: tryAll)
                 if get("end") == nil { end = [.recordNotFound] }
+            }
+        case "poll":
+            if let m = r.mapping(actionNode, apath, allowed: ["system-code"]) {
+                let g = { (k: String) in m.first { $0.key == k }?.node }
+                if g("system-code") == nil { r.issue(actionNode, "\(apath).system-code", "required key 'system-code' is missing (e.g. 0x0003)") }
+                if let sc = r.int(g("system-code"), "\(apath).system-code", range: 0...0xFFFF) { action = .poll(systemCode: UInt16(sc)) }
+            }
+        case "read-blocks":
+            if let m = r.mapping(actionNode, apath, allowed: ["service", "first", "count", "per-command", "records"]) {
+                let g = { (k: String) in m.first { $0.key == k }?.node }
+                if g("service") == nil { r.issue(actionNode, "\(apath).service", "required key 'service' is missing (e.g. 0x090F)") }
+                let service = r.int(g("service"), "\(apath).service", range: 0...0xFFFF)
+                if let service, service & 1 == 0 {
+                    r.issue(g("service"), "\(apath).service", "service \(String(service, radix: 16)) needs authentication (bit 0 is 0): cardscan only reads without encryption")
+                }
+                let first = g("first").flatMap { r.int($0, "\(apath).first", range: 0...0xFFFF) } ?? 0
+                let count = g("count").flatMap { r.int($0, "\(apath).count", range: 1...255) } ?? 1
+                let per = g("per-command").flatMap { r.int($0, "\(apath).per-command", range: 1...15) } ?? 15
+                let records = g("records").flatMap { r.bool($0, "\(apath).records") } ?? false
+                if let service { action = .readBlocks(service: UInt16(service), first: UInt16(first), count: count, perCommand: per, records: records) }
             }
         case "command":
             if let bytes = r.hex(actionNode, apath) {

@@ -11,6 +11,11 @@ enum ProfileValidator {
             } else { stepIndex[s.name] = i }
         }
         func step(_ name: String) -> Step? { stepIndex[name].map { p.steps[$0] } }
+        for (i, s) in p.steps.enumerated() where s.isFeliCa != (p.technology == .felica) {
+            r.issues.append(issue(r, s.line, "steps[\(i)]", p.technology == .felica
+                ? "a felica profile reads with poll and read-blocks, not ISO 7816 commands"
+                : "poll and read-blocks are FeliCa steps: set technology: felica"))
+        }
         for (i, s) in p.steps.enumerated() {
             if let u = s.useIfPresent, (stepIndex[u.answer] ?? Int.max) >= i {
                 r.issues.append(issue(r, s.line, "steps[\(i)].use-if-present", "'\(u.answer)' must name an earlier step"))
@@ -58,7 +63,7 @@ enum ProfileValidator {
         if let t = p.trips {
             var recordLength = t.recordLength
             if let s = step(t.from) {
-                if case .readRecords(_, _, _, let length, _) = s.action { recordLength = recordLength ?? length }
+                if s.isRecords { recordLength = recordLength ?? s.declaredLength }
                 else if t.recordLength == nil {
                     r.issues.append(issue(r, t.line, "trips.record-length", "answer '\(t.from)' is one block of bytes: say how long each record is with record-length"))
                 }

@@ -7,8 +7,13 @@ enum PN532Frame {
     /// A response frame with TFI D5 and `body` (the command code + 1 first).
     static func response(_ body: [UInt8]) -> [UInt8] {
         let payload = [0xD5] + body
-        let len = UInt8(payload.count)
         let dcs = UInt8((256 - payload.reduce(0) { ($0 + Int($1)) % 256 }) % 256)
+        if payload.count > 255 {
+            // Extended information frame (§6.2.1.3): 00 00 FF FF FF LENm LENl LCS TFI … DCS 00.
+            let m = UInt8(payload.count >> 8), l = UInt8(payload.count & 0xFF)
+            return [0x00, 0x00, 0xFF, 0xFF, 0xFF, m, l, UInt8((256 - (Int(m) + Int(l)) % 256) % 256)] + payload + [dcs, 0x00]
+        }
+        let len = UInt8(payload.count)
         return [0x00, 0x00, 0xFF, len, UInt8((256 - Int(len)) % 256)] + payload + [dcs, 0x00]
     }
 

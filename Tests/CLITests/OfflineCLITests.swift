@@ -84,7 +84,7 @@ import Testing
     @Test func testCommandPassesAndShowsDiffs() throws {
         let ok = try cardscan("test", Lab.root + "/Tests/Fixtures")
         #expect(ok.status == 0)
-        #expect(ok.stdout.hasSuffix("18 passed, 0 failed\n"), "\(ok.stdout.suffix(200))")
+        #expect(ok.stdout.hasSuffix("22 passed, 0 failed\n"), "\(ok.stdout.suffix(200))")
         // A maintainer's copy with one expected value changed: a readable diff and exit 1.
         let dir = NSTemporaryDirectory() + "cardscan-test-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -106,7 +106,7 @@ import Testing
         let env = ["XDG_CONFIG_HOME": home]
         let list = try cardscan("profiles", "list", env: env)
         #expect(list.status == 0)
-        for id in ["shanghai-transit", "city-union", "beijing-yikatong", "shenzhen-tong", "wuhan-tong", "t-union", "lingnan-pass", "ezlink"] {
+        for id in ["shanghai-transit", "city-union", "beijing-yikatong", "shenzhen-tong", "wuhan-tong", "t-union", "lingnan-pass", "ezlink", "suica", "octopus"] {
             #expect(list.stdout.contains(id))
         }
         let bad = Lab.fixture("bad-profiles/06-write-command.yaml")

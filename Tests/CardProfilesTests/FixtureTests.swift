@@ -15,7 +15,7 @@ import Testing
             let count = Self.transcripts.filter { $0.hasPrefix(entry.id + "/") }.count
             #expect(count >= 2, "\(entry.id) has \(count) fixture(s)")
         }
-        #expect(builtInRegistry.entries.count == 8)
+        #expect(builtInRegistry.entries.count == 10)
         // Built-ins are named by id: the registry finds one without reading the others.
         for entry in builtInRegistry.entries { #expect(entry.file.hasSuffix("/" + entry.id + ".yaml")) }
         #expect(builtInRegistry.invalid.isEmpty, "\(builtInRegistry.invalid.map(\.error.message))")
@@ -47,6 +47,30 @@ import Testing
         #expect(r.trips[6][1].1 == .string("compound-purchase") && r.trips[6][2].1 == .int(-1000))
         #expect(r.exchanges == 13)                          // target: ≤ 13 record by record
         #expect(r.json.serialized().hasPrefix(#"{"profile":"shanghai-transit","name":"Shanghai Public Transportation Card","card":{"number":"305419896""#))
+    }
+
+    /// Suica: balance from 008B, 20 history blocks in 2 commands, fares across records.
+    @Test func suicaFullRead() throws {
+        var t = try transcript("suica/full-read.apdu")
+        t.headers.removeAll { $0.key == "profile" }                       // detected among FeliCa profiles
+        let outcome = try TranscriptReplay.run(t, file: "f", registry: builtInRegistry)
+        #expect(outcome.profile?.id == "suica")
+        let r = try #require(outcome.result.report)
+        #expect(r.exchanges == 3)                                          // target: ≤ 3 Read Without Encryption
+        #expect(r.balance == 1270 && r.currency == "JPY")
+        #expect(r.trips.count == 7)                                        // 13 empty blocks skipped
+        let worked = try #require(r.trips.first { $0.contains { $0.0 == "time" && $0.1 == .string("2011-03-12") } })
+        #expect(worked.first { $0.0 == "amount" }?.1 == .int(-160))        // card-reference §3.2 worked check
+        #expect(worked.first { $0.0 == "entry" }?.1 == .string("E33B") && worked.first { $0.0 == "exit" }?.1 == .string("E621"))
+        #expect(r.trips.last?.contains { $0.0 == "amount" } == false)      // the oldest has no older record
+    }
+
+    @Test func octopusOffsetFollowsTheDocumentedChoice() throws {
+        var t = try transcript("octopus/negative-balance.apdu")
+        t.headers.removeAll { $0.key == "profile" }
+        let outcome = try TranscriptReplay.run(t, file: "f", registry: builtInRegistry)
+        #expect(outcome.profile?.id == "octopus")                          // Suica's poll for 0003 finds nothing
+        #expect(outcome.result.report?.balance == -1440)                   // Metrodroid's vector: 00000164 → HKD −14.40
     }
 
     @Test func allRecordsCardNeedsThreeExchanges() throws {

@@ -1,4 +1,5 @@
 import APDU
+import CardProfiles
 import FeliCaCommands
 import Foundation
 import LabSupport
@@ -57,6 +58,28 @@ import Testing
             let exchange = CardExchange(channel: ISO14443Channel(device: device))
             #expect(try exchange.send(.select(aid: Hex.parse("A00000000386980701"))).statusWord == .success)
             #expect(try exchange.send(.getBalance()).data == [0x80, 0x00, 0x16, 0x4E])
+        }
+    }
+
+    /// The Suica profile through the real libnfc: the same report as replaying the transcript.
+    @Test func suicaProfileThroughLibnfc() throws {
+        try Lab.exclusive {
+            let file = Lab.fixture("suica/full-read.apdu")
+            let pn532 = try Lab.PN532(file)
+            defer { pn532.stop() }
+            let device = try NFCDevice(connectionString: pn532.connectionString)
+            let target = try #require(try device.pollFeliCa())
+            let session = CardSession(exchange: CardExchange(channel: FeliCaChannel(device: device, target: target)))
+            session.technology = .felica
+            session.felicaPoller = { sc in try device.pollFeliCa(systemCode: sc).map { $0.idm + $0.pmm + $0.systemCode } }
+            let registry = ProfileRegistry(directories: [.init(path: Lab.root + "/profiles", isBuiltIn: true)])
+            let engine = ProfileEngine(session: session)
+            let profile = try engine.detect(among: registry.profiles)
+            #expect(profile.id == "suica")
+            let live = try #require(engine.read(profile).report)
+            let expected = try JSONValue(parsing: String(contentsOfFile: Lab.fixture("suica/full-read.expected.json"), encoding: .utf8))
+            #expect(ReportDiff.compare(expected: expected, actual: live.json).isEmpty, "\(ReportDiff.compare(expected: expected, actual: live.json))")
+            #expect(live.exchanges == 3)
         }
     }
 
