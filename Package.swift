@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "NFCTransport", dependencies: ["APDU", "CLibNFC"]),
         .target(name: "CardProfiles", dependencies: ["APDU", "FeliCaCommands", "Yams"]),
         .executableTarget(name: "cardscan", dependencies: [
-            "APDU", "CardProfiles", "PCSCTransport",
+            "APDU", "CardProfiles", "PCSCTransport", "NFCTransport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "cardsim", dependencies: [

@@ -1,6 +1,7 @@
 import APDU
 import ArgumentParser
 import CardProfiles
+import NFCTransport
 import PCSCTransport
 
 struct Readers: ParsableCommand {
@@ -9,16 +10,20 @@ struct Readers: ParsableCommand {
         discussion: "The index or any unique part of the name can be given to -r (or CARDSCAN_READER).")
 
     @Flag(help: "Print as JSON.") var json = false
+    @Flag(name: .customLong("nfc"), help: "Also list libnfc devices (PN532, ACR122U in libnfc mode; LIBNFC_DEVICE or libnfc's scan).")
+    var includeNFC = false
 
     func run() throws {
         let states = try guarded { try PCSCContext().readers() }
+        let nfcDevices = includeNFC ? NFCDevice.list() : []
         if json {
             out(JSONValue.array(states.enumerated().map { i, s in
                 .object([("name", .string(s.name)), ("present", .bool(s.isPresent)), ("index", .int(i)),
                          ("exclusive", .bool(s.isExclusive)), ("atr", s.atr.isEmpty || !s.isPresent ? .null : .string(s.atr.hexString))])
-            }).serialized(pretty: true))
+            } + nfcDevices.map { .object([("name", .string($0)), ("libnfc", .bool(true))]) }).serialized(pretty: true))
             return
         }
+        for d in nfcDevices { out("libnfc  \(d)   (use: cardscan --device \(d))") }
         if states.isEmpty {
             out("No readers. (`cardscan doctor` checks the setup; scripts/lab.sh starts virtual ones.)")
             return

@@ -25,10 +25,17 @@ struct Scan: ParsableCommand {
     @Option(help: ArgumentHelp("Write the exchanges to this transcript file (*.apdu).", valueName: "FILE")) var record: String?
     @Flag(help: "Print each exchange to stderr as it happens.") var trace = false
     @Flag(name: .shortAndLong, help: "Say which reader and profile are used.") var verbose = false
+    @Option(help: ArgumentHelp("Read through this libnfc device instead of PC/SC (e.g. pn532_uart:/dev/ttyUSB0, acr122_usb).", valueName: "CONNSTRING"))
+    var device: String?
 
     func run() throws {
         let access = ReaderAccess(choice: reader)
         let registry = profiles.registry()
+        if let device {
+            let reading = CardReading(registry: registry, profile: profiles.profile, trace: trace, verbose: verbose,
+                                      record: record, apduTimeout: apduTimeout)
+            return try NFCReading(reading: reading, connectionString: device, timeout: timeout).run(json: json)
+        }
         let ctx = try guarded { try access.context() }
         guard let state = try guarded({ try access.waitForOneCard(ctx, timeout: .milliseconds(Int(timeout * 1000))) }) else {
             eprint("error: no card was presented within \(Int(timeout)) s")
@@ -71,16 +78,25 @@ struct CardReading {
         card.transmitTimeout = .milliseconds(Int(apduTimeout * 1000))
         defer { card.disconnect() }
         if verbose { eprint("Card on \(state.name), ATR \(card.atr.hexString), protocol \(card.activeProtocol.contains(.t1) ? "T=1" : "T=0")") }
-        let recorder = record.map { _ in RecordingChannel(wrapping: card) }
-        let exchange = CardExchange(channel: recorder ?? card)
-        if trace { exchange.observer = Tracer().observe }
-        let session = CardSession(exchange: exchange, atr: card.atr)
-        let engine = ProfileEngine(session: session)
-        var headers: [Transcript.Header] = [
+        let headers: [Transcript.Header] = [
             .init("technology", "iso7816"), .init("atr", card.atr.hexString), .init("reader", state.name),
             .init("protocol", card.activeProtocol.contains(.t1) ? "T=1" : "T=0"),
-            .init("recorded", ISO8601DateFormatter().string(from: Date())),
         ]
+        return try read(channel: card, headers: headers, technology: .iso7816, atr: card.atr) { _ in }
+    }
+
+    /// Reads the card on `channel` (any transport): detection or `--profile`, recording and
+    /// tracing as asked.
+    func read(channel: CardChannel, headers base: [Transcript.Header], technology: Profile.Technology, atr: [UInt8]?,
+              configure: (CardSession) -> Void) throws -> Outcome {
+        let recorder = record.map { _ in RecordingChannel(wrapping: channel) }
+        let exchange = CardExchange(channel: recorder ?? channel)
+        if trace { exchange.observer = Tracer().observe }
+        let session = CardSession(exchange: exchange, atr: atr)
+        session.technology = technology
+        configure(session)
+        let engine = ProfileEngine(session: session)
+        var headers = base + [.init("recorded", ISO8601DateFormatter().string(from: Date()))]
         let result: ReadResult
         do {
             let chosen: Profile

@@ -159,3 +159,40 @@ import Testing
         }
     }
 }
+
+/// `cardscan --device` through the real libnfc and cardsim's emulated PN532.
+@Suite struct NFCCLITests {
+    @Test func suicaThroughALibnfcDeviceRecordsAndReplays() throws {
+        try Lab.exclusive {
+            let pn532 = try Lab.PN532(Lab.fixture("suica/full-read.apdu"))
+            defer { pn532.stop() }
+            let file = NSTemporaryDirectory() + "suica-\(UUID().uuidString).apdu"
+            let r = try Lab.cardscan(["--device", pn532.connectionString, "--json", "--timeout", "5", "--record", file], environment: ["LIBNFC_AUTO_SCAN": "false"])
+            #expect(r.status == 0, "\(r.stderr)")
+            let expected = try String(contentsOfFile: Lab.fixture("suica/full-read.expected.json"), encoding: .utf8)
+            #expect(r.stdout == expected, "\(r.stdout)")
+            let recorded = try String(contentsOfFile: file, encoding: .utf8)
+            #expect(recorded.hasPrefix("# cardscan transcript 1\n# technology: felica\n# idm: 01 2E 4C D0 1A 2B 3C 4D\n"))
+            #expect(try Lab.cardscan(["replay", "--json", file]).stdout == expected)
+            let readers = try Lab.cardscan(["readers", "--nfc"], environment: pn532.environment)
+            #expect(readers.stdout.contains("libnfc  \(pn532.connectionString)"))
+        }
+    }
+
+    @Test func iso7816ProfileThroughAPN532() throws {
+        try Lab.exclusive {
+            let pn532 = try Lab.PN532(Lab.fixture("shanghai-transit/full-read.apdu"))
+            defer { pn532.stop() }
+            let r = try Lab.cardscan(["--device", pn532.connectionString, "--profile", "shanghai-transit", "--json", "--timeout", "5"], environment: ["LIBNFC_AUTO_SCAN": "false"])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stdout.contains("\"amount\": 5710") && r.stdout.contains("\"exchanges\": 13"))
+        }
+    }
+
+    @Test func noSuchDeviceIsExit69WithTheHint() throws {
+        let r = try Lab.cardscan(["--device", "pn532_uart:/tmp/cardscan-nowhere", "--timeout", "1"], environment: ["LIBNFC_AUTO_SCAN": "false"])
+        #expect(r.status == 69)
+        #expect(r.stderr.contains("no libnfc device could be opened"))
+        #expect(r.stderr.contains("hint:") && r.stderr.contains("pcscd"))
+    }
+}
