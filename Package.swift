@@ -34,10 +34,10 @@ let package = Package(
         .target(name: "PCSCTransport", dependencies: ["APDU", "CPCSCLite"]),
         .systemLibrary(name: "CLibNFC", pkgConfig: "libnfc",
                        providers: [.apt(["libnfc-dev", "libusb-dev"])]),
-        .target(name: "NFCTransport", dependencies: ["APDU", "CLibNFC"]),
+        .target(name: "NFCTransport", dependencies: ["APDU", "FeliCaCommands", "NDEF", "CLibNFC"]),
         .target(name: "CardProfiles", dependencies: ["APDU", "FeliCaCommands", "Yams"]),
         .executableTarget(name: "cardscan", dependencies: [
-            "APDU", "CardProfiles", "PCSCTransport", "NFCTransport",
+            "APDU", "CardProfiles", "PCSCTransport", "NFCTransport", "NDEF",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "cardsim", dependencies: [
@@ -54,7 +54,7 @@ let package = Package(
         // Starts and stops the PC/SC lab (pcscd + vpcd + cardsim) for the tests that need it.
         .target(name: "LabSupport", dependencies: ["APDU", "PCSCTransport"], path: "Tests/LabSupport"),
         .testTarget(name: "PCSCTransportTests", dependencies: ["APDU", "CardProfiles", "PCSCTransport", "LabSupport"]),
-        .testTarget(name: "NFCTransportTests", dependencies: ["APDU", "FeliCaCommands", "CardProfiles", "NFCTransport", "LabSupport"]),
+        .testTarget(name: "NFCTransportTests", dependencies: ["APDU", "FeliCaCommands", "NDEF", "CardProfiles", "NFCTransport", "LabSupport"]),
         .testTarget(name: "CLITests", dependencies: ["APDU", "CardProfiles", "PCSCTransport", "LabSupport"]),
     ],
     swiftLanguageModes: [.v6]

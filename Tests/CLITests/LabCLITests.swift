@@ -196,3 +196,47 @@ import Testing
         #expect(r.stderr.contains("hint:") && r.stderr.contains("pcscd"))
     }
 }
+
+/// NDEF tags through the real libnfc and the emulated PN532.
+@Suite struct NDEFCLITests {
+    func read(_ card: String, json: Bool = false) throws -> (status: Int32, stdout: String, stderr: String) {
+        try Lab.exclusive {
+            let pn532 = try Lab.PN532(Lab.root + "/Tests/LabCards/" + card)
+            defer { pn532.stop() }
+            return try Lab.cardscan(["ndef", "read", "--device", pn532.connectionString, "--timeout", "5"] + (json ? ["--json"] : []),
+                                    environment: ["LIBNFC_AUTO_SCAN": "false"])
+        }
+    }
+
+    @Test func type3() throws {
+        let r = try read("type3-ndef.apdu")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == "Type 3 tag, read-write, capacity 208 bytes\n  URI: https://example.com/t3\n")
+    }
+
+    @Test func type4() throws {
+        let r = try read("type4-ndef.apdu", json: true)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("\"tag\": \"type4\"") && r.stdout.contains("\"text\": \"Hello from T4\"") && r.stdout.contains("\"language\": \"en\""))
+    }
+
+    @Test func type2() throws {
+        let r = try read("type2-ndef.apdu")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == "Type 2 tag, read-write, capacity 141 bytes\n  URI: https://nfc.example/t2\n")
+    }
+
+    /// libnfc's own nfc-read-forum-tag3 reads the NDEF message cardsim serves.
+    @Test func nfcReadForumTag3ReadsTheSameMessage() throws {
+        try Lab.exclusive {
+            let pn532 = try Lab.PN532(Lab.root + "/Tests/LabCards/type3-ndef.apdu")
+            defer { pn532.stop() }
+            let output = NSTemporaryDirectory() + "t3-\(UUID().uuidString).ndef"
+            let r = try Lab.shell(["nfc-read-forum-tag3", "-o", output], environment: pn532.environment, timeout: 20)
+            #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+            #expect(r.stdout.contains("NDEF message length: 19 bytes") && r.stdout.contains("Checksum: ok"))
+            let bytes = try #require(FileManager.default.contents(atPath: output))
+            #expect([UInt8](bytes) == [0xD1, 0x01, 0x0F, 0x55, 0x04] + Array("example.com/t3".utf8))
+        }
+    }
+}

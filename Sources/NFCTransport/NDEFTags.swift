@@ -1,0 +1,91 @@
+import APDU
+import FeliCaCommands
+import NDEF
+
+/// Reading the NDEF message of NFC Forum tags through any channel (the procedures of the
+/// Type 2, 3 and 4 tag specifications; the byte layouts live in the NDEF module).
+public enum NDEFTags {
+    public enum Failure: UserFacingError, Equatable {
+        case notNDEF(String)
+        case malformed(String)
+        public var message: String {
+            switch self {
+            case .notNDEF(let why): return "this tag holds no NDEF data: \(why)"
+            case .malformed(let why): return "the tag's NDEF data is malformed: \(why)"
+            }
+        }
+    }
+
+    /// Type 3 (T3T §7): the attribute block (block 0 of service 000B), then the data blocks,
+    /// at most Nbr per Read Without Encryption.
+    public static func readType3(_ exchange: CardExchange, idm idmBytes: [UInt8]) throws -> (NDEFStatus, NDEFMessage?) {
+        let idm = try IDm(idmBytes)
+        let service = ServiceCode(0x000B)
+        func read(_ blocks: [BlockListElement]) throws -> [[UInt8]] {
+            let frame = try FeliCaCommand.readWithoutEncryption(idm, services: [service], blocks: blocks)
+            return try FeliCaResponse.readWithoutEncryption(try exchange.transmit(frame), idm: idm, expectedBlocks: blocks.count)
+        }
+        let attribute: Type3AttributeBlock
+        do { attribute = try Type3AttributeBlock(parsing: try read([BlockListElement(serviceIndex: 0, blockNumber: 0)])[0]) }
+        catch let e as NDEFError { throw Failure.malformed(e.description) }
+        guard attribute.ln > 0 else { return (attribute.status, nil) }
+        var data: [UInt8] = []
+        for chunk in try FeliCaCommand.readPlan(first: 1, count: attribute.dataBlocks, perCommand: Int(min(attribute.nbr, 15))) {
+            data += try read(chunk).flatMap { $0 }
+        }
+        do { return (attribute.status, try NDEFMessage(parsing: Array(data.prefix(attribute.ln)))) }
+        catch { throw Failure.malformed(error.description) }
+    }
+
+    /// Type 4 (T4T §5.4): SELECT the NDEF application (v2, then v1), the CC file E103, the
+    /// NDEF file; NLEN; the message in chunks of at most MLe.
+    public static func readType4(_ exchange: CardExchange) throws -> (NDEFStatus, NDEFMessage?) {
+        var v1 = false
+        if try !exchange.send(.select(aid: Type4CapabilityContainer.applicationV2)).statusWord.isSuccess {
+            guard try exchange.send(.select(aid: Type4CapabilityContainer.applicationV1, returning: .none)).statusWord.isSuccess else {
+                throw Failure.notNDEF("no NDEF application (D2760000850101)")
+            }
+            v1 = true
+        }
+        let selectCC = CommandAPDU.select(fileID: Type4CapabilityContainer.fileID, returning: v1 ? .fci : .none)
+        guard try exchange.send(v1 ? selectCC.with(le: nil) : selectCC).statusWord.isSuccess else { throw Failure.notNDEF("no capability container file") }
+        let head = try exchange.send(.readBinary(offset: 0, length: 2))
+        guard head.statusWord.isSuccess, head.data.count == 2 else { throw Failure.malformed("CCLEN unreadable (\(head.statusWord))") }
+        let cclen = Int(head.data[0]) << 8 | Int(head.data[1])
+        let ccBody = try exchange.send(.readBinary(offset: 0, length: min(max(cclen, 15), 255)))
+        let cc: Type4CapabilityContainer
+        do { cc = try Type4CapabilityContainer(parsing: ccBody.data) } catch { throw Failure.malformed(error.description) }
+        let selectFile = CommandAPDU.select(fileID: cc.ndefFileID, returning: v1 ? .fci : .none)
+        guard try exchange.send(v1 ? selectFile.with(le: nil) : selectFile).statusWord.isSuccess else { throw Failure.notNDEF("no NDEF file") }
+        let nlenAnswer = try exchange.send(.readBinary(offset: 0, length: cc.nlenSize))
+        guard nlenAnswer.statusWord.isSuccess, nlenAnswer.data.count == cc.nlenSize else { throw Failure.malformed("NLEN unreadable") }
+        let nlen = nlenAnswer.data.reduce(0) { $0 << 8 | Int($1) }
+        guard nlen > 0 else { return (cc.status, nil) }
+        var data: [UInt8] = []
+        for (offset, length) in cc.chunks(from: cc.nlenSize, total: nlen) {
+            let r = try exchange.send(.readBinary(offset: offset, length: length))
+            guard r.statusWord.isSuccess else { throw Failure.malformed("READ BINARY at \(offset): \(r.statusWord)") }
+            data += r.data
+        }
+        do { return (cc.status, try NDEFMessage(parsing: data)) } catch { throw Failure.malformed(error.description) }
+    }
+
+    /// Type 2 (T2T §6): READ (`30 pp`, 16 bytes = 4 pages) from page 0 until the NDEF TLV is whole.
+    public static func readType2(_ exchange: CardExchange, maxPages: Int = 64) throws -> (NDEFStatus, NDEFMessage?) {
+        var memory: [UInt8] = []
+        var page = 0
+        while page < maxPages {
+            let answer = try exchange.transmit([0x30, UInt8(page)])
+            guard answer.count >= 16 else { throw Failure.malformed("READ of page \(page) returned \(answer.count) bytes") }
+            memory += answer.prefix(16)
+            page += 4
+            if let parsed = try? Type2Memory(parsing: memory), parsed.ndef != nil || memory.count >= 16 + (Int(memory[14]) * 8) {
+                let message = try parsed.ndef.map { bytes -> NDEFMessage in
+                    do { return try NDEFMessage(parsing: bytes) } catch { throw Failure.malformed("\(error)") }
+                }
+                return (parsed.status, message)
+            }
+        }
+        throw Failure.malformed("no NDEF TLV in the first \(maxPages) pages")
+    }
+}
