@@ -4,7 +4,7 @@ import FeliCaCommands
 /// Runs profiles over a card session: detection (which profile fits) and reading (the report).
 public final class ProfileEngine {
     public let session: CardSession
-    var answers: [String: Answer] = [:]
+    var answers = Answers()
     /// The IDm the last FeliCa poll returned (commands carry it).
     var felicaIDm: [UInt8]?
 
@@ -12,6 +12,27 @@ public final class ProfileEngine {
         case data([UInt8])
         case records([[UInt8]])
         case absent(StatusWord)
+    }
+
+    /// The answers read so far, by step name. A profile has a handful of steps with short
+    /// names: a linear search compares small strings faster than a dictionary hashes them.
+    struct Answers {
+        private var names: [String] = []
+        private var values: [Answer] = []
+
+        subscript(name: String) -> Answer? {
+            get {
+                for i in names.indices where names[i] == name { return values[i] }
+                return nil
+            }
+            set {
+                if let i = names.firstIndex(of: name) {
+                    if let newValue { values[i] = newValue } else { names.remove(at: i); values.remove(at: i) }
+                } else if let newValue {
+                    names.append(name); values.append(newValue)
+                }
+            }
+        }
     }
 
     public init(session: CardSession) { self.session = session }
@@ -37,7 +58,7 @@ public final class ProfileEngine {
     public func detect(among profiles: [Profile]) throws(ReadError) -> Profile {
         let ordered = Self.detectionOrder(profiles.filter { $0.technology == session.technology }, atr: session.atr)
         for p in ordered {
-            answers = [:]
+            answers = Answers()
             if try recognises(p) == nil { return p }
         }
         throw .unrecognised(tried: ordered.map(\.id), atr: session.atr)
@@ -70,7 +91,7 @@ public final class ProfileEngine {
     /// Reads the card with `profile`: detection steps first (a mismatch is `notThisCard`),
     /// then every step, then the report. A failure keeps what was read (`partial`).
     public func read(_ p: Profile) -> ReadResult {
-        answers = [:]
+        answers = Answers()
         do {
             if let why = try recognises(p) { return ReadResult(report: nil, error: .notThisCard(profile: p.id, reason: why)) }
         } catch {

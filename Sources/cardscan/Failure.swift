@@ -30,6 +30,7 @@ func sysexit(for error: any Error) -> Int32 {
     case is ReaderSelectionError: return 64
     case let e as NFCError: return e.code == .noDevice ? 69 : 74
     case let e as NDEFTags.Failure: if case .notNDEF = e { return 76 } else { return 65 }
+    case let e as NDEFTags.WriteFailure: if case .verification = e { return 74 } else { return 65 }
     case is ProfileLoadError, is TranscriptError, is ReplayChannel.Mismatch, is TranscriptReplay.Failure, is JSONParseError: return 65
     case is ProfileRegistry.LookupError: return 66
     case is Hex.ParseError, is CommandAPDU.EncodingError, is ATR.ParseError: return 65

@@ -9,7 +9,7 @@ struct NDEFCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ndef",
         abstract: "NFC Forum tags (NDEF) through a libnfc device.",
-        subcommands: [Read.self])
+        subcommands: [Read.self, Write.self])
 
     struct Read: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -78,6 +78,59 @@ struct NDEFCommand: ParsableCommand {
                 case .external(let type, let data)?: out("  External \(type): \(data.hexString)")
                 default: out("  \(r.tnf) \(r.typeString): \(r.payload.hexString)")
                 }
+            }
+        }
+    }
+
+    struct Write: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a Text or URI record to a Type 2 or Type 3 tag, then read it back.",
+            discussion: """
+            The tag's NDEF status is read first: a read-only tag, or one too small for the
+            message, is refused and nothing is written. After writing, the message is read
+            back and compared.
+
+            Example: cardscan ndef write --device pn532_uart:/dev/ttyUSB0 --uri https://example.com
+            """)
+
+        @Option(help: ArgumentHelp("The libnfc device.", valueName: "CONNSTRING")) var device: String
+        @Option(help: "Write a Text record with this text.") var text: String?
+        @Option(help: "The Text record's language (IANA code).") var lang: String = "en"
+        @Option(help: "Write a URI record.") var uri: String?
+        @Option(help: ArgumentHelp("Seconds to wait for a tag.", valueName: "SECONDS")) var timeout: Double = 60
+        @Flag(help: "Print each exchange to stderr.") var trace = false
+
+        func validate() throws {
+            if (text == nil) == (uri == nil) { throw ValidationError("give exactly one of --text or --uri") }
+        }
+
+        func run() throws {
+            let payload: NDEFPayload = text.map { .text($0, language: lang) } ?? .uri(uri!)
+            let message = NDEFMessage(records: [payload.record])
+            let nfc = try guarded { try NFCDevice(connectionString: device) }
+            eprint("Hold a tag on \(nfc.name)… (\(Int(timeout)) s; Ctrl-C to stop)")
+            let deadline = Date().addingTimeInterval(timeout)
+            while true {
+                if let t3 = try guarded({ try nfc.pollFeliCa(systemCode: 0x12FC) }) {
+                    let x = CardExchange(channel: FeliCaChannel(device: nfc, target: t3))
+                    if trace { x.observer = Tracer().observe }
+                    try guarded { try NDEFTags.writeType3(x, idm: t3.idm, message: message) }
+                    return out("Wrote \(message.encoded.count) bytes to the Type 3 tag; read back and verified.")
+                }
+                if let a = try guarded({ try nfc.pollISO14443A() }) {
+                    if a.isISO14443_4 {
+                        throw fail(NDEFTags.WriteFailure.unsupported("writing Type 4 tags is not supported yet (reading is: cardscan ndef read)"), code: 69)
+                    }
+                    let x = CardExchange(channel: ISO14443Channel(device: nfc))
+                    if trace { x.observer = Tracer().observe }
+                    try guarded { try NDEFTags.writeType2(x, message: message) }
+                    return out("Wrote \(message.encoded.count) bytes to the Type 2 tag; read back and verified.")
+                }
+                if Date() >= deadline {
+                    eprint("error: no tag was presented within \(Int(timeout)) s")
+                    throw ExitCode(75)
+                }
+                usleep(200_000)
             }
         }
     }

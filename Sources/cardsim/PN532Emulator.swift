@@ -20,11 +20,13 @@ final class PN532Emulator {
     let silentAfter: Int?
     let verbose: Bool
     private var registers: [UInt16: UInt8] = [:]
+    private var memory: TagMemory
     private var exchanged = 0
     private var selected = false
 
     init(transcript: Transcript, file: String, removeAfter: Int?, silentAfter: Int?, verbose: Bool) throws {
         replay = ReplayChannel(transcript, mode: .lenient, file: file)
+        memory = TagMemory(seed: transcript)
         self.removeAfter = removeAfter
         self.silentAfter = silentAfter
         self.verbose = verbose
@@ -79,6 +81,12 @@ final class PN532Emulator {
             if let n = removeAfter, exchanged >= n { selected = false; log("card removed"); return [cmd + 1, 0x01] }
             if let n = silentAfter, exchanged >= n { log("silent"); return nil }
             exchanged += 1
+            var isFeliCa = false
+            if case .felica = card { isFeliCa = true }
+            if let fromMemory = memory.answer(payload, felica: isFeliCa) {
+                log("> \(payload.hexString)\n< \(fromMemory.hexString) (memory)")
+                return [cmd + 1, 0x00] + fromMemory
+            }
             do {
                 let answer = try replay.transmit(payload)
                 log("> \(payload.hexString)\n< \(answer.hexString)")

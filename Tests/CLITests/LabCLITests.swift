@@ -240,3 +240,46 @@ import Testing
         }
     }
 }
+
+/// `ndef write` through the real libnfc: written, read back, refused when it must be.
+@Suite struct NDEFWriteCLITests {
+    func session(_ card: String, _ body: (Lab.PN532) throws -> Void) throws {
+        try Lab.exclusive {
+            let pn532 = try Lab.PN532(Lab.root + "/Tests/LabCards/" + card)
+            defer { pn532.stop() }
+            try body(pn532)
+        }
+    }
+    func cardscan(_ pn532: Lab.PN532, _ args: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        try Lab.cardscan(["ndef"] + args + ["--device", pn532.connectionString, "--timeout", "5"], environment: ["LIBNFC_AUTO_SCAN": "false"])
+    }
+
+    @Test(arguments: ["type3-ndef.apdu", "type2-ndef.apdu"])
+    func writeThenRead(_ card: String) throws {
+        try session(card) { pn532 in
+            let w = try cardscan(pn532, ["write", "--uri", "https://cardscan.example/written"])
+            #expect(w.status == 0, "\(w.stderr)")
+            #expect(w.stdout.contains("read back and verified"))
+            let r = try cardscan(pn532, ["read"])
+            #expect(r.stdout.contains("  URI: https://cardscan.example/written"), "\(r.stdout)")
+        }
+    }
+
+    @Test func readOnlyTagIsRefused() throws {
+        try session("type3-ndef-readonly.apdu") { pn532 in
+            let w = try cardscan(pn532, ["write", "--text", "no"])
+            #expect(w.status == 65)
+            #expect(w.stderr.contains("the Type 3 tag is read-only: nothing was written"))
+            #expect(try cardscan(pn532, ["read"]).stdout.contains("  URI: https://example.com/t3"))     // unchanged
+        }
+    }
+
+    @Test func tooLargeIsRefused() throws {
+        try session("type2-ndef.apdu") { pn532 in
+            let w = try cardscan(pn532, ["write", "--text", String(repeating: "x", count: 200)])
+            #expect(w.status == 65)
+            #expect(w.stderr.contains("the message is 207 bytes but the tag holds 141: nothing was written"))
+            #expect(try cardscan(pn532, ["read"]).stdout.contains("  URI: https://nfc.example/t2"))       // unchanged
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import APDU
+import FeliCaCommands
+import NDEF
+
+extension NDEFTags {
+    /// Refusals and failures when writing an NDEF message.
+    public enum WriteFailure: UserFacingError, Equatable {
+        case readOnly(tag: String)
+        case tooLarge(size: Int, capacity: Int)
+        case verification(String)
+        case unsupported(String)
+        public var message: String {
+            switch self {
+            case .readOnly(let tag): return "the \(tag) tag is read-only: nothing was written"
+            case .tooLarge(let n, let c): return "the message is \(n) bytes but the tag holds \(c): nothing was written"
+            case .verification(let why): return "the message read back differs from the one written: \(why)"
+            case .unsupported(let why): return why
+            }
+        }
+        public var hint: String? {
+            switch self {
+            case .tooLarge: return "shorten the text or URI"
+            case .verification: return "hold the tag still and write again"
+            default: return nil
+            }
+        }
+    }
+
+    static func check(_ status: NDEFStatus, _ message: NDEFMessage, tag: String) throws {
+        guard status.access == .readWrite else { throw WriteFailure.readOnly(tag: tag) }
+        let n = message.encoded.count
+        guard n <= status.capacity else { throw WriteFailure.tooLarge(size: n, capacity: status.capacity) }
+    }
+
+    /// Type 3 (T3T §7.3): refuse read-only or small tags; set WriteF = 0F in the attribute block,
+    /// write the data blocks (at most Nbw a command) through service 0009, write the attribute
+    /// block with WriteF = 00 and the new Ln; then read back and compare.
+    public static func writeType3(_ exchange: CardExchange, idm idmBytes: [UInt8], message: NDEFMessage) throws {
+        let (status, _) = try readType3(exchange, idm: idmBytes)
+        try check(status, message, tag: "Type 3")
+        let idm = try IDm(idmBytes)
+        let readFrame = try FeliCaCommand.readWithoutEncryption(idm, services: [ServiceCode(0x000B)], blocks: [BlockListElement(serviceIndex: 0, blockNumber: 0)])
+        var attribute = try Type3AttributeBlock(parsing: try FeliCaResponse.readWithoutEncryption(try exchange.transmit(readFrame), idm: idm)[0])
+        func write(_ first: UInt16, _ blocks: [[UInt8]]) throws {
+            let list = try blocks.indices.map { try BlockListElement(serviceIndex: 0, blockNumber: first + UInt16($0)) }
+            let frame = try FeliCaCommand.writeWithoutEncryption(idm, services: [ServiceCode(0x0009)], blocks: list, data: blocks)
+            try FeliCaResponse.writeWithoutEncryption(try exchange.transmit(frame), idm: idm)
+        }
+        let bytes = message.encoded
+        attribute.writeFlag = 0x0F
+        try write(0, [attribute.encoded])
+        let padded = bytes + [UInt8](repeating: 0, count: (16 - bytes.count % 16) % 16)
+        let blocks = stride(from: 0, to: padded.count, by: 16).map { Array(padded[$0..<($0 + 16)]) }
+        let perCommand = max(1, min(Int(attribute.nbw), 12))
+        for start in stride(from: 0, to: blocks.count, by: perCommand) {
+            try write(UInt16(1 + start), Array(blocks[start..<min(start + perCommand, blocks.count)]))
+        }
+        attribute.writeFlag = 0x00
+        attribute.ln = bytes.count
+        try write(0, [attribute.encoded])
+        let (_, back) = try readType3(exchange, idm: idmBytes)
+        guard back == message else { throw WriteFailure.verification("Type 3 tag") }
+    }
+
+    /// Type 2 (T2T §6.4): refuse read-only or small tags; WRITE (`A2 pp d0…d3`) the TLVs page
+    /// by page from page 4; then read back and compare.
+    public static func writeType2(_ exchange: CardExchange, message: NDEFMessage) throws {
+        let (status, _) = try readType2(exchange)
+        try check(status, message, tag: "Type 2")
+        var bytes = Type2Memory.tlvs(for: message)
+        bytes += [UInt8](repeating: 0, count: (4 - bytes.count % 4) % 4)
+        for (i, start) in stride(from: 0, to: bytes.count, by: 4).enumerated() {
+            _ = try exchange.transmit([0xA2, UInt8(4 + i)] + bytes[start..<(start + 4)])
+        }
+        let (_, back) = try readType2(exchange)
+        guard back == message else { throw WriteFailure.verification("Type 2 tag") }
+    }
+}
