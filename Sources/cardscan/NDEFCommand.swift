@@ -51,6 +51,13 @@ struct NDEFCommand: ParsableCommand {
         }
 
         func show(_ tag: String, _ result: (NDEFStatus, NDEFMessage?)) throws {
+            printNDEF(tag, result, json: json)
+        }
+    }
+}
+
+/// Prints an NDEF tag's status and records (`ndef read`, and `scan`'s NDEF fallback).
+func printNDEF(_ tag: String, _ result: (NDEFStatus, NDEFMessage?), json: Bool) {
             let (status, message) = result
             let records = message?.records ?? []
             if json {
@@ -79,9 +86,9 @@ struct NDEFCommand: ParsableCommand {
                 default: out("  \(r.tnf) \(r.typeString): \(r.payload.hexString)")
                 }
             }
-        }
-    }
+}
 
+extension NDEFCommand {
     struct Write: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write a Text or URI record to a Type 2 or Type 3 tag, then read it back.",

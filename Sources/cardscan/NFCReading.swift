@@ -2,48 +2,104 @@ import APDU
 import ArgumentParser
 import CardProfiles
 import Foundation
+import NDEF
 import NFCTransport
 
-/// `scan --device CONNSTRING`: a card through a libnfc device (PN532, ACR122U in libnfc mode).
-/// FeliCa is polled first, then ISO 14443-A; an ISO 14443-4 card is read with the ISO 7816
-/// profiles through the device, a FeliCa card with the FeliCa ones.
+/// `scan --device CONNSTRING` / `watch --device`: a card through a libnfc device (PN532,
+/// ACR122U in libnfc mode). FeliCa is polled first, then ISO 14443-A; an ISO 14443-4 card is
+/// read with the ISO 7816 profiles, a FeliCa card with the FeliCa ones. When no transit
+/// profile recognises the card and it carries NDEF (FeliCa 12FC, Type 2, Type 4), its NDEF
+/// records are reported instead.
 struct NFCReading {
     let reading: CardReading
     let connectionString: String
-    let timeout: Double
+    let timeout: Double?
 
-    func run(json: Bool) throws {
+    enum Found { case felica(NFCDevice.FeliCaTarget), iso14443a(NFCDevice.ISO14443ATarget) }
+
+    func open() throws -> NFCDevice {
         let device = try guarded { try NFCDevice(connectionString: connectionString) }
         device.timeoutMilliseconds = Int32(reading.apduTimeout * 1000)
-        eprint("Hold a card on \(device.name)… (\(Int(timeout)) s; Ctrl-C to stop)")
-        let deadline = Date().addingTimeInterval(timeout)
+        return device
+    }
+
+    /// Polls until a card answers (nil when `timeout` passes).
+    func waitForCard(_ device: NFCDevice, timeout: Double?) throws -> Found? {
+        let deadline = timeout.map { Date().addingTimeInterval($0) }
         while true {
-            if let target = try guarded({ try device.pollFeliCa() }) {
-                let channel = FeliCaChannel(device: device, target: target)
-                let headers: [Transcript.Header] = [.init("technology", "felica"), .init("idm", target.idm.hexString),
-                                                    .init("pmm", target.pmm.hexString), .init("system-code", target.systemCode.hexString),
-                                                    .init("reader", device.connectionString)]
-                let outcome = try guarded {
-                    try reading.read(channel: channel, headers: headers, technology: .felica, atr: nil) { session in
-                        session.felicaPoller = { sc in try device.pollFeliCa(systemCode: sc).map { $0.idm + $0.pmm + $0.systemCode } }
-                    }
-                }
-                return try outcome.print(json: json, jsonl: false)
-            }
-            if let target = try guarded({ try device.pollISO14443A() }), target.isISO14443_4 {
-                let headers: [Transcript.Header] = [.init("technology", "iso7816"), .init("uid", target.uid.hexString),
-                                                    .init("reader", device.connectionString)]
-                let outcome = try guarded {
-                    try reading.read(channel: ISO14443Channel(device: device), headers: headers, technology: .iso7816, atr: nil) { _ in }
-                }
-                return try outcome.print(json: json, jsonl: false)
-            }
-            if Date() >= deadline {
-                eprint("error: no card was presented within \(Int(timeout)) s")
-                eprint("hint: hold the card flat on the reader, or raise --timeout")
-                throw ExitCode(75)
-            }
+            if let t = try guarded({ try device.pollFeliCa() }) { return .felica(t) }
+            if let t = try guarded({ try device.pollISO14443A() }) { return .iso14443a(t) }
+            if let deadline, Date() >= deadline { return nil }
             usleep(200_000)
         }
+    }
+
+    func run(json: Bool) throws {
+        let device = try open()
+        eprint("Hold a card on \(device.name)… (\(Int(timeout ?? 0)) s; Ctrl-C to stop)")
+        guard let found = try waitForCard(device, timeout: timeout) else {
+            eprint("error: no card was presented within \(Int(timeout ?? 0)) s")
+            eprint("hint: hold the card flat on the reader, or raise --timeout")
+            throw ExitCode(75)
+        }
+        try read(found, device, json: json, jsonl: false)
+    }
+
+    /// Every card presented, until interrupted.
+    func watch(jsonl: Bool) throws {
+        let device = try open()
+        if !jsonl { eprint("Watching \(device.name) for cards (Ctrl-C to stop)…") }
+        while true {
+            guard let found = try waitForCard(device, timeout: nil) else { continue }
+            do { try read(found, device, json: false, jsonl: jsonl) } catch let e as ExitCode { _ = e } catch { printError(error) }
+            if !jsonl { out("") }
+            // Wait until the card has left the field before reading the next one.
+            while (try? presentAgain(found, device)) == true { usleep(300_000) }
+        }
+    }
+
+    private func presentAgain(_ found: Found, _ device: NFCDevice) throws -> Bool {
+        switch found {
+        case .felica(let t): return try device.pollFeliCa()?.idm == t.idm
+        case .iso14443a(let t): return try device.pollISO14443A()?.uid == t.uid
+        }
+    }
+
+    func read(_ found: Found, _ device: NFCDevice, json: Bool, jsonl: Bool) throws {
+        let outcome: CardReading.Outcome
+        switch found {
+        case .felica(let target):
+            let headers: [Transcript.Header] = [.init("technology", "felica"), .init("idm", target.idm.hexString),
+                                                .init("pmm", target.pmm.hexString), .init("system-code", target.systemCode.hexString),
+                                                .init("reader", device.connectionString)]
+            outcome = try guarded {
+                try reading.read(channel: FeliCaChannel(device: device, target: target), headers: headers, technology: .felica, atr: nil) { session in
+                    session.felicaPoller = { sc in try device.pollFeliCa(systemCode: sc).map { $0.idm + $0.pmm + $0.systemCode } }
+                }
+            }
+            if reading.profile == nil, case .unrecognised? = outcome.result.error,
+               let ndefTarget = try? device.pollFeliCa(systemCode: 0x12FC),
+               let result = try? NDEFTags.readType3(CardExchange(channel: FeliCaChannel(device: device, target: ndefTarget)), idm: ndefTarget.idm) {
+                return printNDEF("type3", result, json: json || jsonl)
+            }
+        case .iso14443a(let target):
+            guard target.isISO14443_4 else {
+                // Not an ISO 7816 card: a Type 2 tag (NDEF) or nothing cardscan reads.
+                if let result = try? NDEFTags.readType2(CardExchange(channel: ISO14443Channel(device: device))) {
+                    return printNDEF("type2", result, json: json || jsonl)
+                }
+                throw fail(ReadError.unrecognised(tried: [], atr: nil), code: 76)
+            }
+            let headers: [Transcript.Header] = [.init("technology", "iso7816"), .init("uid", target.uid.hexString),
+                                                .init("reader", device.connectionString)]
+            outcome = try guarded {
+                try reading.read(channel: ISO14443Channel(device: device), headers: headers, technology: .iso7816, atr: nil) { _ in }
+            }
+            if reading.profile == nil, case .unrecognised? = outcome.result.error,
+               let result = try? NDEFTags.readType4(CardExchange(channel: ISO14443Channel(device: device))) {
+                return printNDEF("type4", result, json: json || jsonl)
+            }
+        }
+        try outcome.print(json: json, jsonl: jsonl)
     }
 }

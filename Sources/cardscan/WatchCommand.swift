@@ -22,10 +22,15 @@ struct Watch: ParsableCommand {
     @Flag(help: "Print each exchange to stderr.") var trace = false
     @Option(name: .customLong("apdu-timeout"), help: ArgumentHelp("Seconds one command may take.", valueName: "SECONDS"))
     var apduTimeout: Double = 5
+    @Option(help: ArgumentHelp("Watch this libnfc device instead of PC/SC readers.", valueName: "CONNSTRING"))
+    var device: String?
 
     func run() throws {
         let registry = profiles.registry()
         let reading = CardReading(registry: registry, profile: profiles.profile, trace: trace, verbose: false, record: nil, apduTimeout: apduTimeout)
+        if let device {
+            return try NFCReading(reading: reading, connectionString: device, timeout: nil).watch(jsonl: jsonl)
+        }
         let choice = ReaderAccess(choice: reader).choice
         let monitor = CardMonitor()
         if !jsonl { eprint("Watching for cards (Ctrl-C to stop)…") }

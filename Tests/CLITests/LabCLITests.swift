@@ -283,3 +283,41 @@ import Testing
         }
     }
 }
+
+@Suite struct NFCFallbackAndWatchTests {
+    /// A scan through libnfc that finds no transit profile reports the tag's NDEF records.
+    @Test(arguments: [("type3-ndef.apdu", "Type 3 tag", "URI: https://example.com/t3"), ("type2-ndef.apdu", "Type 2 tag", "URI: https://nfc.example/t2")])
+    func ndefFallback(_ card: String, _ tag: String, _ record: String) throws {
+        try Lab.exclusive {
+            let pn532 = try Lab.PN532(Lab.root + "/Tests/LabCards/" + card)
+            defer { pn532.stop() }
+            let r = try Lab.cardscan(["--device", pn532.connectionString, "--timeout", "5"], environment: ["LIBNFC_AUTO_SCAN": "false"])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stdout.hasPrefix(tag) && r.stdout.contains(record), "\(r.stdout)")
+        }
+    }
+
+    @Test func watchThroughALibnfcDevice() throws {
+        try Lab.exclusive {
+            let pn532 = try Lab.PN532(Lab.fixture("suica/full-read.apdu"))
+            defer { pn532.stop() }
+            let out = NSTemporaryDirectory() + "nfcwatch-\(UUID().uuidString)"
+            let outFD = open(out, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
+            var env = ProcessInfo.processInfo.environment
+            env["LIBNFC_AUTO_SCAN"] = "false"
+            let watch = try Subprocess([Lab.binDir + "/cardscan", "watch", "--device", pn532.connectionString, "--jsonl"], environment: env, stdout: outFD, stderr: outFD)
+            close(outFD)
+            defer { watch.terminate() }
+            let deadline = Date().addingTimeInterval(10)
+            var lines: [String] = []
+            while Date() < deadline {
+                lines = ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+                if !lines.isEmpty { break }
+                usleep(50_000)
+            }
+            #expect(lines.first?.hasPrefix("{\"profile\":\"suica\"") == true, "\(lines)")
+            usleep(500_000)                                  // the card stays: no second report
+            #expect(((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").split(separator: "\n").count == 1)
+        }
+    }
+}
