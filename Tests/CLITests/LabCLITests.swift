@@ -189,6 +189,17 @@ import Testing
         }
     }
 
+    @Test func cardRemovedMidReadThroughLibnfcIsExit74WithAPartialReport() throws {
+        try Lab.exclusive {
+            let pn532 = try Lab.PN532(Lab.fixture("suica/full-read.apdu"), options: ["--remove-after", "2"])
+            defer { pn532.stop() }
+            let r = try Lab.cardscan(["--device", pn532.connectionString, "--json", "--timeout", "5", "--apdu-timeout", "0.5"], environment: ["LIBNFC_AUTO_SCAN": "false"])
+            #expect(r.status == 74, "\(r.stderr)")
+            #expect(r.stdout.contains("\"partial\": true") && r.stdout.contains("\"amount\": 1270"))   // the balance was read
+            #expect(r.stderr.contains("error: the card left the field"))
+        }
+    }
+
     @Test func noSuchDeviceIsExit69WithTheHint() throws {
         let r = try Lab.cardscan(["--device", "pn532_uart:/tmp/cardscan-nowhere", "--timeout", "1"], environment: ["LIBNFC_AUTO_SCAN": "false"])
         #expect(r.status == 69)
