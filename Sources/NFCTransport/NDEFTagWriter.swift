@@ -75,4 +75,31 @@ extension NDEFTags {
         let (_, back) = try readType2(exchange)
         guard back == message else { throw WriteFailure.verification("Type 2 tag") }
     }
+
+    /// Type 4 (T4T §5.5): refuse read-only or small tags; UPDATE BINARY NLEN = 0, the message
+    /// in chunks of at most MLc from offset NLEN-size, then the real NLEN; read back and compare.
+    public static func writeType4(_ exchange: CardExchange, message: NDEFMessage) throws {
+        let (status, _) = try readType4(exchange)
+        try check(status, message, tag: "Type 4")
+        // readType4 left the NDEF file selected; the CC is needed for MLc and the NLEN size.
+        guard try exchange.send(.select(fileID: Type4CapabilityContainer.fileID, returning: .none)).statusWord.isSuccess else {
+            throw Failure.notNDEF("no capability container file")
+        }
+        let cc = try Type4CapabilityContainer(parsing: try exchange.send(.readBinary(offset: 0, length: 15)).data)
+        guard try exchange.send(.select(fileID: cc.ndefFileID, returning: .none)).statusWord.isSuccess else { throw Failure.notNDEF("no NDEF file") }
+        func update(_ offset: Int, _ data: [UInt8]) throws {
+            let r = try exchange.send(CommandAPDU(cla: 0x00, ins: 0xD6, p1: UInt8(offset >> 8), p2: UInt8(offset & 0xFF), data: data))
+            guard r.statusWord.isSuccess else { throw WriteFailure.unsupported("UPDATE BINARY at \(offset) answered \(r.statusWord)") }
+        }
+        let bytes = message.encoded
+        func nlen(_ n: Int) -> [UInt8] { (0..<cc.nlenSize).reversed().map { UInt8((n >> (8 * $0)) & 0xFF) } }
+        try update(0, nlen(0))
+        let step = max(1, min(cc.maxLc, 255))
+        for start in stride(from: 0, to: bytes.count, by: step) {
+            try update(cc.nlenSize + start, Array(bytes[start..<min(start + step, bytes.count)]))
+        }
+        try update(0, nlen(bytes.count))
+        let (_, back) = try readType4(exchange)
+        guard back == message else { throw WriteFailure.verification("Type 4 tag") }
+    }
 }

@@ -91,7 +91,7 @@ func printNDEF(_ tag: String, _ result: (NDEFStatus, NDEFMessage?), json: Bool) 
 extension NDEFCommand {
     struct Write: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write a Text or URI record to a Type 2 or Type 3 tag, then read it back.",
+            abstract: "Write a Text or URI record to a Type 2, 3 or 4 tag, then read it back.",
             discussion: """
             The tag's NDEF status is read first: a read-only tag, or one too small for the
             message, is refused and nothing is written. After writing, the message is read
@@ -125,11 +125,12 @@ extension NDEFCommand {
                     return out("Wrote \(message.encoded.count) bytes to the Type 3 tag; read back and verified.")
                 }
                 if let a = try guarded({ try nfc.pollISO14443A() }) {
-                    if a.isISO14443_4 {
-                        throw fail(NDEFTags.WriteFailure.unsupported("writing Type 4 tags is not supported yet (reading is: cardscan ndef read)"), code: 69)
-                    }
                     let x = CardExchange(channel: ISO14443Channel(device: nfc))
                     if trace { x.observer = Tracer().observe }
+                    if a.isISO14443_4 {
+                        try guarded { try NDEFTags.writeType4(x, message: message) }
+                        return out("Wrote \(message.encoded.count) bytes to the Type 4 tag; read back and verified.")
+                    }
                     try guarded { try NDEFTags.writeType2(x, message: message) }
                     return out("Wrote \(message.encoded.count) bytes to the Type 2 tag; read back and verified.")
                 }

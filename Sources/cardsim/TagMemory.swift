@@ -8,6 +8,13 @@ import APDU
 struct TagMemory {
     var blocks: [UInt16: [UInt8]] = [:]
     var pages: [Int: [UInt8]] = [:]
+    /// Type 4: the CC and NDEF files (E103, and the NDEF file), as read, then as written.
+    var files: [UInt16: [UInt8]] = [:]
+    var currentFile: UInt16? = nil
+
+    static func fileSelect(_ c: [UInt8]) -> UInt16? {
+        c.count == 7 && c[0] == 0x00 && c[1] == 0xA4 && c[2] == 0x00 && c[3] == 0x0C && c[4] == 0x02 ? UInt16(c[5]) << 8 | UInt16(c[6]) : nil
+    }
 
     init(seed transcript: Transcript) {
         for e in transcript.entries {
@@ -16,7 +23,21 @@ struct TagMemory {
             if let (service, numbers) = Self.blockRequest(command), service == 0x000B, answer.count >= 13, answer[10] == 0, answer[11] == 0 {
                 let data = Array(answer[13...])
                 for (i, n) in numbers.enumerated() where data.count >= (i + 1) * 16 { blocks[n] = Array(data[(i * 16)..<((i + 1) * 16)]) }
-            } else if command.count == 2, command[0] == 0x30, answer.count >= 16 {
+            } else if let fid = Self.fileSelect(command), fid & 0xFF00 == 0xE100 {
+                currentFile = fid
+                if files[fid] == nil { files[fid] = [] }
+            } else if command.count == 5, command[0] == 0x00, command[1] == 0xB0, command[2] & 0x80 == 0, let f = currentFile, answer.count >= 2,
+                      answer.suffix(2) == [0x90, 0x00] {
+                let offset = Int(command[2]) << 8 | Int(command[3])
+                var file = files[f] ?? []
+                let data = Array(answer.dropLast(2))
+                if file.count < offset + data.count { file += [UInt8](repeating: 0, count: offset + data.count - file.count) }
+                file.replaceSubrange(offset..<(offset + data.count), with: data)
+                files[f] = file
+            } else if command.count >= 2, command[1] == 0xA4 {
+                currentFile = nil
+            }
+            if command.count == 2, command[0] == 0x30, answer.count >= 16 {
                 for i in 0..<4 { pages[Int(command[1]) + i] = Array(answer[(i * 4)..<(i * 4 + 4)]) }
             }
         }
@@ -51,6 +72,30 @@ struct TagMemory {
                 return [0x0C, 0x09] + idm + [0x00, 0x00]
             }
             return nil
+        }
+        if !felica, !files.isEmpty {
+            if let fid = Self.fileSelect(frame) {
+                guard files[fid] != nil else { return nil }
+                currentFile = fid
+                return [0x90, 0x00]
+            }
+            if frame.count >= 2, frame[1] == 0xA4 { currentFile = nil; return nil }
+            if let f = currentFile, frame.count == 5, frame[0] == 0x00, frame[1] == 0xB0 {
+                let offset = Int(frame[2]) << 8 | Int(frame[3])
+                let file = files[f] ?? []
+                guard offset <= file.count else { return [0x6B, 0x00] }
+                let n = frame[4] == 0 ? 256 : Int(frame[4])
+                return Array(file[offset..<min(file.count, offset + n)]) + [0x90, 0x00]
+            }
+            if let f = currentFile, frame.count >= 5, frame[0] == 0x00, frame[1] == 0xD6 {
+                let offset = Int(frame[2]) << 8 | Int(frame[3])
+                let data = Array(frame[5..<min(frame.count, 5 + Int(frame[4]))])
+                var file = files[f] ?? []
+                if file.count < offset + data.count { file += [UInt8](repeating: 0, count: offset + data.count - file.count) }
+                file.replaceSubrange(offset..<(offset + data.count), with: data)
+                files[f] = file
+                return [0x90, 0x00]
+            }
         }
         if !felica, frame.count == 2, frame[0] == 0x30, !pages.isEmpty {
             let p = Int(frame[1])

@@ -265,7 +265,7 @@ import Testing
         try Lab.cardscan(["ndef"] + args + ["--device", pn532.connectionString, "--timeout", "5"], environment: ["LIBNFC_AUTO_SCAN": "false"])
     }
 
-    @Test(arguments: ["type3-ndef.apdu", "type2-ndef.apdu"])
+    @Test(arguments: ["type3-ndef.apdu", "type2-ndef.apdu", "type4-ndef.apdu"])
     func writeThenRead(_ card: String) throws {
         try session(card) { pn532 in
             let w = try cardscan(pn532, ["write", "--uri", "https://cardscan.example/written"])
