@@ -6,6 +6,10 @@ import APDU
 ///
 /// The selection context is the list of successful SELECTs since the card was presented:
 /// a SELECT by AID or by path starts a new context, a SELECT by FID extends it.
+///
+/// One limit: a card cannot be brought back to "nothing selected" without a reset, so a
+/// profile that reads before any SELECT (Beijing's SFI 4) must be tried before profiles that
+/// select something; its `detect.order` says so.
 public final class CardSession {
     public let exchange: CardExchange
     /// The card's ATR, when the transport knows it.
