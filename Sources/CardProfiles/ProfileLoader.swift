@@ -1,4 +1,5 @@
 import APDU
+import FeliCaCommands
 import Yams
 
 /// Loads and validates profile files. Every problem is reported, each with file:line:column
@@ -153,8 +154,8 @@ public enum ProfileLoader {
                 let g = { (k: String) in m.first { $0.key == k }?.node }
                 if g("service") == nil { r.issue(actionNode, "\(apath).service", "required key 'service' is missing (e.g. 0x090F)") }
                 let service = r.int(g("service"), "\(apath).service", range: 0...0xFFFF)
-                if let service, service & 1 == 0 {
-                    r.issue(g("service"), "\(apath).service", "service \(String(service, radix: 16)) needs authentication (bit 0 is 0): cardscan only reads without encryption")
+                if let service, ServiceCode(UInt16(service)).needsAuthentication {
+                    r.issue(g("service"), "\(apath).service", "service \(String(service, radix: 16)) needs authentication (a 'with key' attribute): cardscan only reads without encryption")
                 }
                 let first = g("first").flatMap { r.int($0, "\(apath).first", range: 0...0xFFFF) } ?? 0
                 let count = g("count").flatMap { r.int($0, "\(apath).count", range: 1...255) } ?? 1

@@ -41,7 +41,9 @@ public struct ServiceCode: Hashable, Sendable, CustomStringConvertible {
 
     public var number: UInt16 { value >> 6 }
     public var attribute: UInt8 { UInt8(value & 0x3F) }
-    public var needsAuthentication: Bool { value & 1 == 0 }
+    /// The documented "with key" attributes (08, 0A, … 16: bit 0 clear). Attributes outside
+    /// that table (Shenzhen Tong's purse 0118 has 18) are not assumed to need a key.
+    public var needsAuthentication: Bool { (0x08...0x17).contains(attribute) && attribute & 1 == 0 }
     /// The two bytes as sent: little-endian.
     public var packed: [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
 

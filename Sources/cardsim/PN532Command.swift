@@ -10,8 +10,10 @@ struct PN532: ParsableCommand {
         Creates a pseudo-terminal, links PATH to it, and answers libnfc's pn532_uart driver:
           LIBNFC_AUTO_SCAN=false LIBNFC_DEVICE=pn532_uart:PATH nfc-list
         The card is a transcript: `technology: felica` (with `idm`, `pmm`, `system-code`
-        headers), `iso7816` (an ISO 14443-4 card) or `type2`; its commands are answered by
-        lenient replay. PATH must not contain ':' (libnfc splits connection strings on it).
+        headers), `iso7816` (an ISO 14443-4 card) or `type2`, its commands answered by
+        lenient replay; or a FeliCa card image (JSON: idm, pmm, systems with their services
+        and blocks; see docs/felica.md). PATH must not contain ':' (libnfc splits connection
+        strings on it).
         """)
 
     @Option(help: ArgumentHelp("Where to link the pseudo-terminal (no ':').", valueName: "PATH")) var pty: String
@@ -25,14 +27,18 @@ struct PN532: ParsableCommand {
     }
 
     func run() throws {
-        let text: String
-        do { text = try String(contentsOfFile: card, encoding: .utf8) } catch {
+        guard let data = FileManager.default.contents(atPath: card) else {
             FileHandle.standardError.write(Data("cardsim: \(card): cannot read\n".utf8)); throw ExitCode(66)
         }
         let emulator: PN532Emulator
         do {
-            emulator = try PN532Emulator(transcript: try Transcript(parsing: text, file: card), file: card,
+            if FeliCaCardImage.isImage(data) {
+                emulator = PN532Emulator(image: try FeliCaCardImage(json: data, file: card),
                                          removeAfter: removeAfter, silentAfter: silentAfter, verbose: verbose)
+            } else {
+                emulator = try PN532Emulator(transcript: try Transcript(parsing: String(decoding: data, as: UTF8.self), file: card), file: card,
+                                             removeAfter: removeAfter, silentAfter: silentAfter, verbose: verbose)
+            }
         } catch {
             FileHandle.standardError.write(Data("cardsim: \(error)\n".utf8)); throw ExitCode(65)
         }

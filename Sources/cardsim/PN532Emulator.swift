@@ -16,6 +16,8 @@ final class PN532Emulator {
 
     let card: Card
     let replay: ReplayChannel
+    /// A FeliCa card image answers instead of the transcript when given.
+    let image: FeliCaCardImage?
     let removeAfter: Int?
     let silentAfter: Int?
     let verbose: Bool
@@ -27,6 +29,7 @@ final class PN532Emulator {
     init(transcript: Transcript, file: String, removeAfter: Int?, silentAfter: Int?, verbose: Bool) throws {
         replay = ReplayChannel(transcript, mode: .lenient, file: file)
         memory = TagMemory(seed: transcript)
+        image = nil
         self.removeAfter = removeAfter
         self.silentAfter = silentAfter
         self.verbose = verbose
@@ -48,6 +51,17 @@ final class PN532Emulator {
         default:
             throw ValidationFailure("technology '\(transcript.technology)' is not one cardsim pn532 can serve (felica, iso7816, type2)")
         }
+    }
+
+    /// A FeliCa card from a card image (FeliCaCardImage).
+    init(image: FeliCaCardImage, removeAfter: Int?, silentAfter: Int?, verbose: Bool) {
+        self.image = image
+        replay = ReplayChannel(Transcript(), mode: .lenient)
+        memory = TagMemory(seed: Transcript())
+        card = .felica(idm: image.idm, pmm: image.pmm, systemCode: image.primarySystemCode)
+        self.removeAfter = removeAfter
+        self.silentAfter = silentAfter
+        self.verbose = verbose
     }
 
     struct ValidationFailure: Error, CustomStringConvertible { let description: String; init(_ d: String) { description = d } }
@@ -83,6 +97,11 @@ final class PN532Emulator {
             exchanged += 1
             var isFeliCa = false
             if case .felica = card { isFeliCa = true }
+            if let image {
+                guard let answer = image.answer(payload) else { return [cmd + 1, 0x01] }
+                log("> \(payload.hexString)\n< \(answer.hexString) (image)")
+                return [cmd + 1, 0x00] + answer
+            }
             if let fromMemory = memory.answer(payload, felica: isFeliCa) {
                 log("> \(payload.hexString)\n< \(fromMemory.hexString) (memory)")
                 return [cmd + 1, 0x00] + fromMemory
@@ -110,9 +129,15 @@ final class PN532Emulator {
         case (.felica(let idm, let pmm, let sc), 0x01), (.felica(let idm, let pmm, let sc), 0x02):
             // Initiator data: the Polling payload without its length byte: 00 SC SC RC TSN.
             let requested = data.count >= 5 ? Array(data[3..<5]) : [0xFF, 0xFF]
-            guard requested == [0xFF, 0xFF] || requested == sc else { return [0x4B, 0x00] }
+            var answerIDm = idm, answerSC = sc
+            if let image {
+                guard let hit = image.poll(UInt16(requested[0]) << 8 | UInt16(requested[1])) else { return [0x4B, 0x00] }
+                answerIDm = hit.idm; answerSC = hit.system
+            } else {
+                guard requested == [0xFF, 0xFF] || requested == sc else { return [0x4B, 0x00] }
+            }
             let rc = data.count >= 6 ? data[5] : 0
-            let pol = [0x01] + idm + pmm + (rc == 1 ? sc : [])
+            let pol = [0x01] + answerIDm + pmm + (rc == 1 ? answerSC : [])
             selected = true
             replay.reset()
             return [0x4B, 0x01, 0x01, UInt8(pol.count + 1)] + pol

@@ -84,6 +84,7 @@ import Testing
     @Test func serviceCodesAndBlockElements() throws {
         #expect(ServiceCode(0x008B).packed == [0x8B, 0x00])
         #expect(ServiceCode(0x008B).number == 2 && ServiceCode(0x008B).attribute == 0x0B && !ServiceCode(0x008B).needsAuthentication)
+        #expect(ServiceCode(0x0108).needsAuthentication && !ServiceCode(0x0118).needsAuthentication)
         #expect(ServiceCode(0x0048).description == "Service Code 0048h (Random RW with key)")
         #expect(ServiceCode(number: 0x24, attribute: 0x0F) == ServiceCode(0x090F))
         #expect(try BlockListElement(serviceIndex: 2, blockNumber: 5, accessMode: 1).packed == [0x92, 0x05])

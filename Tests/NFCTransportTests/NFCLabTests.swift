@@ -119,3 +119,30 @@ import Testing
         }
     }
 }
+
+/// cardsim pn532 serving a FeliCa card image (two systems) through the real libnfc.
+@Suite struct FeliCaCardImageLabTests {
+    @Test func systemsServicesAndStatusFlags() throws {
+        try Lab.exclusive {
+            let pn532 = try Lab.PN532(Lab.root + "/Tests/LabCards/octopus-szt-image.json")
+            defer { pn532.stop() }
+            let device = try NFCDevice(connectionString: pn532.connectionString)
+            #expect(try device.pollFeliCa(systemCode: 0x0003) == nil)
+            let octopus = try #require(try device.pollFeliCa(systemCode: 0x8008))
+            let szt = try #require(try device.pollFeliCa(systemCode: 0x8005))                         // stays selected
+            #expect(octopus.idm[0] == 0x01 && szt.idm[0] == 0x11 && szt.systemCode == [0x80, 0x05])   // system 1 in IDm's upper nibble
+            let idm = try IDm(szt.idm)
+            let x = CardExchange(channel: FeliCaChannel(device: device, target: szt))
+            #expect(try FeliCaResponse.requestSystemCode(try x.transmit(FeliCaCommand.requestSystemCode(idm)), idm: idm) == [SystemCode(0x8008), SystemCode(0x8005)])
+            let read = { (service: UInt16, block: UInt16) throws -> [[UInt8]] in
+                try FeliCaResponse.readWithoutEncryption(try x.transmit(FeliCaCommand.readWithoutEncryption(idm, services: [ServiceCode(service)], blocks: [BlockListElement(serviceIndex: 0, blockNumber: block)])), idm: idm)
+            }
+            #expect(try read(0x0118, 0)[0].prefix(4) == [0x00, 0x00, 0x01, 0x90])
+            #expect(throws: FeliCaError.status(StatusFlags(0x01, 0xA8))) { _ = try read(0x0118, 1) }
+            #expect(throws: FeliCaError.status(StatusFlags(0x01, 0xA6))) { _ = try read(0x090F, 0) }    // no such service here
+            let write = try FeliCaCommand.writeWithoutEncryption(idm, services: [ServiceCode(0x0118)], blocks: [BlockListElement(serviceIndex: 0, blockNumber: 0)], data: [[UInt8](repeating: 0, count: 16)])
+            #expect(throws: FeliCaError.status(StatusFlags(0x01, 0xA5))) { try FeliCaResponse.writeWithoutEncryption(try x.transmit(write), idm: idm) }
+            #expect(try FeliCaResponse.requestService(try x.transmit(FeliCaCommand.requestService(idm, nodes: [ServiceCode(0x0118), ServiceCode(0x090F)])), idm: idm) == [0x0000, 0xFFFF])
+        }
+    }
+}

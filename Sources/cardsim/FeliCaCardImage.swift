@@ -1,0 +1,118 @@
+import APDU
+import Foundation
+
+/// A FeliCa card described by its contents rather than a recording, for `cardsim pn532`:
+///
+/// ```json
+/// { "technology": "felica", "idm": "01 2E 4C D0 1A 2B 3C 4D", "pmm": "03 01 4B 02 4F 49 93 FF",
+///   "systems": [ { "code": "0003", "services": { "008B": ["…16 bytes…"], "090F": ["…", "…"] } },
+///                { "code": "FE00", "services": {} } ] }
+/// ```
+///
+/// The card answers Polling for any of its systems (system n: the upper nibble of IDm byte 0
+/// is n), Request System Code, Request Service (key version 0000 or FFFF), Read Without
+/// Encryption (A8 past the last block, A6 for an unknown service) and Write Without Encryption
+/// to a service with a "w/o key" read/write attribute (same service number: 0009 writes 000B).
+final class FeliCaCardImage {
+    struct System { let code: UInt16; var services: [UInt16: [[UInt8]]] }
+
+    let idm: [UInt8]
+    let pmm: [UInt8]
+    private(set) var systems: [System]
+
+    struct Invalid: Error, CustomStringConvertible { let description: String }
+
+    init(json data: Data, file: String) throws {
+        guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { throw Invalid(description: "\(file): not a JSON object") }
+        func hex(_ v: Any?, _ what: String, count: Int? = nil) throws -> [UInt8] {
+            guard let s = v as? String, let b = try? Hex.parse(s), count == nil || b.count == count! else {
+                throw Invalid(description: "\(file): \(what) must be hex\(count.map { " of \($0) bytes" } ?? "")")
+            }
+            return b
+        }
+        idm = try hex(root["idm"], "idm", count: 8)
+        pmm = try hex(root["pmm"], "pmm", count: 8)
+        guard let list = root["systems"] as? [[String: Any]], !list.isEmpty else { throw Invalid(description: "\(file): systems must be a non-empty list") }
+        systems = try list.map { s in
+            let code = try hex(s["code"], "system code", count: 2)
+            var services: [UInt16: [[UInt8]]] = [:]
+            for (k, v) in (s["services"] as? [String: Any]) ?? [:] {
+                let sc = try hex(k, "service code \(k)", count: 2)
+                guard let blocks = v as? [Any] else { throw Invalid(description: "\(file): service \(k) must list its blocks") }
+                services[UInt16(sc[0]) << 8 | UInt16(sc[1])] = try blocks.map { try hex($0, "a block of service \(k)", count: 16) }
+            }
+            return System(code: UInt16(code[0]) << 8 | UInt16(code[1]), services: services)
+        }
+    }
+
+    static func isImage(_ data: Data) -> Bool { data.first == UInt8(ascii: "{") }
+
+    var primarySystemCode: [UInt8] { [UInt8(systems[0].code >> 8), UInt8(systems[0].code & 0xFF)] }
+
+    func idm(forSystem n: Int) -> [UInt8] { [idm[0] & 0x0F | UInt8(n << 4)] + idm[1...] }
+
+    /// Polling: the IDm and system code of the first system matching `code` (FFFF: the first).
+    func poll(_ code: UInt16) -> (idm: [UInt8], system: [UInt8])? {
+        guard let n = systems.firstIndex(where: { code == 0xFFFF || $0.code == code }) else { return nil }
+        return (idm(forSystem: n), [UInt8(systems[n].code >> 8), UInt8(systems[n].code & 0xFF)])
+    }
+
+    /// The answer to a FeliCa frame (LEN first), or nil for a frame meant for another card.
+    func answer(_ f: [UInt8]) -> [UInt8]? {
+        guard f.count >= 10, Int(f[0]) == f.count else { return nil }
+        let cardIDm = Array(f[2..<10])
+        guard let n = (0..<systems.count).first(where: { idm(forSystem: $0) == cardIDm }) else { return nil }
+        func reply(_ code: UInt8, _ body: [UInt8]) -> [UInt8] { [UInt8(10 + body.count), code] + cardIDm + body }
+        switch f[1] {
+        case 0x0C:                                                    // Request System Code
+            return reply(0x0D, [UInt8(systems.count)] + systems.flatMap { [UInt8($0.code >> 8), UInt8($0.code & 0xFF)] })
+        case 0x04:                                                    // Request Response
+            return reply(0x05, [0x00])
+        case 0x02:                                                    // Request Service
+            guard f.count >= 11 else { return nil }
+            let count = Int(f[10])
+            var versions: [UInt8] = [UInt8(count)]
+            for i in 0..<count where f.count >= 13 + 2 * i {
+                let code = UInt16(f[11 + 2 * i]) | UInt16(f[12 + 2 * i]) << 8
+                versions += systems[n].services.keys.contains { $0 >> 6 == code >> 6 } ? [0x00, 0x00] : [0xFF, 0xFF]
+            }
+            return reply(0x03, versions)
+        case 0x06, 0x08:                                              // Read / Write Without Encryption
+            guard f.count >= 11 else { return nil }
+            let m = Int(f[10])
+            guard f.count >= 12 + 2 * m else { return reply(f[1] + 1, [0xFF, 0xA1]) }
+            let codes = (0..<m).map { UInt16(f[11 + 2 * $0]) | UInt16(f[12 + 2 * $0]) << 8 }
+            var i = 11 + 2 * m
+            let blockCount = Int(f[i]); i += 1
+            var elements: [(service: Int, block: Int)] = []
+            for _ in 0..<blockCount {
+                guard i + 1 < f.count else { return reply(f[1] + 1, [0xFF, 0xA2]) }
+                let head = f[i]
+                if head & 0x80 != 0 { elements.append((Int(head & 0x0F), Int(f[i + 1]))); i += 2 }
+                else { guard i + 2 < f.count else { return reply(f[1] + 1, [0xFF, 0xA2]) }; elements.append((Int(head & 0x0F), Int(f[i + 1]) | Int(f[i + 2]) << 8)); i += 3 }
+            }
+            func storage(_ code: UInt16) -> UInt16? { systems[n].services.keys.first { $0 >> 6 == code >> 6 } }
+            if f[1] == 0x06 {
+                var data: [UInt8] = []
+                for (k, e) in elements.enumerated() {
+                    guard e.service < codes.count, let key = storage(codes[e.service]) else { return reply(0x07, [UInt8(k + 1), 0xA6]) }
+                    let blocks = systems[n].services[key]!
+                    guard e.block < blocks.count else { return reply(0x07, [UInt8(k + 1), 0xA8]) }
+                    data += blocks[e.block]
+                }
+                return reply(0x07, [0x00, 0x00, UInt8(elements.count)] + data)
+            }
+            let payload = Array(f[i...])
+            guard payload.count == elements.count * 16 else { return reply(0x09, [0xFF, 0xA2]) }
+            for (k, e) in elements.enumerated() {
+                let code = e.service < codes.count ? codes[e.service] : 0
+                guard let key = storage(code), code & 0x3F == 0x09 else { return reply(0x09, [UInt8(k + 1), 0xA5]) }
+                guard e.block < systems[n].services[key]!.count else { return reply(0x09, [UInt8(k + 1), 0xA8]) }
+                systems[n].services[key]![e.block] = Array(payload[(k * 16)..<((k + 1) * 16)])
+            }
+            return reply(0x09, [0x00, 0x00])
+        default:
+            return nil
+        }
+    }
+}
