@@ -5,7 +5,10 @@ APT_PACKAGES := libpcsclite-dev libnfc-dev libnfc-bin libusb-dev pcscd vsmartcar
 DEMO_TRANSCRIPT := Tests/Fixtures/shanghai-transit/full-read.apdu
 BIN = $(shell swift build --show-bin-path)
 
-.PHONY: setup build demo test lab-stop install bench man clean
+.PHONY: setup apt-packages build demo test lab-stop install bench man clean
+
+apt-packages:
+	@echo $(APT_PACKAGES)
 
 ## setup: install the Debian packages cardscan and its lab need (apt-get)
 setup:

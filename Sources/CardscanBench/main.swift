@@ -3,6 +3,7 @@
 //   CardscanBench replay FIXTURES_DIR PROFILES_DIR [SECONDS]
 //       transcripts replayed per second through the profile engine (one core), parsed
 //       once; and with parsing included
+//       (BENCH_ENGINE_ONLY=1: only the first figure, for profiling)
 //   CardscanBench pcsc READER N
 //       N APDUs (a Shanghai read sequence, repeated) through PCSCTransport + the exchange
 //       layer; prints the median and the quartiles per APDU in microseconds
