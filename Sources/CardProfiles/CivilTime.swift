@@ -71,12 +71,7 @@ func appendDigits(_ out: inout [UInt8], _ v: Int, _ width: Int) {
     withUnsafeBytes(of: &digits) { buf in for i in stride(from: count - 1, through: 0, by: -1) { out.append(buf[i]) } }
 }
 
-func pad(_ v: Int, _ width: Int) -> String {
-    let s = String(v)
-    return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
-}
-
-/// `+08:00` ⇄ minutes east of UTC.
+/// `+08:00` → minutes east of UTC.
 enum UTCOffset {
     static func parse(_ text: String) -> Int? {
         if text == "Z" || text == "UTC" { return 0 }
@@ -84,11 +79,6 @@ enum UTCOffset {
         guard chars.count == 6, chars[0] == "+" || chars[0] == "-", chars[3] == ":",
               let h = Int(String(chars[1...2])), let m = Int(String(chars[4...5])), h <= 14, m < 60 else { return nil }
         return (chars[0] == "-" ? -1 : 1) * (h * 60 + m)
-    }
-
-    static func format(_ minutes: Int) -> String {
-        let sign = minutes < 0 ? "-" : "+"
-        return "\(sign)\(pad(abs(minutes) / 60, 2)):\(pad(abs(minutes) % 60, 2))"
     }
 }
 

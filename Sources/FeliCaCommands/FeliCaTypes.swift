@@ -4,21 +4,21 @@ import APDU
 /// nibble of byte 0 selects the system number when sent back in a command.
 public struct IDm: Hashable, Sendable, CustomStringConvertible {
     public let bytes: [UInt8]
-    public init(_ bytes: [UInt8]) throws(FeliCaError) {
-        guard bytes.count == 8 else { throw .badLength(field: "IDm", expected: 8, actual: bytes.count) }
-        self.bytes = bytes
-    }
+    public init(_ bytes: [UInt8]) throws(FeliCaError) { self.bytes = try eightBytes(bytes, "IDm") }
     public var description: String { bytes.compactHex }
 }
 
 /// The 8-byte manufacture parameter (PMm): IC type and the timing coefficients.
 public struct PMm: Hashable, Sendable, CustomStringConvertible {
     public let bytes: [UInt8]
-    public init(_ bytes: [UInt8]) throws(FeliCaError) {
-        guard bytes.count == 8 else { throw .badLength(field: "PMm", expected: 8, actual: bytes.count) }
-        self.bytes = bytes
-    }
+    public init(_ bytes: [UInt8]) throws(FeliCaError) { self.bytes = try eightBytes(bytes, "PMm") }
     public var description: String { bytes.compactHex }
+}
+
+/// IDm and PMm are both exactly 8 bytes.
+private func eightBytes(_ bytes: [UInt8], _ field: String) throws(FeliCaError) -> [UInt8] {
+    guard bytes.count == 8 else { throw .badLength(field: field, expected: 8, actual: bytes.count) }
+    return bytes
 }
 
 /// A system code, sent big-endian in Polling (`80 08` is Octopus, `00 03` CJRC transit,

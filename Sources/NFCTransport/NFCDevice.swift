@@ -16,6 +16,7 @@ public final class NFCDevice: @unchecked Sendable {
 
     /// Connection strings libnfc finds (with LIBNFC_AUTO_SCAN=false: only LIBNFC_DEVICE).
     public static func list() -> [String] {
+        quietLibnfcLog()
         var ctx: OpaquePointer? = nil
         nfc_init(&ctx)
         guard let ctx else { return [] }
@@ -30,6 +31,7 @@ public final class NFCDevice: @unchecked Sendable {
 
     /// Opens `connectionString` (nil: libnfc's default device) and makes it an initiator.
     public init(connectionString: String? = nil) throws(NFCError) {
+        Self.quietLibnfcLog()
         var ctx: OpaquePointer? = nil
         nfc_init(&ctx)
         guard let ctx else { throw NFCError(code: .noDevice, function: "nfc_init", detail: "libnfc could not start") }
@@ -51,6 +53,10 @@ public final class NFCDevice: @unchecked Sendable {
         }
         nfc_device_set_property_bool(dev, NP_INFINITE_SELECT, false)
     }
+
+    /// libnfc logs its scan failures ("Unable to find USB busses") to stderr; cardscan reports
+    /// failures itself, so libnfc stays quiet unless the user set LIBNFC_LOG_LEVEL.
+    static func quietLibnfcLog() { setenv("LIBNFC_LOG_LEVEL", "0", 0) }
 
     deinit {
         nfc_close(device)

@@ -4,7 +4,7 @@ import ArgumentParser
 struct Cardscan: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cardscan",
-        abstract: "Read smart cards and transit cards through PC/SC readers.",
+        abstract: "Read smart cards and transit cards through PC/SC readers and libnfc devices.",
         discussion: """
         Without a subcommand, cardscan scans: it waits for a card, recognises it among the
         known profiles (or uses --profile), reads it and prints the balance, the card's

@@ -2,11 +2,12 @@ import APDU
 import ArgumentParser
 import CardProfiles
 import Foundation
+import NFCTransport
 import PCSCTransport
 
 struct Doctor: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check the setup: pcscd, readers, the ATR list, profile directories.",
+        abstract: "Check the setup: pcscd, readers, libnfc devices, the ATR list, profile directories.",
         discussion: "Each line is a check; a failing one says what to do. Exit 0 when cardscan can read cards, 69 when it cannot.")
 
     @OptionGroup var profiles: ProfileOptions
@@ -35,9 +36,10 @@ struct Doctor: ParsableCommand {
         let list = FileManager.default.fileExists(atPath: SmartcardList.path)
         check(list, list ? "ATR list \(SmartcardList.path)" : "no ATR list at \(SmartcardList.path): `cardscan atr` cannot name cards",
               fix: "apt-get install pcsc-tools", warnOnly: true)
-        let nfc = FileManager.default.fileExists(atPath: "/usr/bin/nfc-list")
-        check(false, "libnfc devices (PN532, ACR122 in libnfc mode): not supported by this version of cardscan" + (nfc ? " (libnfc-bin is installed)" : ""),
-              fix: "use the reader through pcscd (PC/SC) for now", warnOnly: true)
+        let nfcDevices = NFCDevice.list()
+        check(!nfcDevices.isEmpty, nfcDevices.isEmpty ? "no libnfc device (PN532, ACR122U in libnfc mode); only needed for `cardscan --device`"
+                                                      : "libnfc device(s): " + nfcDevices.joined(separator: ", ") + " (use with --device)",
+              fix: "set LIBNFC_DEVICE, e.g. pn532_uart:/dev/ttyUSB0; an ACR122U held by pcscd cannot be opened by libnfc (docs/felica.md)", warnOnly: true)
         let registry = profiles.registry()
         for dir in registry.directories {
             var isDir: ObjCBool = false

@@ -48,7 +48,7 @@ struct ReportPrinter {
                 columns.map { c in
                     guard let v = t.first(where: { $0.0 == c })?.1 else { return "" }
                     if c == "amount", let i = v.intValue { return Self.money(i, r.currency) }
-                    if c == "time" { return v.description.replacingOccurrencesOfT() }
+                    if c == "time" { return v.description.spacedDateTime() }
                     return v.description
                 }
             }
@@ -72,7 +72,7 @@ extension String {
     func padding(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
     func leftPadding(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
     /// `2024-03-05T08:30:15+08:00` → `2024-03-05 08:30:15 +08:00`.
-    func replacingOccurrencesOfT() -> String {
+    func spacedDateTime() -> String {
         guard count == 25, let t = firstIndex(of: "T") else { return self }
         var s = self
         s.replaceSubrange(t...t, with: " ")

@@ -176,6 +176,9 @@ import Testing
             #expect(try Lab.cardscan(["replay", "--json", file]).stdout == expected)
             let readers = try Lab.cardscan(["readers", "--nfc"], environment: pn532.environment)
             #expect(readers.stdout.contains("libnfc  \(pn532.connectionString)"))
+            let doctor = try Lab.cardscan(["doctor"], environment: pn532.environment)
+            #expect(doctor.stdout.contains("ok   libnfc device(s): \(pn532.connectionString) (use with --device)"), "\(doctor.stdout)")
+            #expect(!doctor.stderr.contains("libnfc.buses"))                    // libnfc's own log stays quiet
         }
     }
 
