@@ -260,8 +260,27 @@ class FeliCaT:
         self.lines += ["> " + sp(cmd), "< " + sp(resp)]
         return self
 
+    def request_service(self, nodes, present):
+        """Request Service for `nodes`; those in `present` exist (key version 0001), others FFFF."""
+        body = bytes([len(nodes)]) + b"".join(n.to_bytes(2, "little") for n in nodes)
+        versions = bytes([len(nodes)]) + b"".join((1 if n in present else 0xFFFF).to_bytes(2, "little") for n in nodes)
+        self.lines += ["> " + sp(bytes([10 + len(body), 0x02]) + self.idm + body),
+                       "< " + sp(bytes([10 + len(versions), 0x03]) + self.idm + versions)]
+        return self
+
+    def removed(self):
+        """The card leaves while the last recorded command is in flight."""
+        self.lines[-1] = "! removed"
+        return self
+
     def write(self, name):
         T.write(self, name)
+
+def profile_variants(profile):
+    """The variants of a built-in profile: name → its service codes (the profile is the one source)."""
+    import yaml
+    with open(os.path.join(ROOT, "..", "..", "profiles", f"{profile}.yaml")) as f:
+        return {v["name"]: v["services"] for v in yaml.safe_load(f)["variants"]}
 
 def suica_history(n):
     """n history blocks, newest first, in the 090F layout (card-reference §3.2); the oldest
@@ -287,14 +306,23 @@ def suica_history(n):
 
 def suica():
     idm, pmm = "01 2E 4C D0 1A 2B 3C 4D", "03 01 4B 02 4F 49 93 FF"
-    for name, n in [("full-read", 7), ("two-trips", 2)]:
+    variants = profile_variants("suica")
+    nodes = [c for codes in variants.values() for c in codes]
+    # (fixture, history blocks, issuers whose services the card has): one issuer names the
+    # card; none or two leave the family name.
+    for name, n, issuers in [("full-read", 7, ["Suica"]), ("two-trips", 2, ["PASMO"]),
+                             ("unknown-issuer", 3, []), ("two-issuers", 1, ["Suica", "PASMO"])]:
         hist, balance = suica_history(n)
         hist += [bytes(16)] * (20 - len(hist))          # unused history blocks are zeros
         info = bytes(11) + balance.to_bytes(2, "little") + b"\0" + h("01 E3")
         t = FeliCaT("suica", idm, pmm, "00 03")
         t.read(0x008B, [0], [info])
         t.read(0x090F, list(range(10)), hist[:10]).read(0x090F, list(range(10, 20)), hist[10:])
+        t.request_service(nodes, {c for i in issuers for c in variants[i]})
         t.write(f"suica/{name}.apdu")
+        if name == "two-trips":
+            # Removed while asked for its issuer: balance and trips are kept (partial).
+            t.removed().write("suica/removed-before-issuer.apdu")
 
 def octopus():
     for name, raw in [("negative-balance", 0x164), ("positive-balance", 0x3E8)]:

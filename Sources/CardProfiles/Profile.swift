@@ -15,10 +15,22 @@ public struct Profile: Sendable {
     public var card: [NamedField]
     public var balance: FieldSpec?
     public var trips: TripSpec?
+    /// Members of a card family told apart by the services only their issuer creates
+    /// (FeliCa: Suica, PASMO, ICOCA … share system 0003). Empty: the report keeps `name`.
+    public var variants: [Variant] = []
     /// Where the profile came from (file path, or `built-in:NAME`).
     public var source: String
 
     public enum Technology: String, Sendable, CaseIterable { case iso7816, felica }
+
+    /// One member of the family: its name, and services whose presence on the card marks it.
+    /// The card is asked which exist (Request Service, JIS X 6319-4 §7.4.3: key version FFFF
+    /// means "no such node"); exactly one variant with a service present names the card.
+    public struct Variant: Sendable {
+        public var name: String
+        public var services: [UInt16]
+        public var line: Int
+    }
 
     public struct NamedField: Sendable {
         public var name: String

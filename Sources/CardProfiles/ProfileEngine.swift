@@ -7,6 +7,8 @@ public final class ProfileEngine {
     var answers = Answers()
     /// The IDm the last FeliCa poll returned (commands carry it).
     var felicaIDm: [UInt8]?
+    /// The profile variant the card turned out to be (see ``identifyVariant(_:)``).
+    var variantName: String?
 
     enum Answer {
         case data([UInt8])
@@ -86,12 +88,42 @@ public final class ProfileEngine {
         return nil
     }
 
+    // MARK: Variants
+
+    /// Which variant the card is: asks the polled system which of the variants' services
+    /// exist (Request Service, 32 nodes a command) and returns the name of the one variant
+    /// with a service present; nil when none or several match, or the card does not answer
+    /// Request Service properly (the report then keeps the profile's name). A transport
+    /// failure (card removed) propagates.
+    func identifyVariant(_ p: Profile) throws(ReadError) -> String? {
+        guard let idmBytes = felicaIDm, let idm = try? IDm(idmBytes) else { return nil }
+        var nodes: [UInt16] = []
+        for v in p.variants { for s in v.services where !nodes.contains(s) { nodes.append(s) } }
+        var present: Set<UInt16> = []
+        for start in stride(from: 0, to: nodes.count, by: 32) {
+            let chunk = Array(nodes[start..<min(start + 32, nodes.count)])
+            do {
+                let frame = try FeliCaCommand.requestService(idm, nodes: chunk.map(ServiceCode.init))
+                let versions = try FeliCaResponse.requestService(try session.transmitFrame(frame), idm: idm)
+                guard versions.count == chunk.count else { return nil }
+                for (code, version) in zip(chunk, versions) where version != 0xFFFF { present.insert(code) }
+            } catch is FeliCaError {
+                return nil
+            } catch {
+                throw Self.readError(error)
+            }
+        }
+        let matching = p.variants.filter { $0.services.contains(where: present.contains) }
+        return matching.count == 1 ? matching[0].name : nil
+    }
+
     // MARK: Reading
 
     /// Reads the card with `profile`: detection steps first (a mismatch is `notThisCard`),
     /// then every step, then the report. A failure keeps what was read (`partial`).
     public func read(_ p: Profile) -> ReadResult {
         answers = Answers()
+        variantName = nil
         do {
             if let why = try recognises(p) { return ReadResult(report: nil, error: .notThisCard(profile: p.id, reason: why)) }
         } catch {
@@ -101,6 +133,9 @@ public final class ProfileEngine {
         var failure: ReadError? = nil
         for step in p.steps.dropFirst(p.detect.lastStep + 1) {
             do { _ = try run(step, in: p, detecting: false) } catch { failure = error; break }
+        }
+        if failure == nil, !p.variants.isEmpty {
+            do { variantName = try identifyVariant(p) } catch { failure = error }
         }
         do {
             var report = try buildReport(p)
@@ -190,18 +225,22 @@ public final class ProfileEngine {
                 }
                 return nil
             }
-        } catch let e as ReadError {
-            throw e
-        } catch let e as CardTransportError {
-            throw .transport(e)
-        } catch let e as ReplayChannel.Mismatch {
-            throw .replay(e)
         } catch let e as FeliCaError {
             throw .felica(profile: p.id, step: step.name, line: step.line, reason: e.description)
-        } catch let e as UserFacingError {
-            throw .exchange(e)
         } catch {
-            throw .exchange(ReplayedTransportFailure(failure: .other("\(error)"), line: 0))
+            throw Self.readError(error)
+        }
+    }
+
+    /// What an exchange failure means for a read: the card or reader failed, a replay
+    /// diverged, or the exchange layer refused an answer.
+    static func readError(_ error: Error) -> ReadError {
+        switch error {
+        case let e as ReadError: return e
+        case let e as CardTransportError: return .transport(e)
+        case let e as ReplayChannel.Mismatch: return .replay(e)
+        case let e as UserFacingError: return .exchange(e)
+        default: return .exchange(ReplayedTransportFailure(failure: .other("\(error)"), line: 0))
         }
     }
 }

@@ -5,7 +5,7 @@ import Yams
 /// Loads and validates profile files. Every problem is reported, each with file:line:column
 /// and the key path, in one ``ProfileLoadError``.
 public enum ProfileLoader {
-    static let topKeys = ["id", "name", "region", "currency", "technology", "notes", "detect", "steps", "card", "balance", "trips"]
+    static let topKeys = ["id", "name", "region", "currency", "technology", "notes", "detect", "steps", "card", "balance", "trips", "variants"]
     static let stepActions = ["select", "read-binary", "read-record", "read-records", "command", "poll", "read-blocks"]
 
     /// Parses profile text; `file` names the source in messages.
@@ -75,9 +75,10 @@ public enum ProfileLoader {
         let trips = get("trips").flatMap { parseTrips($0, r, fields) }
         var detect = Profile.Detection()
         if let node = get("detect") { detect = parseDetect(node, r) }
+        let variants = get("variants").map { parseVariants($0, r) } ?? []
         var profile = Profile(id: id, name: name, region: r.string(get("region"), "region"), currency: currency,
                               technology: technology, detect: detect, steps: steps, card: card,
-                              balance: balance, trips: trips, source: file)
+                              balance: balance, trips: trips, variants: variants, source: file)
         ProfileValidator.validate(&profile, root: root, reader: r)
         return profile
     }
@@ -244,6 +245,30 @@ public enum ProfileLoader {
         }
         d.order = g("order").flatMap { r.int($0, "detect.order", range: 0...1000) } ?? 100
         return d
+    }
+
+    static func parseVariants(_ node: Node, _ r: YAMLReader) -> [Profile.Variant] {
+        var out: [Profile.Variant] = []
+        guard let list = r.sequence(node, "variants") else { return out }
+        if list.isEmpty { r.issue(node, "variants", "the list is empty: name the variants, or leave the key out") }
+        for (i, item) in list.enumerated() {
+            let p = "variants[\(i)]"
+            guard let m = r.mapping(item, p, allowed: ["name", "services"]) else { continue }
+            let g = { (k: String) in m.first { $0.key == k }?.node }
+            if g("name") == nil { r.issue(item, "\(p).name", "required key 'name' is missing") }
+            if g("services") == nil { r.issue(item, "\(p).services", "required key 'services' is missing (e.g. [0x1CC8, 0x1D08])") }
+            let name = r.string(g("name"), "\(p).name")
+            if let name, name.isEmpty { r.issue(g("name"), "\(p).name", "the name is empty") }
+            var services: [UInt16] = []
+            if let codes = r.list(g("services"), "\(p).services") {
+                if codes.isEmpty { r.issue(g("services"), "\(p).services", "a variant needs at least one service that marks it") }
+                for (j, c) in codes.enumerated() {
+                    if let v = r.int(c, "\(p).services[\(j)]", range: 0...0xFFFE) { services.append(UInt16(v)) }
+                }
+            }
+            if let name, !name.isEmpty, !services.isEmpty { out.append(.init(name: name, services: services, line: r.line(item))) }
+        }
+        return out
     }
 
     static func parseTrips(_ node: Node, _ r: YAMLReader, _ fields: FieldParser) -> TripSpec? {

@@ -87,6 +87,30 @@ enum ProfileValidator {
             }
             checkDerived(t.fields.map { ($0.name, $0.spec) }, scope: "trips.fields", allowOlder: true, r)
         }
+        checkVariants(p, r)
+    }
+
+    /// Variants are told apart by FeliCa services: they need a felica profile with a poll,
+    /// distinct names, and no service claimed by two of them (it could not tell them apart).
+    static func checkVariants(_ p: Profile, _ r: YAMLReader) {
+        guard let first = p.variants.first else { return }
+        if p.technology != .felica {
+            r.issues.append(issue(r, first.line, "variants", "variants are told apart by FeliCa services: set technology: felica"))
+        } else if !p.steps.contains(where: { if case .poll = $0.action { return true } else { return false } }) {
+            r.issues.append(issue(r, first.line, "variants", "variants are asked of the polled system: add a poll step"))
+        }
+        var owner: [UInt16: String] = [:]
+        var names: Set<String> = []
+        for (i, v) in p.variants.enumerated() {
+            if !names.insert(v.name).inserted {
+                r.issues.append(issue(r, v.line, "variants[\(i)].name", "variant '\(v.name)' is listed twice"))
+            }
+            for s in v.services {
+                if let other = owner[s], other != v.name {
+                    r.issues.append(issue(r, v.line, "variants[\(i)].services", "service \(hex16(s)) is also listed for '\(other)': a service two variants share cannot tell them apart"))
+                } else { owner[s] = v.name }
+            }
+        }
     }
 
     /// Derived fields: references must exist, and no field may depend on itself.
@@ -127,6 +151,12 @@ enum ProfileValidator {
                 return
             }
         }
+    }
+
+    /// `0x1CC8`, as an author writes a service code.
+    static func hex16(_ v: UInt16) -> String {
+        let h = String(v, radix: 16, uppercase: true)
+        return "0x" + String(repeating: "0", count: 4 - h.count) + h
     }
 
     static func issue(_ r: YAMLReader, _ line: Int, _ path: String, _ reason: String) -> ProfileIssue {

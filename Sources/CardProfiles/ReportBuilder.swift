@@ -4,7 +4,7 @@ extension ProfileEngine {
     /// Builds the report from the answers read. With `lenient`, fields that cannot be
     /// decoded are left out (used for partial reports, where answers may be missing).
     func buildReport(_ p: Profile, lenient: Bool = false) throws(ReadError) -> CardReport {
-        var report = CardReport(profile: p.id, name: p.name, currency: p.currency)
+        var report = CardReport(profile: p.id, name: variantName ?? p.name, currency: p.currency)
         var cardFields = p.card
         if let b = p.balance { cardFields.append(.init(name: "balance", spec: b)) }
         var values = [FieldValue?](repeating: nil, count: cardFields.count)

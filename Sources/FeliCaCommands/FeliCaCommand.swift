@@ -6,6 +6,7 @@ public enum FeliCaCommand {
     public static let requestResponse: UInt8 = 0x04
     public static let readWithoutEncryption: UInt8 = 0x06
     public static let writeWithoutEncryption: UInt8 = 0x08
+    public static let searchServiceCode: UInt8 = 0x0A
     public static let requestSystemCode: UInt8 = 0x0C
 
     /// Polling (§7.4.2): `06 00 SC_hi SC_lo RC TSN`. `requestCode` 1 asks for the system code,
@@ -24,6 +25,13 @@ public enum FeliCaCommand {
 
     /// Request Response (§7.4.4): the card's current mode.
     public static func requestResponse(_ idm: IDm) -> [UInt8] { frame(requestResponse, idm, []) }
+
+    /// Search Service Code (not in JIS X 6319-4; see ``FeliCaNode``): the node at `index`
+    /// of the system the IDm addresses, `LEN 0A IDm idx_lo idx_hi`. Index 0 is the root area;
+    /// asking 1, 2, … until the card answers `FF FF` walks the whole tree.
+    public static func searchServiceCode(_ idm: IDm, index: UInt16) -> [UInt8] {
+        frame(searchServiceCode, idm, [UInt8(index & 0xFF), UInt8(index >> 8)])
+    }
 
     /// Request System Code (§7.4.11): the systems on the card. Octopus does not answer it.
     public static func requestSystemCode(_ idm: IDm) -> [UInt8] { frame(requestSystemCode, idm, []) }

@@ -47,6 +47,23 @@ public enum FeliCaResponse {
         return stride(from: body.startIndex, to: body.endIndex, by: 2).map { UInt16(body[$0]) | UInt16(body[$0 + 1]) << 8 }
     }
 
+    /// Search Service Code: the node at the index asked for, or nil past the last node
+    /// (`FF FF`). Two bytes are a service, four an area; the response has no status flags.
+    public static func searchServiceCode(_ frame: [UInt8], idm: IDm) throws(FeliCaError) -> FeliCaNode? {
+        let body = Array(try withIDm(frame, command: FeliCaCommand.searchServiceCode, idm: idm))
+        switch body.count {
+        case 2:
+            let code = UInt16(body[0]) | UInt16(body[1]) << 8
+            return code == 0xFFFF ? nil : .service(ServiceCode(code))
+        case 4:
+            return .area(code: UInt16(body[0]) | UInt16(body[1]) << 8, end: UInt16(body[2]) | UInt16(body[3]) << 8)
+        case 0, 1, 3:
+            throw .truncated(command: FeliCaCommand.searchServiceCode, length: frame.count)
+        default:
+            throw .trailingBytes(body.count - 4)
+        }
+    }
+
     /// Request Response (§7.4.4): the mode (0 after Polling).
     public static func requestResponse(_ frame: [UInt8], idm: IDm) throws(FeliCaError) -> UInt8 {
         var body = try withIDm(frame, command: FeliCaCommand.requestResponse, idm: idm)

@@ -9,12 +9,29 @@ import Foundation
 ///                { "code": "FE00", "services": {} } ] }
 /// ```
 ///
+/// A system may also list its areas (`"areas": ["0000 FFFE", "0040 07FF"]`: area code, end
+/// code), and a service may have no blocks (`"1CC8": []`: a locked service that exists).
+///
 /// The card answers Polling for any of its systems (system n: the upper nibble of IDm byte 0
-/// is n), Request System Code, Request Service (key version 0000 or FFFF), Read Without
-/// Encryption (A8 past the last block, A6 for an unknown service) and Write Without Encryption
-/// to a service with a "w/o key" read/write attribute (same service number: 0009 writes 000B).
+/// is n), Request System Code, Request Service (key version 0000 for a listed service code,
+/// FFFF otherwise), Search Service Code (the areas and services in service-number order, an
+/// area before the services it starts with), Read Without Encryption (A8 past the last block,
+/// A6 for an unknown service or one that needs a key) and Write Without Encryption to a
+/// service with a "w/o key" read/write attribute (same service number: 0009 writes 000B).
 final class FeliCaCardImage {
-    struct System { let code: UInt16; var services: [UInt16: [[UInt8]]] }
+    struct System {
+        let code: UInt16
+        var services: [UInt16: [[UInt8]]]
+        var areas: [(code: UInt16, end: UInt16)] = []
+
+        /// Search Service Code's order: by service number, an area before the services it
+        /// starts with, then by code.
+        var nodes: [[UInt8]] {
+            let areaNodes = areas.map { (key: ($0.code >> 6, 0, $0.code), bytes: [UInt8($0.code & 0xFF), UInt8($0.code >> 8), UInt8($0.end & 0xFF), UInt8($0.end >> 8)]) }
+            let serviceNodes = services.keys.map { (key: ($0 >> 6, 1, $0), bytes: [UInt8($0 & 0xFF), UInt8($0 >> 8)]) }
+            return (areaNodes + serviceNodes).sorted { $0.key < $1.key }.map(\.bytes)
+        }
+    }
 
     let idm: [UInt8]
     let pmm: [UInt8]
@@ -41,9 +58,17 @@ final class FeliCaCardImage {
                 guard let blocks = v as? [Any] else { throw Invalid(description: "\(file): service \(k) must list its blocks") }
                 services[UInt16(sc[0]) << 8 | UInt16(sc[1])] = try blocks.map { try hex($0, "a block of service \(k)", count: 16) }
             }
-            return System(code: UInt16(code[0]) << 8 | UInt16(code[1]), services: services)
+            var areas: [(UInt16, UInt16)] = []
+            for a in (s["areas"] as? [Any]) ?? [] {
+                let b = try hex(a, "an area (code and end, e.g. \"0040 07FF\")", count: 4)
+                areas.append((UInt16(b[0]) << 8 | UInt16(b[1]), UInt16(b[2]) << 8 | UInt16(b[3])))
+            }
+            return System(code: UInt16(code[0]) << 8 | UInt16(code[1]), services: services, areas: areas)
         }
     }
+
+    /// The "with key" attributes: 08…17 with bit 0 clear.
+    static func needsKey(_ code: UInt16) -> Bool { (0x08...0x17).contains(code & 0x3F) && code & 1 == 0 }
 
     static func isImage(_ data: Data) -> Bool { data.first == UInt8(ascii: "{") }
 
@@ -74,9 +99,14 @@ final class FeliCaCardImage {
             var versions: [UInt8] = [UInt8(count)]
             for i in 0..<count where f.count >= 13 + 2 * i {
                 let code = UInt16(f[11 + 2 * i]) | UInt16(f[12 + 2 * i]) << 8
-                versions += systems[n].services.keys.contains { $0 >> 6 == code >> 6 } ? [0x00, 0x00] : [0xFF, 0xFF]
+                versions += systems[n].services[code] != nil ? [0x00, 0x00] : [0xFF, 0xFF]
             }
             return reply(0x03, versions)
+        case 0x0A:                                                    // Search Service Code
+            guard f.count == 12 else { return nil }
+            let index = Int(f[10]) | Int(f[11]) << 8
+            let nodes = systems[n].nodes
+            return reply(0x0B, index < nodes.count ? nodes[index] : [0xFF, 0xFF])
         case 0x06, 0x08:                                              // Read / Write Without Encryption
             guard f.count >= 11 else { return nil }
             let m = Int(f[10])
@@ -91,11 +121,16 @@ final class FeliCaCardImage {
                 if head & 0x80 != 0 { elements.append((Int(head & 0x0F), Int(f[i + 1]))); i += 2 }
                 else { guard i + 2 < f.count else { return reply(f[1] + 1, [0xFF, 0xA2]) }; elements.append((Int(head & 0x0F), Int(f[i + 1]) | Int(f[i + 2]) << 8)); i += 3 }
             }
-            func storage(_ code: UInt16) -> UInt16? { systems[n].services.keys.first { $0 >> 6 == code >> 6 } }
+            // The service's own blocks, else those of a service with the same number (overlapping services).
+            func storage(_ code: UInt16) -> UInt16? {
+                systems[n].services[code] != nil ? code : systems[n].services.keys.first { $0 >> 6 == code >> 6 }
+            }
             if f[1] == 0x06 {
                 var data: [UInt8] = []
                 for (k, e) in elements.enumerated() {
-                    guard e.service < codes.count, let key = storage(codes[e.service]) else { return reply(0x07, [UInt8(k + 1), 0xA6]) }
+                    guard e.service < codes.count, let key = storage(codes[e.service]), !Self.needsKey(codes[e.service]) else {
+                        return reply(0x07, [UInt8(k + 1), 0xA6])
+                    }
                     let blocks = systems[n].services[key]!
                     guard e.block < blocks.count else { return reply(0x07, [UInt8(k + 1), 0xA8]) }
                     data += blocks[e.block]

@@ -182,6 +182,26 @@ import Testing
         }
     }
 
+    /// PASMO and Suica share every public service; the issuer's own services (asked with
+    /// one Request Service) tell them apart. The card image has the real PASMO service list.
+    @Test func pasmoIsToldFromSuicaByItsServices() throws {
+        try Lab.exclusive {
+            let pn532 = try Lab.PN532(Lab.root + "/Tests/LabCards/pasmo-image.json")
+            defer { pn532.stop() }
+            let file = NSTemporaryDirectory() + "pasmo-\(UUID().uuidString).apdu"
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            let r = try Lab.cardscan(["--device", pn532.connectionString, "--json", "--timeout", "5", "--record", file], environment: ["LIBNFC_AUTO_SCAN": "false"])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stdout.contains("\"name\": \"PASMO\"") && r.stdout.contains("\"amount\": 1234"), "\(r.stdout)")
+            #expect(r.stdout.contains("\"amount\": -210") && r.stdout.contains("\"amount\": -150") && r.stdout.contains("\"exchanges\": 4"))
+            // The recording ends with the Request Service and the card's key versions (0000: PASMO's 1CC8 and 1D08).
+            let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
+            #expect(lines.suffix(2).first?.hasPrefix("> 41 02 01 01 04 10 AA BB CC DD 1B 08 18 C8 18 C8 1C 08 1D") == true, "\(lines.suffix(2))")
+            #expect(lines.last?.hasPrefix("< 41 03 01 01 04 10 AA BB CC DD 1B FF FF FF FF 00 00 00 00 FF FF") == true, "\(lines.suffix(2))")
+            #expect(try Lab.cardscan(["replay", "--json", file]).stdout == r.stdout)
+        }
+    }
+
     @Test func iso7816ProfileThroughAPN532() throws {
         try Lab.exclusive {
             let pn532 = try Lab.PN532(Lab.fixture("shanghai-transit/full-read.apdu"))

@@ -1,3 +1,4 @@
+import Synchronization
 import APDU
 import Foundation
 import Testing
@@ -53,10 +54,13 @@ import Testing
     @Test func suicaFullRead() throws {
         var t = try transcript("suica/full-read.apdu")
         t.headers.removeAll { $0.key == "profile" }                       // detected among FeliCa profiles
-        let outcome = try TranscriptReplay.run(t, file: "f", registry: builtInRegistry)
+        let codes = Mutex<[UInt8]>([])
+        let outcome = try TranscriptReplay.run(t, file: "f", registry: builtInRegistry) { x in codes.withLock { $0.append(x.command[1]) } }
         #expect(outcome.profile?.id == "suica")
         let r = try #require(outcome.result.report)
-        #expect(r.exchanges == 3)                                          // target: ≤ 3 Read Without Encryption
+        // Target: ≤ 3 Read Without Encryption (06); then one Request Service (02) names the issuer.
+        #expect(codes.withLock { $0 } == [0x06, 0x06, 0x06, 0x02])
+        #expect(r.exchanges == 4 && r.name == "Suica")
         #expect(r.balance == 1270 && r.currency == "JPY")
         #expect(r.trips.count == 7)                                        // 13 empty blocks skipped
         let worked = try #require(r.trips.first { $0.contains { $0.0 == "time" && $0.1 == .string("2011-03-12") } })

@@ -81,6 +81,30 @@ import Testing
         }
     }
 
+    /// Search Service Code: services are 2 bytes, areas 4 (code, end), FF FF ends the list;
+    /// every other length is an error, and every strict prefix too.
+    @Test func searchServiceCodeFrames() throws {
+        #expect(FeliCaCommand.searchServiceCode(idm, index: 0x0123) == [0x0C, 0x0A] + idm.bytes + [0x23, 0x01])
+        func answer(_ tail: String) throws -> [UInt8] { let t = try Hex.parse(tail); return [UInt8(10 + t.count), 0x0B] + idm.bytes + t }
+        #expect(try FeliCaResponse.searchServiceCode(answer("00 00 FE FF"), idm: idm) == .area(code: 0x0000, end: 0xFFFE))
+        #expect(try FeliCaResponse.searchServiceCode(answer("C0 1C 3F 23"), idm: idm) == .area(code: 0x1CC0, end: 0x233F))
+        #expect(try FeliCaResponse.searchServiceCode(answer("CA 1C"), idm: idm) == .service(ServiceCode(0x1CCA)))
+        #expect(try FeliCaResponse.searchServiceCode(answer("FF FF"), idm: idm) == nil)
+        #expect(throws: FeliCaError.trailingBytes(1)) { try FeliCaResponse.searchServiceCode(answer("00 00 FE FF 00"), idm: idm) }
+        #expect(throws: FeliCaError.truncated(command: 0x0A, length: 13)) { try FeliCaResponse.searchServiceCode(answer("00 00 FE"), idm: idm) }
+        #expect(throws: FeliCaError.wrongResponseCode(expected: 0x0B, actual: 0x03)) {
+            try FeliCaResponse.searchServiceCode([0x0C, 0x03] + idm.bytes + [0x8B, 0x00], idm: idm)
+        }
+        let full = try answer("40 00 FF 07")
+        for n in 0..<full.count where n != 12 {      // 12 bytes are a whole service answer
+            var f = Array(full.prefix(n)); if !f.isEmpty { f[0] = UInt8(f.count) }
+            #expect(throws: FeliCaError.self) { try FeliCaResponse.searchServiceCode(f, idm: idm) }
+        }
+        #expect(FeliCaNode.area(code: 0x1CC0, end: 0x233F).description == "Area 1CC0h-233Fh")
+        #expect(FeliCaNode.areaNumbers(code: 0x1CC0, end: 0x233F) == 0x73...0x8C)
+        #expect(FeliCaNode.area(code: 0x0040, end: 0x07FF).packed == [0x40, 0x00, 0xFF, 0x07])
+    }
+
     @Test func serviceCodesAndBlockElements() throws {
         #expect(ServiceCode(0x008B).packed == [0x8B, 0x00])
         #expect(ServiceCode(0x008B).number == 2 && ServiceCode(0x008B).attribute == 0x0B && !ServiceCode(0x008B).needsAuthentication)
