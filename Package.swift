@@ -31,13 +31,13 @@ let package = Package(
 
         .systemLibrary(name: "CPCSCLite", pkgConfig: "libpcsclite",
                        providers: [.apt(["libpcsclite-dev"])]),
-        .target(name: "PCSCTransport", dependencies: ["APDU", "CPCSCLite"]),
+        .target(name: "PCSCTransport", dependencies: ["APDU", "FeliCaCommands", "CPCSCLite"]),
         .systemLibrary(name: "CLibNFC", pkgConfig: "libnfc",
                        providers: [.apt(["libnfc-dev", "libusb-dev"])]),
         .target(name: "NFCTransport", dependencies: ["APDU", "FeliCaCommands", "NDEF", "CLibNFC"]),
         .target(name: "CardProfiles", dependencies: ["APDU", "FeliCaCommands", "Yams"]),
         .executableTarget(name: "cardscan", dependencies: [
-            "APDU", "CardProfiles", "PCSCTransport", "NFCTransport", "NDEF",
+            "APDU", "FeliCaCommands", "CardProfiles", "PCSCTransport", "NFCTransport", "NDEF",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "cardsim", dependencies: [
@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(name: "CardProfilesTests", dependencies: ["APDU", "CardProfiles"]),
         // Starts and stops the PC/SC lab (pcscd + vpcd + cardsim) for the tests that need it.
         .target(name: "LabSupport", dependencies: ["APDU", "PCSCTransport"], path: "Tests/LabSupport"),
-        .testTarget(name: "PCSCTransportTests", dependencies: ["APDU", "CardProfiles", "PCSCTransport", "LabSupport"]),
+        .testTarget(name: "PCSCTransportTests", dependencies: ["APDU", "FeliCaCommands", "CardProfiles", "PCSCTransport", "LabSupport"]),
         .testTarget(name: "NFCTransportTests", dependencies: ["APDU", "FeliCaCommands", "NDEF", "CardProfiles", "NFCTransport", "LabSupport"]),
         .testTarget(name: "CLITests", dependencies: ["APDU", "CardProfiles", "PCSCTransport", "LabSupport"]),
     ],

@@ -1,3 +1,5 @@
+import APDU
+
 /// Parsers for FeliCa response frames: length byte, response code (command + 1) and echoed
 /// IDm are checked before anything else is read, and nothing may follow the last field.
 public enum FeliCaResponse {
@@ -78,6 +80,24 @@ public enum FeliCaResponse {
         guard let n = body.popFirst() else { throw .truncated(command: FeliCaCommand.requestSystemCode, length: frame.count) }
         guard body.count == Int(n) * 2 else { throw body.count < Int(n) * 2 ? .truncated(command: FeliCaCommand.requestSystemCode, length: frame.count) : .trailingBytes(body.count - Int(n) * 2) }
         return stride(from: body.startIndex, to: body.endIndex, by: 2).map { SystemCode(UInt16(body[$0]) << 8 | UInt16(body[$0 + 1])) }
+    }
+
+    /// The response names, by response code (command + 1).
+    static let names: [UInt8: String] = [
+        0x01: "Polling", 0x03: "Request Service", 0x05: "Request Response", 0x07: "Read Without Encryption",
+        0x09: "Write Without Encryption", 0x0B: "Search Service Code", 0x0D: "Request System Code",
+    ]
+
+    /// A one-line account of a response frame for traces: `Read Without Encryption, 10 blocks`,
+    /// `Read Without Encryption, status 1 A8: illegal block number (block list element 1)`.
+    /// Never throws: a frame it cannot read is described as such.
+    public static func summary(_ frame: [UInt8]) -> String {
+        guard frame.count >= 2, Int(frame[0]) == frame.count else { return "not a FeliCa frame (length byte)" }
+        let name = names[frame[1]] ?? "response code \([frame[1]].hexString)"
+        guard frame[1] == 0x07 || frame[1] == 0x09, frame.count >= 12 else { return name }
+        let flags = StatusFlags(frame[10], frame[11])
+        if !flags.isSuccess { return "\(name), \(flags)" }
+        return frame[1] == 0x07 && frame.count >= 13 ? "\(name), \(frame[12]) block(s)" : name
     }
 
     /// LEN and response code; returns what follows the code.

@@ -28,7 +28,7 @@ struct NDEFCommand: ParsableCommand {
             let deadline = Date().addingTimeInterval(timeout)
             while true {
                 if let t3 = try guarded({ try nfc.pollFeliCa(systemCode: 0x12FC) }) {
-                    let x = exchange(FeliCaChannel(device: nfc, target: t3))
+                    let x = exchange(FeliCaChannel(device: nfc, target: t3), felica: true)
                     return try show("type3", try guarded { try NDEFTags.readType3(x, idm: t3.idm) })
                 }
                 if let a = try guarded({ try nfc.pollISO14443A() }) {
@@ -44,9 +44,9 @@ struct NDEFCommand: ParsableCommand {
             }
         }
 
-        func exchange(_ channel: CardChannel) -> CardExchange {
+        func exchange(_ channel: CardChannel, felica: Bool = false) -> CardExchange {
             let x = CardExchange(channel: channel)
-            if trace { x.observer = Tracer().observe }
+            if trace { x.observer = Tracer(felica: felica).observe }
             return x
         }
 
@@ -120,7 +120,7 @@ extension NDEFCommand {
             while true {
                 if let t3 = try guarded({ try nfc.pollFeliCa(systemCode: 0x12FC) }) {
                     let x = CardExchange(channel: FeliCaChannel(device: nfc, target: t3))
-                    if trace { x.observer = Tracer().observe }
+                    if trace { x.observer = Tracer(felica: true).observe }
                     try guarded { try NDEFTags.writeType3(x, idm: t3.idm, message: message) }
                     return out("Wrote \(message.encoded.count) bytes to the Type 3 tag; read back and verified.")
                 }

@@ -27,7 +27,7 @@ struct Replay: ParsableCommand {
             let code: Int32 = try guarded { () throws -> Int32 in
                 let transcript = try Transcript(parsing: try readText(file), file: file)
                 let outcome = try TranscriptReplay.run(transcript, file: file, registry: registry, explicit: profiles.profile,
-                                                       lenient: lenient, observer: trace ? { Tracer().observe($0) } : nil)
+                                                       lenient: lenient, observer: trace ? { Tracer(felica: transcript.technology == "felica").observe($0) } : nil)
                 if let report = outcome.result.report {
                     out(json ? report.json.serialized(pretty: true) : ReportPrinter(style: Style()).render(report))
                 }

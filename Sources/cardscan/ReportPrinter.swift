@@ -39,7 +39,7 @@ struct ReportPrinter {
         for (k, v) in rows { lines.append("  " + k.padding(width) + "  " + v) }
         if r.trips.isEmpty {
             lines.append("")
-            lines.append("  No trips recorded on the card.")
+            lines.append(r.partial ? "  No trips read: the read stopped early." : "  No trips recorded on the card.")
         } else {
             var columns: [String] = []
             for t in r.trips { for (k, _) in t where !columns.contains(k) { columns.append(k) } }

@@ -78,11 +78,27 @@ struct CardReading {
         card.transmitTimeout = .milliseconds(Int(apduTimeout * 1000))
         defer { card.disconnect() }
         if verbose { eprint("Card on \(state.name), ATR \(card.atr.hexString), protocol \(card.activeProtocol.contains(.t1) ? "T=1" : "T=0")") }
+        if let felica = PCSCFeliCaChannel(apdus: card, atr: card.atr) { return try read(felica, on: state.name, atr: card.atr) }
         let headers: [Transcript.Header] = [
             .init("technology", "iso7816"), .init("atr", card.atr.hexString), .init("reader", state.name),
             .init("protocol", card.activeProtocol.contains(.t1) ? "T=1" : "T=0"),
         ]
         return try read(channel: card, headers: headers, technology: .iso7816, atr: card.atr) { _ in }
+    }
+
+    /// A FeliCa card on a PC/SC contactless reader: its frames go in the reader's pseudo-APDUs,
+    /// Polling too (so profiles can ask for each system code).
+    func read(_ felica: PCSCFeliCaChannel, on reader: String, atr: [UInt8]) throws -> Outcome {
+        guard let first = try felica.poll(systemCode: 0xFFFF) else {
+            throw PCSCFeliCaChannel.ReaderError(answer: [], failure: .timeout)
+        }
+        if verbose { eprint("FeliCa card, IDm \(first.prefix(8).hexString), frames in \(felica.wrapping == .direct ? "FF 00 00 00" : "FF 00 00 00 … D4 40 01") pseudo-APDUs") }
+        let headers: [Transcript.Header] = [.init("technology", "felica"), .init("idm", first[0..<8].hexString),
+                                            .init("pmm", first[8..<16].hexString), .init("system-code", first[16..<18].hexString),
+                                            .init("atr", atr.hexString), .init("reader", reader)]
+        return try read(channel: felica, headers: headers, technology: .felica, atr: atr) { session in
+            session.felicaPoller = { sc in try felica.poll(systemCode: sc) }
+        }
     }
 
     /// Reads the card on `channel` (any transport): detection or `--profile`, recording and
@@ -91,7 +107,7 @@ struct CardReading {
               configure: (CardSession) -> Void) throws -> Outcome {
         let recorder = record.map { _ in RecordingChannel(wrapping: channel) }
         let exchange = CardExchange(channel: recorder ?? channel)
-        if trace { exchange.observer = Tracer().observe }
+        if trace { exchange.observer = Tracer(felica: technology == .felica).observe }
         let session = CardSession(exchange: exchange, atr: atr)
         session.technology = technology
         configure(session)

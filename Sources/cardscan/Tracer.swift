@@ -1,16 +1,19 @@
 import APDU
+import FeliCaCommands
 import Foundation
 
-/// `--trace`: each exchange on stderr as it happens: `> 00 A4 …` / `< … 90 00  (0.9 ms) success`.
+/// `--trace`: each exchange on stderr as it happens: `> 00 A4 …` / `< … 90 00  (0.9 ms) success`,
+/// or for FeliCa frames `< 1D 07 …  (3.1 ms) Read Without Encryption, 1 block(s)`.
 struct Tracer {
     let style = Style(.standardError)
+    var felica = false
 
     func observe(_ e: WireExchange) {
         eprint(style.dim("> ") + WireRedaction.format(e.command, secret: e.secret))
         let ms = formatMilliseconds(e.duration)
         if let r = e.response {
             var meaning = ""
-            if r.count >= 2 { meaning = StatusWord(r[r.count - 2], r[r.count - 1]).meaning }
+            if felica { meaning = FeliCaResponse.summary(r) } else if r.count >= 2 { meaning = StatusWord(r[r.count - 2], r[r.count - 1]).meaning }
             eprint(style.dim("< ") + r.hexString + style.dim("  (\(ms)) \(meaning)"))
         } else if let f = e.failure {
             eprint(style.red("! " + f.transcriptText) + style.dim("  (\(ms))"))

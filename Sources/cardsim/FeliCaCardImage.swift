@@ -72,7 +72,6 @@ final class FeliCaCardImage {
 
     static func isImage(_ data: Data) -> Bool { data.first == UInt8(ascii: "{") }
 
-    var primarySystemCode: [UInt8] { [UInt8(systems[0].code >> 8), UInt8(systems[0].code & 0xFF)] }
 
     func idm(forSystem n: Int) -> [UInt8] { [idm[0] & 0x0F | UInt8(n << 4)] + idm[1...] }
 

@@ -10,14 +10,13 @@ import Foundation
 /// - `technology: type2`: a Type 2 tag; READ (`30 pp`) is answered from the transcript.
 final class PN532Emulator {
     enum Card {
-        case felica(idm: [UInt8], pmm: [UInt8], systemCode: [UInt8])
+        case felica(FeliCaCard)
         case iso14443a(uid: [UInt8], sak: UInt8, ats: [UInt8]?)
     }
 
     let card: Card
+    /// ISO 14443 cards: the transcript, by lenient replay.
     let replay: ReplayChannel
-    /// A FeliCa card image answers instead of the transcript when given.
-    let image: FeliCaCardImage?
     let removeAfter: Int?
     let silentAfter: Int?
     let verbose: Bool
@@ -29,7 +28,6 @@ final class PN532Emulator {
     init(transcript: Transcript, file: String, removeAfter: Int?, silentAfter: Int?, verbose: Bool) throws {
         replay = ReplayChannel(transcript, mode: .lenient, file: file)
         memory = TagMemory(seed: transcript)
-        image = nil
         self.removeAfter = removeAfter
         self.silentAfter = silentAfter
         self.verbose = verbose
@@ -41,7 +39,7 @@ final class PN532Emulator {
         }
         switch transcript.technology {
         case "felica":
-            card = .felica(idm: try header("idm", 8), pmm: try header("pmm", 8), systemCode: try header("system-code", 2))
+            do { card = .felica(try FeliCaTranscriptCard(transcript, file: file)) } catch { throw ValidationFailure("\(error)") }
         case "iso7816":
             let uid = (try? header("uid", 7)) ?? [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66]
             card = .iso14443a(uid: uid, sak: 0x20, ats: [0x05, 0x78, 0x80, 0x70, 0x02])
@@ -55,10 +53,9 @@ final class PN532Emulator {
 
     /// A FeliCa card from a card image (FeliCaCardImage).
     init(image: FeliCaCardImage, removeAfter: Int?, silentAfter: Int?, verbose: Bool) {
-        self.image = image
         replay = ReplayChannel(Transcript(), mode: .lenient)
         memory = TagMemory(seed: Transcript())
-        card = .felica(idm: image.idm, pmm: image.pmm, systemCode: image.primarySystemCode)
+        card = .felica(image)
         self.removeAfter = removeAfter
         self.silentAfter = silentAfter
         self.verbose = verbose
@@ -95,14 +92,17 @@ final class PN532Emulator {
             if let n = removeAfter, exchanged >= n { selected = false; log("card removed"); return [cmd + 1, 0x01] }
             if let n = silentAfter, exchanged >= n { log("silent"); return nil }
             exchanged += 1
-            var isFeliCa = false
-            if case .felica = card { isFeliCa = true }
-            if let image {
-                guard let answer = image.answer(payload) else { return [cmd + 1, 0x01] }
-                log("> \(payload.hexString)\n< \(answer.hexString) (image)")
+            if case .felica(let felica) = card {
+                // A card image keeps its own writes; a transcript's Type 3 blocks live in `memory`.
+                if !(felica is FeliCaCardImage), let fromMemory = memory.answer(payload, felica: true) {
+                    log("> \(payload.hexString)\n< \(fromMemory.hexString) (memory)")
+                    return [cmd + 1, 0x00] + fromMemory
+                }
+                guard let answer = felica.answer(payload) else { return [cmd + 1, 0x01] }   // silent: time-out
+                log("> \(payload.hexString)\n< \(answer.hexString)")
                 return [cmd + 1, 0x00] + answer
             }
-            if let fromMemory = memory.answer(payload, felica: isFeliCa) {
+            if let fromMemory = memory.answer(payload, felica: false) {
                 log("> \(payload.hexString)\n< \(fromMemory.hexString) (memory)")
                 return [cmd + 1, 0x00] + fromMemory
             }
@@ -126,20 +126,14 @@ final class PN532Emulator {
         selected = false
         if let n = removeAfter, exchanged >= n { return [0x4B, 0x00] }         // removed cards stay gone
         switch (card, baud) {
-        case (.felica(let idm, let pmm, let sc), 0x01), (.felica(let idm, let pmm, let sc), 0x02):
+        case (.felica(let felica), 0x01), (.felica(let felica), 0x02):
             // Initiator data: the Polling payload without its length byte: 00 SC SC RC TSN.
-            let requested = data.count >= 5 ? Array(data[3..<5]) : [0xFF, 0xFF]
-            var answerIDm = idm, answerSC = sc
-            if let image {
-                guard let hit = image.poll(UInt16(requested[0]) << 8 | UInt16(requested[1])) else { return [0x4B, 0x00] }
-                answerIDm = hit.idm; answerSC = hit.system
-            } else {
-                guard requested == [0xFF, 0xFF] || requested == sc else { return [0x4B, 0x00] }
-            }
+            let requested = data.count >= 5 ? UInt16(data[3]) << 8 | UInt16(data[4]) : 0xFFFF
+            guard let hit = felica.poll(requested) else { return [0x4B, 0x00] }
             let rc = data.count >= 6 ? data[5] : 0
-            let pol = [0x01] + answerIDm + pmm + (rc == 1 ? answerSC : [])
+            let pol = [0x01] + hit.idm + felica.pmm + (rc == 1 ? hit.system : [])
             selected = true
-            replay.reset()
+            felica.reset()
             return [0x4B, 0x01, 0x01, UInt8(pol.count + 1)] + pol
         case (.iso14443a(let uid, let sak, let ats), 0x00):
             selected = true

@@ -5,19 +5,26 @@ import Foundation
 struct VPCD: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vpcd",
-        abstract: "Be an ISO 7816 card on a vpcd virtual reader, answering from a transcript.",
+        abstract: "Be a card in a vpcd virtual reader: an ISO 7816 transcript, or a FeliCa card behind a contactless reader.",
         discussion: """
         Connects to pcscd's vpcd driver (vsmartcard-vpcd) as the card in a virtual reader:
-        port 35963 is "Virtual PCD 00 00", 35964 is "Virtual PCD 00 01". Commands are
-        answered from the transcript by lenient replay (unknown ones get 6D 00). The ATR
-        comes from the transcript's `atr` header or --atr. If pcscd is not up yet, cardsim
-        keeps trying; on SIGTERM it leaves the reader (the card is removed).
+        port 35963 is "Virtual PCD 00 00", 35964 is "Virtual PCD 00 01". If pcscd is not up
+        yet, cardsim keeps trying; on SIGTERM it leaves the reader (the card is removed).
+
+        An ISO 7816 transcript: commands are answered by lenient replay (unknown ones get
+        6D 00); the ATR comes from the transcript's `atr` header or --atr.
+
+        A FeliCa card (a `technology: felica` transcript, or a card image: see docs/felica.md)
+        is served as an ACS contactless reader shows one: the PC/SC pseudo-ATR, its IDm for
+        FF CA 00 00 00, and frames in FF 00 00 00 Lc FRAME (ACR1252U style) or, with
+        --acr122, in FF 00 00 00 Lc D4 40 01 FRAME (the PN532-based ACR122U).
         """)
 
-    @Argument(help: ArgumentHelp("The transcript to serve.", valueName: "TRANSCRIPT")) var transcript: String
+    @Argument(help: ArgumentHelp("The card: a transcript, or a FeliCa card image (JSON).", valueName: "CARDFILE")) var transcript: String
     @Option(help: "vpcd's TCP port.") var port: Int = 35963
     @Option(help: "vpcd's host.") var host: String = "127.0.0.1"
     @Option(help: ArgumentHelp("ATR to present (hex), instead of the transcript's.", valueName: "HEX")) var atr: String?
+    @Flag(help: "FeliCa: be a PN532-based ACR122U (ATR … 03 F0 11 …, frames in D4 40 01 pseudo-APDUs).") var acr122 = false
     @Option(name: .customLong("remove-after"), help: ArgumentHelp("Vanish (card removed) when command N+1 arrives.", valueName: "N"))
     var removeAfter: Int?
     @Option(name: .customLong("latency-ms"), help: ArgumentHelp("Delay each answer by D milliseconds.", valueName: "D"))
@@ -27,26 +34,42 @@ struct VPCD: ParsableCommand {
     @Flag(help: "Exit when the connection ends instead of reconnecting.") var once = false
     @Flag(name: .shortAndLong, help: "Log each exchange to stderr.") var verbose = false
 
+    /// The card the file describes: an ISO 7816 transcript by replay, or a FeliCa card behind
+    /// an ACS-style reader.
+    func virtualCard(_ data: Data) throws -> VirtualCard {
+        var felica: FeliCaCard? = nil
+        var parsed: Transcript? = nil
+        if FeliCaCardImage.isImage(data) { felica = try FeliCaCardImage(json: data, file: transcript) } else {
+            let t = try Transcript(parsing: String(decoding: data, as: UTF8.self), file: transcript)
+            if t.technology == "felica" { felica = try FeliCaTranscriptCard(t, file: transcript) } else { parsed = t }
+        }
+        let explicitATR = try atr.map { try Hex.parse($0) }
+        if let felica {
+            guard let reader = PCSCFeliCaReader(card: felica, style: acr122 ? .pn532 : .direct) else {
+                throw ValidationError("the FeliCa card answers no Polling")
+            }
+            return VirtualCard(atr: explicitATR ?? reader.atr, removeAfter: removeAfter, latencyMs: latencyMs, muteAfter: muteAfter,
+                               verbose: verbose, respond: reader.respond, powerOn: reader.reset)
+        }
+        guard let parsed, let atrBytes = explicitATR ?? parsed.atr else {
+            FileHandle.standardError.write(Data("cardsim: no ATR: the transcript has no `# atr:` header; give --atr\n".utf8))
+            throw ExitCode(64)
+        }
+        let replay = ReplayChannel(parsed, mode: .lenient, file: transcript)
+        return VirtualCard(atr: atrBytes, removeAfter: removeAfter, latencyMs: latencyMs, muteAfter: muteAfter,
+                           verbose: verbose, respond: replay.transmit, powerOn: replay.reset)
+    }
+
     func run() throws {
-        let text: String
-        do { text = try String(contentsOfFile: transcript, encoding: .utf8) } catch {
-            FileHandle.standardError.write(Data("cardsim: \(transcript): cannot read: \(error.localizedDescription)\n".utf8))
+        guard let data = FileManager.default.contents(atPath: transcript) else {
+            FileHandle.standardError.write(Data("cardsim: \(transcript): cannot read\n".utf8))
             throw ExitCode(66)
         }
-        let parsed: Transcript
-        do { parsed = try Transcript(parsing: text, file: transcript) } catch {
-            FileHandle.standardError.write(Data("cardsim: \(error.message)\n".utf8))
+        let card: VirtualCard
+        do { card = try virtualCard(data) } catch let e as ExitCode { throw e } catch {
+            FileHandle.standardError.write(Data("cardsim: \((error as? UserFacingError)?.message ?? "\(error)")\n".utf8))
             throw ExitCode(65)
         }
-        let atrBytes: [UInt8]
-        do {
-            if let atr { atrBytes = try Hex.parse(atr) } else if let a = parsed.atr { atrBytes = a } else {
-                FileHandle.standardError.write(Data("cardsim: no ATR: the transcript has no `# atr:` header; give --atr\n".utf8))
-                throw ExitCode(64)
-            }
-        }
-        let card = VirtualCard(replay: ReplayChannel(parsed, mode: .lenient, file: transcript), atr: atrBytes,
-                               removeAfter: removeAfter, latencyMs: latencyMs, muteAfter: muteAfter, verbose: verbose)
         installSignalHandlers()
         while true {
             let fd = VPCDConnection.connect(host: host, port: port)

@@ -32,10 +32,13 @@ enum VPCDConnection {
     }
 }
 
+/// The card in a vpcd reader: answers command APDUs (`respond` throws when the card leaves),
+/// and starts afresh on power-on or reset (`powerOn`).
 final class VirtualCard {
     enum End { case removed, disconnected }
 
-    let replay: ReplayChannel
+    let respond: ([UInt8]) throws -> [UInt8]
+    let powerOn: () -> Void
     let atr: [UInt8]
     let removeAfter: Int?
     let latencyMs: Int
@@ -43,8 +46,9 @@ final class VirtualCard {
     let verbose: Bool
     private var answered = 0
 
-    init(replay: ReplayChannel, atr: [UInt8], removeAfter: Int?, latencyMs: Int, muteAfter: Int?, verbose: Bool) {
-        self.replay = replay; self.atr = atr; self.removeAfter = removeAfter
+    init(atr: [UInt8], removeAfter: Int?, latencyMs: Int, muteAfter: Int?, verbose: Bool,
+         respond: @escaping ([UInt8]) throws -> [UInt8], powerOn: @escaping () -> Void) {
+        self.respond = respond; self.powerOn = powerOn; self.atr = atr; self.removeAfter = removeAfter
         self.latencyMs = latencyMs; self.muteAfter = muteAfter; self.verbose = verbose
     }
 
@@ -57,7 +61,7 @@ final class VirtualCard {
             guard let body = receive(fd, length) else { return .disconnected }
             if length == 1 {
                 switch body[0] {
-                case 0x01, 0x02: replay.reset()                 // power on, reset: a fresh card
+                case 0x01, 0x02: powerOn()                      // power on, reset: a fresh card
                 case 0x04: send(fd, atr)
                 default: break                                  // power off
                 }
@@ -71,7 +75,7 @@ final class VirtualCard {
             }
             if latencyMs > 0 { usleep(useconds_t(latencyMs * 1000)) }
             let answer: [UInt8]
-            do { answer = try replay.transmit(body) } catch {
+            do { answer = try respond(body) } catch {
                 log("\(body.hexString) → transcript says the card leaves")
                 return .removed
             }

@@ -355,3 +355,58 @@ import Testing
         }
     }
 }
+
+/// FeliCa cards on a PC/SC contactless reader: cardsim vpcd plays an ACS reader (pseudo-ATR,
+/// frames in FF 00 00 00 pseudo-APDUs) in front of a FeliCa card, through the real pcscd.
+@Suite struct FeliCaOverPCSCTests {
+    @Test func pasmoOnAnACR1252StyleReaderRecordsAndReplays() throws {
+        try Lab.exclusive {
+            let card = try Lab.Card(Lab.root + "/Tests/LabCards/pasmo-image.json")
+            defer { card.stop() }
+            let file = NSTemporaryDirectory() + "pasmo-pcsc-\(UUID().uuidString).apdu"
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            let r = try Lab.cardscan(["--json", "--timeout", "5", "--record", file])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stdout.contains("\"name\": \"PASMO\"") && r.stdout.contains("\"amount\": 1234") && r.stdout.contains("\"exchanges\": 4"), "\(r.stdout)")
+            let recorded = try String(contentsOfFile: file, encoding: .utf8)
+            #expect(recorded.hasPrefix("# cardscan transcript 1\n# technology: felica\n# idm: 01 01 04 10 AA BB CC DD\n# pmm: 10 0B 4B 42 84 85 D0 FF\n# system-code: 00 03\n# atr: 3B 8F 80 01 80 4F 0C A0 00 00 03 06 11 00 3B 00 00 00 00 42\n"), "\(recorded)")
+            #expect(recorded.contains("\n> 10 06 01 01 04 10 AA BB CC DD 01 8B 00 01 80 00\n"))   // frames, not pseudo-APDUs
+            #expect(try Lab.cardscan(["replay", "--json", file]).stdout == r.stdout)
+            let readers = try Lab.cardscan(["readers"])
+            #expect(readers.stdout.contains("card   3B 8F 80 01 80 4F 0C A0 00 00 03 06 11 00 3B 00 00 00 00 42"))
+        }
+    }
+
+    /// The same Suica transcript through an ACR122U-style reader gives the fixture's report.
+    @Test func suicaOnAnACR122StyleReader() throws {
+        try Lab.exclusive {
+            let card = try Lab.Card(Lab.fixture("suica/full-read.apdu"), options: ["--acr122"])
+            defer { card.stop() }
+            let r = try Lab.cardscan(["--json", "--timeout", "5", "--trace"])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stdout == (try String(contentsOfFile: Lab.fixture("suica/full-read.expected.json"), encoding: .utf8)))
+        }
+    }
+
+    /// Octopus is the second system of this dual card: the profile's Polling for 8008 goes
+    /// through the reader too.
+    @Test func octopusIsPolledThroughTheReader() throws {
+        try Lab.exclusive {
+            let card = try Lab.Card(Lab.root + "/Tests/LabCards/octopus-szt-image.json")
+            defer { card.stop() }
+            let r = try Lab.cardscan(["--json", "--timeout", "5"])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stdout.contains("\"profile\": \"octopus\"") && r.stdout.contains("\"amount\": 5000"), "\(r.stdout)")
+        }
+    }
+
+    @Test func removedMidReadIsPartialWithExit74() throws {
+        try Lab.exclusive {
+            let card = try Lab.Card(Lab.root + "/Tests/LabCards/pasmo-image.json", options: ["--remove-after", "3"])
+            defer { card.stop() }
+            let r = try Lab.cardscan(["--json", "--timeout", "5", "--profile", "suica"])
+            #expect(r.status == 74, "\(r.stderr)")
+            #expect(r.stdout.contains("\"partial\": true") && r.stdout.contains("\"amount\": 1234"), "\(r.stdout)")
+        }
+    }
+}

@@ -105,6 +105,16 @@ import Testing
         #expect(FeliCaNode.area(code: 0x0040, end: 0x07FF).packed == [0x40, 0x00, 0xFF, 0x07])
     }
 
+    /// `--trace` lines for FeliCa answers: name, blocks or status; never a throw.
+    @Test func responseSummaries() throws {
+        #expect(FeliCaResponse.summary([0x1D, 0x07] + idm.bytes + [0x00, 0x00, 0x01] + [UInt8](repeating: 0, count: 16)) == "Read Without Encryption, 1 block(s)")
+        #expect(FeliCaResponse.summary([0x0C, 0x07] + idm.bytes + [0x01, 0xA8]) == "Read Without Encryption, status 1 A8: illegal block number (block list element 1)")
+        #expect(FeliCaResponse.summary([0x0C, 0x0B] + idm.bytes + [0xFF, 0xFF]) == "Search Service Code")
+        #expect(FeliCaResponse.summary([0x0B, 0x7F] + idm.bytes + [0x00]) == "response code 7F")
+        #expect(FeliCaResponse.summary([0x6D, 0x00]) == "not a FeliCa frame (length byte)")
+        #expect(FeliCaResponse.summary([]) == "not a FeliCa frame (length byte)")
+    }
+
     @Test func serviceCodesAndBlockElements() throws {
         #expect(ServiceCode(0x008B).packed == [0x8B, 0x00])
         #expect(ServiceCode(0x008B).number == 2 && ServiceCode(0x008B).attribute == 0x0B && !ServiceCode(0x008B).needsAuthentication)

@@ -1,0 +1,98 @@
+import APDU
+import FeliCaCommands
+
+/// FeliCa frames through a PC/SC contactless reader. The card speaks no ISO 7816: the reader
+/// gives it a PC/SC part 3 pseudo-ATR (RID A0 00 00 03 06) and carries its frames in
+/// pseudo-APDUs, in one of two conventions, told apart by that ATR
+/// (shared/docs/card-reference.md §3.1):
+///
+/// | reader | ATR bytes 12-14 | frame out | answer |
+/// |---|---|---|---|
+/// | ACS ACR1252U, ACM1252U, ACR3x | `11 00 3B` | `FF 00 00 00 Lc FRAME` | `ANSWER 90 00` |
+/// | PN532-based ACR122U/T, AET62 | `03 F0 11` (212 kbps), `03 F0 12` (424) | `FF 00 00 00 Lc D4 40 01 FRAME` | `D5 41 00 ANSWER 90 00` |
+///
+/// Sources: ACS ACM1252U-Y3 reference manual §5.2.6; ACS ACR122T API §7.3. Frames in and out
+/// start with their length byte, as through libnfc, so profiles, tracing and `felica`
+/// transcripts are the same whichever reader read the card.
+public final class PCSCFeliCaChannel: CardChannel {
+    public enum Wrapping: Sendable, Equatable {
+        /// `FF 00 00 00 Lc FRAME`.
+        case direct
+        /// `FF 00 00 00 Lc D4 40 01 FRAME` (PN532 InDataExchange to target 1).
+        case pn532
+    }
+
+    public let apdus: CardChannel
+    public let wrapping: Wrapping
+
+    /// Nil when `atr` is not a FeliCa card's pseudo-ATR.
+    public init?(apdus: CardChannel, atr: [UInt8]) {
+        guard let w = Self.wrapping(forATR: atr) else { return nil }
+        self.apdus = apdus; wrapping = w
+    }
+
+    public init(apdus: CardChannel, wrapping: Wrapping) {
+        self.apdus = apdus; self.wrapping = wrapping
+    }
+
+    static let pseudoATRPrefix: [UInt8] = [0x3B, 0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06]
+
+    /// How a reader that presents `atr` carries FeliCa frames, or nil when it is not FeliCa.
+    public static func wrapping(forATR atr: [UInt8]) -> Wrapping? {
+        guard atr.count == 20, atr.starts(with: pseudoATRPrefix) else { return nil }
+        let card = Array(atr[12..<15])
+        if card == [0x11, 0x00, 0x3B] { return .direct }
+        if card == [0x03, 0xF0, 0x11] || card == [0x03, 0xF0, 0x12] { return .pn532 }
+        return nil
+    }
+
+    /// A frame reader and card did not carry: the reader's own status, or a PN532 error code.
+    public struct ReaderError: CardTransportError, Equatable {
+        public let answer: [UInt8]
+        public let failure: TransportFailure
+        public init(answer: [UInt8], failure: TransportFailure) { self.answer = answer; self.failure = failure }
+        public var message: String {
+            failure == .timeout ? "the FeliCa card did not answer (the reader said \(answer.hexString))"
+                                : "the reader did not pass the FeliCa frame (it answered \(answer.hexString))"
+        }
+        public var hint: String? {
+            failure == .timeout ? "hold the card still on the reader; a card without the polled system stays silent too"
+                                : "this reader may use another pseudo-APDU convention: read FeliCa cards through libnfc (--device), see docs/felica.md"
+        }
+    }
+
+    public func transmit(_ frame: [UInt8]) throws -> [UInt8] {
+        let inner = wrapping == .pn532 ? [0xD4, 0x40, 0x01] + frame : frame
+        let answer = try apdus.transmit([0xFF, 0x00, 0x00, 0x00, UInt8(inner.count)] + inner)
+        guard answer.count >= 2 else { throw ReaderError(answer: answer, failure: .other("short reader answer")) }
+        let sw = Array(answer.suffix(2))
+        let body = Array(answer.dropLast(2))
+        switch wrapping {
+        case .direct:
+            guard sw == [0x90, 0x00] else {
+                // 63 00: the card did not answer; 64 01 (some readers): no response either.
+                throw ReaderError(answer: answer, failure: sw == [0x63, 0x00] || sw == [0x64, 0x01] ? .timeout : .other("SW \(sw.hexString)"))
+            }
+            return body
+        case .pn532:
+            guard sw == [0x90, 0x00], body.count >= 3, body[0] == 0xD5, body[1] == 0x41 else {
+                throw ReaderError(answer: answer, failure: .other("SW \(sw.hexString)"))
+            }
+            // PN532 status 01: time-out (the card did not answer); others: RF or protocol errors.
+            guard body[2] & 0x3F == 0 else { throw ReaderError(answer: answer, failure: body[2] & 0x3F == 0x01 ? .timeout : .other("PN532 status \([body[2]].hexString)")) }
+            return Array(body[3...])
+        }
+    }
+
+    /// Polling for `systemCode` through the reader: IDm (8) + PMm (8) + system code (2), or
+    /// nil when no card system answers.
+    public func poll(systemCode: UInt16) throws -> [UInt8]? {
+        let answer: [UInt8]
+        do { answer = try transmit(try FeliCaCommand.polling(systemCode: SystemCode(systemCode), requestCode: 1)) } catch let e as ReaderError where e.failure == .timeout {
+            return nil
+        }
+        let p = try FeliCaResponse.polling(answer)
+        let sc = p.requestData ?? SystemCode(systemCode).bigEndianBytes
+        return p.idm.bytes + p.pmm.bytes + sc
+    }
+}

@@ -1,0 +1,53 @@
+import APDU
+
+/// A FeliCa card as cardsim serves it, whichever reader is in front of it (the emulated
+/// PN532 for libnfc, or an ACS-style PC/SC reader on vpcd).
+protocol FeliCaCard: AnyObject {
+    var pmm: [UInt8] { get }
+    /// Polling: the IDm and system code answering for `code` (FFFF: any), or nil.
+    func poll(_ code: UInt16) -> (idm: [UInt8], system: [UInt8])?
+    /// The answer to a frame (LEN first), or nil when the card stays silent.
+    func answer(_ frame: [UInt8]) -> [UInt8]?
+    /// The card left the field and came back.
+    func reset()
+}
+
+extension FeliCaCardImage: FeliCaCard {
+    func reset() {}
+}
+
+/// A FeliCa card from a `technology: felica` transcript: Polling from its `idm`, `pmm` and
+/// `system-code` headers (its own system and the wildcard), frames by lenient replay.
+final class FeliCaTranscriptCard: FeliCaCard {
+    let idm: [UInt8]
+    let pmm: [UInt8]
+    let systemCode: [UInt8]
+    let replay: ReplayChannel
+
+    struct MissingHeader: Error, CustomStringConvertible { let description: String }
+
+    init(_ transcript: Transcript, file: String) throws {
+        func header(_ k: String, _ n: Int) throws -> [UInt8] {
+            guard let v = transcript[header: k], let b = try? Hex.parse(v), b.count == n else {
+                throw MissingHeader(description: "the transcript needs a '# \(k):' header of \(n) bytes")
+            }
+            return b
+        }
+        idm = try header("idm", 8)
+        pmm = try header("pmm", 8)
+        systemCode = try header("system-code", 2)
+        replay = ReplayChannel(transcript, mode: .lenient, file: file)
+    }
+
+    func poll(_ code: UInt16) -> (idm: [UInt8], system: [UInt8])? {
+        code == 0xFFFF || code == UInt16(systemCode[0]) << 8 | UInt16(systemCode[1]) ? (idm, systemCode) : nil
+    }
+
+    /// Lenient replay answers `6D 00` to a frame it never saw: a FeliCa card would say nothing.
+    func answer(_ frame: [UInt8]) -> [UInt8]? {
+        guard let a = try? replay.transmit(frame), a != [0x6D, 0x00] else { return nil }
+        return a
+    }
+
+    func reset() { replay.reset() }
+}
