@@ -54,10 +54,12 @@ public struct ServiceCode: Hashable, Sendable, CustomStringConvertible {
         0x14: "Purse Decrement with key", 0x15: "Purse Decrement w/o key", 0x16: "Purse Read Only with key", 0x17: "Purse Read Only w/o key",
     ]
 
+    /// The attribute in words: `Random RO w/o key`, `Purse Direct with key`, or `Type 18`
+    /// for one outside the documented table.
+    public var attributeName: String { Self.attributeNames[attribute] ?? "Type \(String(attribute, radix: 16))" }
+
     /// `Service Code 008Bh (Random RO w/o key)`.
-    public var description: String {
-        "Service Code \(String(format4: value))h (\(Self.attributeNames[attribute] ?? "Type \(String(attribute, radix: 16))"))"
-    }
+    public var description: String { "Service Code \(String(format4: value))h (\(attributeName))" }
 }
 
 /// One element of a block list (JIS X 6319-4 §7.4.7): which service (its index in the

@@ -59,7 +59,7 @@ struct APDUCommand: ParsableCommand {
         let access = ReaderAccess(choice: reader)
         let ctx = try guarded { try access.context() }
         guard let state = try guarded({ try access.waitForOneCard(ctx, timeout: .milliseconds(Int(timeout * 1000))) }) else {
-            eprint("error: no card was presented within \(Int(timeout)) s"); throw ExitCode(75)
+            throw nothingPresented(within: timeout)
         }
         try guarded {
             let card = try ctx.connect(to: state.name)

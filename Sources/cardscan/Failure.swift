@@ -11,6 +11,14 @@ func fail(_ error: any Error, code: Int32) -> ExitCode {
     return ExitCode(code)
 }
 
+/// Exit 75: nothing was presented before the timeout (`what`: "card" or "tag").
+func nothingPresented(_ what: String = "card", within timeout: Double) -> ExitCode {
+    let style = Style(.standardError)
+    eprint(style.red("error:") + " no \(what) was presented within \(Int(timeout)) s")
+    eprint(style.dim("hint: hold the \(what) flat on the reader, or raise --timeout"))
+    return ExitCode(75)
+}
+
 func printError(_ error: any Error) {
     let style = Style(.standardError)
     if let e = error as? UserFacingError {

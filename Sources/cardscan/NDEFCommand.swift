@@ -37,8 +37,7 @@ struct NDEFCommand: ParsableCommand {
                     return try show("type2", try guarded { try NDEFTags.readType2(x) })
                 }
                 if Date() >= deadline {
-                    eprint("error: no tag was presented within \(Int(timeout)) s")
-                    throw ExitCode(75)
+                    throw nothingPresented("tag", within: timeout)
                 }
                 usleep(200_000)
             }
@@ -135,8 +134,7 @@ extension NDEFCommand {
                     return out("Wrote \(message.encoded.count) bytes to the Type 2 tag; read back and verified.")
                 }
                 if Date() >= deadline {
-                    eprint("error: no tag was presented within \(Int(timeout)) s")
-                    throw ExitCode(75)
+                    throw nothingPresented("tag", within: timeout)
                 }
                 usleep(200_000)
             }

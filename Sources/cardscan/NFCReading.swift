@@ -38,9 +38,7 @@ struct NFCReading {
         let device = try open()
         eprint("Hold a card on \(device.name)… (\(Int(timeout ?? 0)) s; Ctrl-C to stop)")
         guard let found = try waitForCard(device, timeout: timeout) else {
-            eprint("error: no card was presented within \(Int(timeout ?? 0)) s")
-            eprint("hint: hold the card flat on the reader, or raise --timeout")
-            throw ExitCode(75)
+            throw nothingPresented(within: timeout ?? 0)
         }
         try read(found, device, json: json, jsonl: false)
     }

@@ -38,9 +38,7 @@ struct Scan: ParsableCommand {
         }
         let ctx = try guarded { try access.context() }
         guard let state = try guarded({ try access.waitForOneCard(ctx, timeout: .milliseconds(Int(timeout * 1000))) }) else {
-            eprint("error: no card was presented within \(Int(timeout)) s")
-            eprint("hint: hold the card flat on the reader, or raise --timeout")
-            throw ExitCode(75)
+            throw nothingPresented(within: timeout)
         }
         let outcome = try guarded {
             try CardReading(registry: registry, profile: profiles.profile, trace: trace, verbose: verbose,

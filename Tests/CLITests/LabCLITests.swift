@@ -202,6 +202,18 @@ import Testing
         }
     }
 
+    @Test func surveyThroughLibnfc() throws {
+        try Lab.exclusive {
+            let pn532 = try Lab.PN532(Lab.root + "/Tests/LabCards/octopus-szt-image.json")
+            defer { pn532.stop() }
+            let r = try Lab.cardscan(["felica", "--device", pn532.connectionString, "--blocks", "--timeout", "5"], environment: ["LIBNFC_AUTO_SCAN": "false"])
+            #expect(r.status == 0, "\(r.stderr)")
+            // Two systems, each with its own IDm (system number in the upper nibble).
+            #expect(r.stdout.contains("System 8008  IDm 01 01 07 01 E1 12 34 56\n") && r.stdout.contains("System 8005  IDm 11 01 07 01 E1 12 34 56\n"), "\(r.stdout)")
+            #expect(r.stdout.contains("  Service 0118h  Type 18  1 block(s)\n    0000  00 00 01 90 00"), "\(r.stdout)")
+        }
+    }
+
     @Test func iso7816ProfileThroughAPN532() throws {
         try Lab.exclusive {
             let pn532 = try Lab.PN532(Lab.fixture("shanghai-transit/full-read.apdu"))
@@ -397,6 +409,42 @@ import Testing
             let r = try Lab.cardscan(["--json", "--timeout", "5"])
             #expect(r.status == 0, "\(r.stderr)")
             #expect(r.stdout.contains("\"profile\": \"octopus\"") && r.stdout.contains("\"amount\": 5000"), "\(r.stdout)")
+        }
+    }
+
+    /// `cardscan felica`: the real PASMO service list comes back in order, with the blocks
+    /// of the services readable without a key.
+    @Test func surveyListsTheTreeAndReadsOpenServices() throws {
+        try Lab.exclusive {
+            let card = try Lab.Card(Lab.root + "/Tests/LabCards/pasmo-image.json")
+            defer { card.stop() }
+            let r = try Lab.cardscan(["felica", "--blocks", "--json", "--timeout", "5"])
+            #expect(r.status == 0, "\(r.stderr)")
+            let root = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+            let systems = try #require(root["systems"] as? [[String: Any]])
+            #expect(systems.compactMap { $0["code"] as? String } == ["0003", "FE00"])
+            let nodes = try #require(systems[0]["nodes"] as? [[String: Any]])
+            let services = nodes.compactMap { $0["service"] as? String }
+            #expect(services.count == 50 && services.prefix(4) == ["0048", "004A", "0088", "008B"] && services.last == "23CB")
+            #expect(nodes.filter { $0["area"] != nil }.count == 9)
+            let info = try #require(nodes.first { $0["service"] as? String == "008B" })
+            #expect(info["depth"] as? Int == 2 && info["attribute"] as? String == "Random RO w/o key")
+            #expect(info["blocks"] as? [String] == ["00 00 00 00 00 00 00 00 00 00 00 D2 04 00 00 12"])
+            #expect((nodes.first { $0["service"] as? String == "090F" }?["blocks"] as? [String])?.count == 20)
+            #expect(nodes.first { $0["service"] as? String == "1CC8" }?["blocks"] == nil)          // needs a key: not read
+            let text = try Lab.cardscan(["felica", "--timeout", "5"])
+            #expect(text.stdout.contains("\n    Area 0040h-07FFh\n      Service 0048h  Random RW with key\n"), "\(text.stdout)")
+            #expect(text.stdout.hasSuffix("50 service(s) in 2 system(s), 62 exchange(s) with the card\n"), "\(text.stdout)")
+        }
+    }
+
+    @Test func surveyOfACardThatIsNotFeliCaIsExit76() throws {
+        try Lab.exclusive {
+            let card = try Lab.Card(Lab.fixture("shanghai-transit/full-read.apdu"))
+            defer { card.stop() }
+            let r = try Lab.cardscan(["felica", "--timeout", "5"])
+            #expect(r.status == 76)
+            #expect(r.stderr.contains("is not a FeliCa card (ATR 3B 8B 80 01"), "\(r.stderr)")
         }
     }
 

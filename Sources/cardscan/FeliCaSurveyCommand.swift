@@ -1,0 +1,139 @@
+import APDU
+import ArgumentParser
+import CardProfiles
+import FeliCaCommands
+import Foundation
+import NFCTransport
+import PCSCTransport
+
+/// `cardscan felica`: what a FeliCa card holds, for someone writing a profile for it.
+struct FeliCaSurveyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "felica",
+        abstract: "List a FeliCa card's systems, areas and services; with --blocks, read what needs no key.",
+        discussion: """
+        Sends only read commands: Polling, Request System Code, Search Service Code and, with
+        --blocks, Read Without Encryption of each service whose attribute needs no key.
+        Works through a PC/SC contactless reader or a libnfc device (--device).
+
+        Examples:
+          cardscan felica
+          cardscan felica --device pn532_uart:/dev/ttyUSB0 --blocks --json
+        """)
+
+    @Option(name: [.short, .long], help: ArgumentHelp("PC/SC reader: index, exact name or unique substring.", valueName: "READER"))
+    var reader: String?
+    @Option(help: ArgumentHelp("Read through this libnfc device instead of PC/SC (e.g. pn532_uart:/dev/ttyUSB0).", valueName: "CONNSTRING"))
+    var device: String?
+    @Option(help: ArgumentHelp("Seconds to wait for a card.", valueName: "SECONDS")) var timeout: Double = 60
+    @Option(name: .customLong("apdu-timeout"), help: ArgumentHelp("Seconds one command may take.", valueName: "SECONDS"))
+    var apduTimeout: Double = 5
+    @Flag(help: "Also read the blocks of every service readable without a key.") var blocks = false
+    @Flag(help: "Print as JSON.") var json = false
+    @Flag(help: "Print each exchange to stderr.") var trace = false
+
+    func run() throws {
+        let (channel, poll) = try device.map(openNFC) ?? openPCSC()
+        let exchange = CardExchange(channel: channel)
+        if trace { exchange.observer = Tracer(felica: true).observe }
+        let (survey, error) = FeliCaSurvey.run(exchange: exchange, poll: poll, readBlocks: blocks)
+        out(json ? Self.json(survey).serialized(pretty: true) : Self.text(survey))
+        if let error { throw fail(error, code: sysexit(for: error)) }
+    }
+
+    typealias Poller = (UInt16) throws -> [UInt8]?
+
+    func openNFC(_ connectionString: String) throws -> (CardChannel, Poller) {
+        let nfc = try guarded { try NFCDevice(connectionString: connectionString) }
+        nfc.timeoutMilliseconds = Int32(apduTimeout * 1000)
+        eprint("Hold a FeliCa card on \(nfc.name)… (\(Int(timeout)) s; Ctrl-C to stop)")
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let target = try guarded({ try nfc.pollFeliCa() }) {
+                return (FeliCaChannel(device: nfc, target: target), { sc in try nfc.pollFeliCa(systemCode: sc).map { $0.idm + $0.pmm + $0.systemCode } })
+            }
+            if Date() >= deadline { throw nothingPresented(within: timeout) }
+            usleep(200_000)
+        }
+    }
+
+    func openPCSC() throws -> (CardChannel, Poller) {
+        let access = ReaderAccess(choice: reader)
+        let ctx = try guarded { try access.context() }
+        guard let state = try guarded({ try access.waitForOneCard(ctx, timeout: .milliseconds(Int(timeout * 1000))) }) else {
+            throw nothingPresented(within: timeout)
+        }
+        let card = try guarded { try ctx.connect(to: state.name) }
+        card.transmitTimeout = .milliseconds(Int(apduTimeout * 1000))
+        guard let felica = PCSCFeliCaChannel(apdus: card, atr: card.atr) else {
+            let style = Style(.standardError)
+            eprint(style.red("error:") + " the card on \(state.name) is not a FeliCa card (ATR \(card.atr.hexString))")
+            eprint(style.dim("hint: `cardscan atr \(card.atr.hexString.replacingOccurrences(of: " ", with: ""))` says what it is; `cardscan` reads it if a profile knows it"))
+            throw ExitCode(76)
+        }
+        return (felica, felica.poll)
+    }
+
+    static func text(_ s: FeliCaSurvey) -> String {
+        var lines: [String] = []
+        if s.systems.isEmpty { return "No FeliCa system answered." }
+        lines.append("FeliCa card, PMm \(s.pmm.hexString)")
+        var services = 0, open = 0, blockCount = 0
+        for system in s.systems {
+            lines.append("System \(hex4(system.code))  IDm \(system.idm.hexString)")
+            if system.nodes.isEmpty { lines.append("  (no areas or services listed)") }
+            for n in system.nodes {
+                let indent = String(repeating: "  ", count: n.depth + 1)
+                switch n.node {
+                case .area:
+                    lines.append(indent + n.node.description)
+                case .service(let code):
+                    services += 1
+                    var line = indent + "Service \(hex4(code.value))h  \(code.attributeName)"
+                    if let b = n.blocks {
+                        open += 1; blockCount += b.count
+                        line += "  \(b.count) block(s)"
+                    }
+                    lines.append(line)
+                    for (i, block) in (n.blocks ?? []).enumerated() {
+                        lines.append(indent + "  " + hex4(UInt16(i)) + "  " + block.hexString)
+                    }
+                }
+            }
+        }
+        let read = s.systems.contains { $0.nodes.contains { $0.blocks != nil } } ? " (\(open) read without a key: \(blockCount) blocks)" : ""
+        lines.append("\(services) service(s)\(read) in \(s.systems.count) system(s), \(s.exchanges) exchange(s) with the card\(s.partial ? "; stopped early" : "")")
+        return lines.joined(separator: "\n")
+    }
+
+    static func json(_ s: FeliCaSurvey) -> JSONValue {
+        .object([
+            ("pmm", .string(s.pmm.hexString)),
+            ("systems", .array(s.systems.map { system in
+                .object([
+                    ("code", .string(hex4(system.code))),
+                    ("idm", .string(system.idm.hexString)),
+                    ("nodes", .array(system.nodes.map { n in
+                        var pairs: [(String, JSONValue)] = [("depth", .int(n.depth))]
+                        switch n.node {
+                        case .area(let code, let end):
+                            pairs += [("area", .string(hex4(code))), ("end", .string(hex4(end)))]
+                        case .service(let code):
+                            pairs += [("service", .string(hex4(code.value))), ("attribute", .string(code.attributeName))]
+                            if let b = n.blocks { pairs.append(("blocks", .array(b.map { .string($0.hexString) }))) }
+                        }
+                        return .object(pairs)
+                    })),
+                ])
+            })),
+            ("exchanges", .int(s.exchanges)),
+            ("partial", .bool(s.partial)),
+        ])
+    }
+}
+
+/// `008B`: four upper-case hex digits.
+private func hex4(_ v: UInt16) -> String {
+    let h = String(v, radix: 16, uppercase: true)
+    return String(repeating: "0", count: 4 - h.count) + h
+}
