@@ -5,6 +5,8 @@
 #      (the floor), PCSCTransport + the exchange layer (Swift), pyscard (Python)
 #   2. profile-engine replay throughput and exchanges per full Shanghai read
 #   3. wall time of `cardscan replay`, `cardscan --help`, and a Python replay+decode baseline
+#   4. a full Suica read through libnfc and the emulated PN532
+#   5. naming a Suica-family card's issuer (one Request Service) against enumerating its nodes
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N="${BENCH_APDUS:-3000}"
@@ -68,7 +70,31 @@ for _ in range(20):
     r = subprocess.run([cardscan, "--device", device, "--json", "--timeout", "5"], capture_output=True, text=True, check=True)
     times.append((time.perf_counter() - a) * 1000)
     exchanges = json.loads(r.stdout)["exchanges"]
-print(f"  Read Without Encryption commands per read (balance + 20 history blocks): {exchanges}")
+# Which commands: one more read, recorded (the second byte of a frame is its command code).
+rec = "/tmp/cardscan-bench-suica.apdu"
+subprocess.run([cardscan, "--device", device, "--json", "--timeout", "5", "--record", rec], capture_output=True, check=True)
+codes = [line.split()[2] for line in open(rec) if line.startswith("> ")]
+print(f"  Read Without Encryption commands per read (balance + 20 history blocks): {codes.count('06')}")
+print(f"  all commands: {exchanges} ({codes.count('02')} Request Service naming the issuer)")
 print(f"  wall time, process start to report: median {st.median(times):.1f} ms (min {min(times):.1f}, max {max(times):.1f})")
 PY
 kill $SIM 2>/dev/null || true
+
+echo "== 5. naming a Suica-family card's issuer, through pcscd + vpcd (cardsim as an ACS reader, the PASMO image; median of 20 runs)"
+CARDSCAN_BIN="$REL" scripts/lab.sh start Tests/LabCards/pasmo-image.json 35963 >/dev/null 2>&1
+/usr/bin/python3 - "$REL/cardscan" <<'PY'
+import json, subprocess, sys, statistics as st, time
+cardscan = sys.argv[1]
+def run(args):
+    times, out = [], None
+    for _ in range(20):
+        a = time.perf_counter()
+        out = subprocess.run([cardscan] + args, capture_output=True, text=True, check=True).stdout
+        times.append((time.perf_counter() - a) * 1000)
+    return st.median(times), json.loads(out)
+read, report = run(["--profile", "suica", "--json", "--timeout", "5"])
+walk, survey = run(["felica", "--json", "--timeout", "5"])
+print(f"  full read, issuer named by one Request Service: {report['name']}, {report['exchanges']} exchanges, median {read:.1f} ms")
+print(f"  enumerating every node first (Search Service Code, as Metrodroid does): {survey['exchanges']} exchanges, median {walk:.1f} ms ({walk / read:.2f}x the full read)")
+PY
+scripts/lab.sh stop >/dev/null 2>&1
