@@ -438,6 +438,21 @@ import Testing
         }
     }
 
+    /// `cardscan apdu` passes the reader's GET DATA and FeliCa reads in pseudo-APDUs, and
+    /// refuses a FeliCa write without --allow-write.
+    @Test func rawPseudoAPDUsReadButDoNotWrite() throws {
+        try Lab.exclusive {
+            let card = try Lab.Card(Lab.root + "/Tests/LabCards/pasmo-image.json")
+            defer { card.stop() }
+            let r = try Lab.cardscan(["apdu", "FFCA000000", "FF00000006060000030100"])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stdout.contains("< 01 01 04 10 AA BB CC DD 90 00 : success"), "\(r.stdout)")
+            #expect(r.stdout.contains("< 14 01 01 01 04 10 AA BB CC DD 10 0B 4B 42 84 85 D0 FF 00 03 90 00 : success"), "\(r.stdout)")
+            let write = try Lab.cardscan(["apdu", "FF000000200801010410AABBCCDD0109000180004141414141414141414141414141414141"])
+            #expect(write.status == 64 && write.stderr.contains("pass --allow-write"), "\(write.stderr)")
+        }
+    }
+
     @Test func surveyOfACardThatIsNotFeliCaIsExit76() throws {
         try Lab.exclusive {
             let card = try Lab.Card(Lab.fixture("shanghai-transit/full-read.apdu"))
