@@ -46,40 +46,26 @@ public final class PCSCFeliCaChannel: CardChannel {
         return nil
     }
 
-    /// A frame reader and card did not carry: the reader's own status, or a PN532 error code.
-    public struct ReaderError: CardTransportError, Equatable {
-        public let answer: [UInt8]
-        public let failure: TransportFailure
-        public init(answer: [UInt8], failure: TransportFailure) { self.answer = answer; self.failure = failure }
-        public var message: String {
-            failure == .timeout ? "the FeliCa card did not answer (the reader said \(answer.hexString))"
-                                : "the reader did not pass the FeliCa frame (it answered \(answer.hexString))"
-        }
-        public var hint: String? {
-            failure == .timeout ? "hold the card still on the reader; a card without the polled system stays silent too"
-                                : "this reader may use another pseudo-APDU convention: read FeliCa cards through libnfc (--device), see docs/felica.md"
-        }
-    }
-
     public func transmit(_ frame: [UInt8]) throws -> [UInt8] {
         let inner = wrapping == .pn532 ? [0xD4, 0x40, 0x01] + frame : frame
         let answer = try apdus.transmit([0xFF, 0x00, 0x00, 0x00, UInt8(inner.count)] + inner)
-        guard answer.count >= 2 else { throw ReaderError(answer: answer, failure: .other("short reader answer")) }
+        func failed(_ f: TransportFailure) -> PseudoAPDUError { PseudoAPDUError(operation: "FeliCa frame", answer: answer, failure: f) }
+        guard answer.count >= 2 else { throw failed(.other("short reader answer")) }
         let sw = Array(answer.suffix(2))
         let body = Array(answer.dropLast(2))
         switch wrapping {
         case .direct:
             guard sw == [0x90, 0x00] else {
                 // 63 00: the card did not answer; 64 01 (some readers): no response either.
-                throw ReaderError(answer: answer, failure: sw == [0x63, 0x00] || sw == [0x64, 0x01] ? .timeout : .other("SW \(sw.hexString)"))
+                throw failed(sw == [0x63, 0x00] || sw == [0x64, 0x01] ? .timeout : .other("SW \(sw.hexString)"))
             }
             return body
         case .pn532:
             guard sw == [0x90, 0x00], body.count >= 3, body[0] == 0xD5, body[1] == 0x41 else {
-                throw ReaderError(answer: answer, failure: .other("SW \(sw.hexString)"))
+                throw failed(.other("SW \(sw.hexString)"))
             }
             // PN532 status 01: time-out (the card did not answer); others: RF or protocol errors.
-            guard body[2] & 0x3F == 0 else { throw ReaderError(answer: answer, failure: body[2] & 0x3F == 0x01 ? .timeout : .other("PN532 status \([body[2]].hexString)")) }
+            guard body[2] & 0x3F == 0 else { throw failed(body[2] & 0x3F == 0x01 ? .timeout : .other("PN532 status \([body[2]].hexString)")) }
             return Array(body[3...])
         }
     }
@@ -88,7 +74,7 @@ public final class PCSCFeliCaChannel: CardChannel {
     /// nil when no card system answers.
     public func poll(systemCode: UInt16) throws -> [UInt8]? {
         let answer: [UInt8]
-        do { answer = try transmit(try FeliCaCommand.polling(systemCode: SystemCode(systemCode), requestCode: 1)) } catch let e as ReaderError where e.failure == .timeout {
+        do { answer = try transmit(try FeliCaCommand.polling(systemCode: SystemCode(systemCode), requestCode: 1)) } catch let e as PseudoAPDUError where e.failure == .timeout {
             return nil
         }
         let p = try FeliCaResponse.polling(answer)

@@ -8,49 +8,30 @@ import NFCTransport
 struct NDEFCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ndef",
-        abstract: "NFC Forum tags (NDEF) through a libnfc device.",
+        abstract: "NFC Forum tags (NDEF): read or write a Type 2, 3 (FeliCa) or 4 tag.",
+        discussion: """
+        Through a PC/SC contactless reader (the default; -r picks one), or a libnfc device
+        (--device). Over PC/SC the reader's pseudo-ATR says what the tag is: FeliCa (Type 3,
+        frames in the reader's pseudo-APDUs), MIFARE Ultralight/NTAG (Type 2, pages through
+        FF B0 / FF D6), anything else ISO 14443-4 (Type 4).
+        """,
         subcommands: [Read.self, Write.self])
 
     struct Read: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Read the NDEF message of a Type 2, 3 (FeliCa) or 4 tag.",
-            discussion: "Example: cardscan ndef read --device pn532_uart:/dev/ttyUSB0")
+            discussion: """
+            Examples:
+              cardscan ndef read
+              cardscan ndef read --device pn532_uart:/dev/ttyUSB0 --json
+            """)
 
-        @Option(help: ArgumentHelp("The libnfc device (e.g. pn532_uart:/dev/ttyUSB0, acr122_usb).", valueName: "CONNSTRING"))
-        var device: String
-        @Option(help: ArgumentHelp("Seconds to wait for a tag.", valueName: "SECONDS")) var timeout: Double = 60
+        @OptionGroup var tag: TagOptions
         @Flag(help: "Print as JSON.") var json = false
-        @Flag(help: "Print each exchange to stderr.") var trace = false
 
         func run() throws {
-            let nfc = try guarded { try NFCDevice(connectionString: device) }
-            eprint("Hold a tag on \(nfc.name)… (\(Int(timeout)) s; Ctrl-C to stop)")
-            let deadline = Date().addingTimeInterval(timeout)
-            while true {
-                if let t3 = try guarded({ try nfc.pollFeliCa(systemCode: 0x12FC) }) {
-                    let x = exchange(FeliCaChannel(device: nfc, target: t3), felica: true)
-                    return try show("type3", try guarded { try NDEFTags.readType3(x, idm: t3.idm) })
-                }
-                if let a = try guarded({ try nfc.pollISO14443A() }) {
-                    let x = exchange(ISO14443Channel(device: nfc))
-                    if a.isISO14443_4 { return try show("type4", try guarded { try NDEFTags.readType4(x) }) }
-                    return try show("type2", try guarded { try NDEFTags.readType2(x) })
-                }
-                if Date() >= deadline {
-                    throw nothingPresented("tag", within: timeout)
-                }
-                usleep(200_000)
-            }
-        }
-
-        func exchange(_ channel: CardChannel, felica: Bool = false) -> CardExchange {
-            let x = CardExchange(channel: channel)
-            if trace { x.observer = Tracer(felica: felica).observe }
-            return x
-        }
-
-        func show(_ tag: String, _ result: (NDEFStatus, NDEFMessage?)) throws {
-            printNDEF(tag, result, json: json)
+            let found = try tag.waitForTag()
+            printNDEF(found.name, try guarded { try found.read() }, json: json)
         }
     }
 }
@@ -96,15 +77,15 @@ extension NDEFCommand {
             message, is refused and nothing is written. After writing, the message is read
             back and compared.
 
-            Example: cardscan ndef write --device pn532_uart:/dev/ttyUSB0 --uri https://example.com
+            Examples:
+              cardscan ndef write --uri https://example.com
+              cardscan ndef write --device pn532_uart:/dev/ttyUSB0 --text "hello" --lang en
             """)
 
-        @Option(help: ArgumentHelp("The libnfc device.", valueName: "CONNSTRING")) var device: String
+        @OptionGroup var tag: TagOptions
         @Option(help: "Write a Text record with this text.") var text: String?
         @Option(help: "The Text record's language (IANA code).") var lang: String = "en"
         @Option(help: "Write a URI record.") var uri: String?
-        @Option(help: ArgumentHelp("Seconds to wait for a tag.", valueName: "SECONDS")) var timeout: Double = 60
-        @Flag(help: "Print each exchange to stderr.") var trace = false
 
         func validate() throws {
             if (text == nil) == (uri == nil) { throw ValidationError("give exactly one of --text or --uri") }
@@ -113,31 +94,10 @@ extension NDEFCommand {
         func run() throws {
             let payload: NDEFPayload = text.map { .text($0, language: lang) } ?? .uri(uri!)
             let message = NDEFMessage(records: [payload.record])
-            let nfc = try guarded { try NFCDevice(connectionString: device) }
-            eprint("Hold a tag on \(nfc.name)… (\(Int(timeout)) s; Ctrl-C to stop)")
-            let deadline = Date().addingTimeInterval(timeout)
-            while true {
-                if let t3 = try guarded({ try nfc.pollFeliCa(systemCode: 0x12FC) }) {
-                    let x = CardExchange(channel: FeliCaChannel(device: nfc, target: t3))
-                    if trace { x.observer = Tracer(felica: true).observe }
-                    try guarded { try NDEFTags.writeType3(x, idm: t3.idm, message: message) }
-                    return out("Wrote \(message.encoded.count) bytes to the Type 3 tag; read back and verified.")
-                }
-                if let a = try guarded({ try nfc.pollISO14443A() }) {
-                    let x = CardExchange(channel: ISO14443Channel(device: nfc))
-                    if trace { x.observer = Tracer().observe }
-                    if a.isISO14443_4 {
-                        try guarded { try NDEFTags.writeType4(x, message: message) }
-                        return out("Wrote \(message.encoded.count) bytes to the Type 4 tag; read back and verified.")
-                    }
-                    try guarded { try NDEFTags.writeType2(x, message: message) }
-                    return out("Wrote \(message.encoded.count) bytes to the Type 2 tag; read back and verified.")
-                }
-                if Date() >= deadline {
-                    throw nothingPresented("tag", within: timeout)
-                }
-                usleep(200_000)
-            }
+            let found = try tag.waitForTag()
+            try guarded { try found.write(message) }
+            let kind = found.name.replacingOccurrences(of: "type", with: "Type ")
+            out("Wrote \(message.encoded.count) bytes to the \(kind) tag; read back and verified.")
         }
     }
 }

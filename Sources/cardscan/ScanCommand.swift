@@ -2,6 +2,7 @@ import APDU
 import ArgumentParser
 import CardProfiles
 import Foundation
+import NDEF
 import PCSCTransport
 
 struct Scan: ParsableCommand {
@@ -59,7 +60,11 @@ struct CardReading {
 
     struct Outcome {
         var result: ReadResult
+        /// No transit profile knew the card, but it carries NDEF: its tag type and message.
+        var ndef: (tag: String, content: (NDEFStatus, NDEFMessage?))? = nil
+
         func print(json: Bool, jsonl: Bool) throws {
+            if let ndef { return printNDEF(ndef.tag, ndef.content, json: json || jsonl) }
             if let report = result.report {
                 if jsonl { out(report.json.serialized()) }
                 else { out(json ? report.json.serialized(pretty: true) : ReportPrinter(style: Style()).render(report)) }
@@ -76,19 +81,32 @@ struct CardReading {
         card.transmitTimeout = .milliseconds(Int(apduTimeout * 1000))
         defer { card.disconnect() }
         if verbose { eprint("Card on \(state.name), ATR \(card.atr.hexString), protocol \(card.activeProtocol.contains(.t1) ? "T=1" : "T=0")") }
-        if let felica = PCSCFeliCaChannel(apdus: card, atr: card.atr) { return try read(felica, on: state.name, atr: card.atr) }
-        let headers: [Transcript.Header] = [
-            .init("technology", "iso7816"), .init("atr", card.atr.hexString), .init("reader", state.name),
-            .init("protocol", card.activeProtocol.contains(.t1) ? "T=1" : "T=0"),
-        ]
-        return try read(channel: card, headers: headers, technology: .iso7816, atr: card.atr) { _ in }
+        var outcome: Outcome
+        if PCSCType2Channel.isType2(atr: card.atr) {
+            // An Ultralight/NTAG: no transit profile reads one; its NDEF message is what it holds.
+            outcome = Outcome(result: ReadResult(report: nil, error: .unrecognised(tried: [], atr: card.atr)))
+        } else if let felica = PCSCFeliCaChannel(apdus: card, atr: card.atr) {
+            outcome = try read(felica, on: state.name, atr: card.atr)
+        } else {
+            let headers: [Transcript.Header] = [
+                .init("technology", "iso7816"), .init("atr", card.atr.hexString), .init("reader", state.name),
+                .init("protocol", card.activeProtocol.contains(.t1) ? "T=1" : "T=0"),
+            ]
+            outcome = try read(channel: card, headers: headers, technology: .iso7816, atr: card.atr) { _ in }
+        }
+        // The NDEF fallback: a card no transit profile recognised may be an NFC Forum tag.
+        if profile == nil, case .unrecognised? = outcome.result.error,
+           let tag = try? PresentedTag.onPCSC(card, trace: trace), let content = try? tag.read() {
+            outcome.ndef = (tag.name, content)
+        }
+        return outcome
     }
 
     /// A FeliCa card on a PC/SC contactless reader: its frames go in the reader's pseudo-APDUs,
     /// Polling too (so profiles can ask for each system code).
     func read(_ felica: PCSCFeliCaChannel, on reader: String, atr: [UInt8]) throws -> Outcome {
         guard let first = try felica.poll(systemCode: 0xFFFF) else {
-            throw PCSCFeliCaChannel.ReaderError(answer: [], failure: .timeout)
+            throw PseudoAPDUError(operation: "FeliCa Polling", answer: [], failure: .timeout)
         }
         if verbose { eprint("FeliCa card, IDm \(first.prefix(8).hexString), frames in \(felica.wrapping == .direct ? "FF 00 00 00" : "FF 00 00 00 … D4 40 01") pseudo-APDUs") }
         let headers: [Transcript.Header] = [.init("technology", "felica"), .init("idm", first[0..<8].hexString),

@@ -17,12 +17,14 @@ extension FeliCaCardImage: FeliCaCard {
 }
 
 /// A FeliCa card from a `technology: felica` transcript: Polling from its `idm`, `pmm` and
-/// `system-code` headers (its own system and the wildcard), frames by lenient replay.
+/// `system-code` headers (its own system and the wildcard), frames by lenient replay, except
+/// the Type 3 tag blocks (service 000B), which live in writable memory (TagMemory).
 final class FeliCaTranscriptCard: FeliCaCard {
     let idm: [UInt8]
     let pmm: [UInt8]
     let systemCode: [UInt8]
     let replay: ReplayChannel
+    private var memory: TagMemory
 
     struct MissingHeader: Error, CustomStringConvertible { let description: String }
 
@@ -37,6 +39,7 @@ final class FeliCaTranscriptCard: FeliCaCard {
         pmm = try header("pmm", 8)
         systemCode = try header("system-code", 2)
         replay = ReplayChannel(transcript, mode: .lenient, file: file)
+        memory = TagMemory(seed: transcript)
     }
 
     func poll(_ code: UInt16) -> (idm: [UInt8], system: [UInt8])? {
@@ -45,6 +48,7 @@ final class FeliCaTranscriptCard: FeliCaCard {
 
     /// Lenient replay answers `6D 00` to a frame it never saw: a FeliCa card would say nothing.
     func answer(_ frame: [UInt8]) -> [UInt8]? {
+        if let fromMemory = memory.answer(frame, felica: true) { return fromMemory }
         guard let a = try? replay.transmit(frame), a != [0x6D, 0x00] else { return nil }
         return a
     }

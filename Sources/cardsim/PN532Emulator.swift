@@ -93,11 +93,6 @@ final class PN532Emulator {
             if let n = silentAfter, exchanged >= n { log("silent"); return nil }
             exchanged += 1
             if case .felica(let felica) = card {
-                // A card image keeps its own writes; a transcript's Type 3 blocks live in `memory`.
-                if !(felica is FeliCaCardImage), let fromMemory = memory.answer(payload, felica: true) {
-                    log("> \(payload.hexString)\n< \(fromMemory.hexString) (memory)")
-                    return [cmd + 1, 0x00] + fromMemory
-                }
                 guard let answer = felica.answer(payload) else { return [cmd + 1, 0x01] }   // silent: time-out
                 log("> \(payload.hexString)\n< \(answer.hexString)")
                 return [cmd + 1, 0x00] + answer

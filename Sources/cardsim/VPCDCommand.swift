@@ -12,7 +12,9 @@ struct VPCD: ParsableCommand {
         yet, cardsim keeps trying; on SIGTERM it leaves the reader (the card is removed).
 
         An ISO 7816 transcript: commands are answered by lenient replay (unknown ones get
-        6D 00); the ATR comes from the transcript's `atr` header or --atr.
+        6D 00); the ATR comes from the transcript's `atr` header or --atr. A Type 4 tag's
+        files, and a Type 2 tag's pages (`technology: type2`, behind a storage-card reader:
+        FF B0 reads, FF D6 writes), can be written and read back.
 
         A FeliCa card (a `technology: felica` transcript, or a card image: see docs/felica.md)
         is served as an ACS contactless reader shows one: the PC/SC pseudo-ATR, its IDm for
@@ -51,13 +53,20 @@ struct VPCD: ParsableCommand {
             return VirtualCard(atr: explicitATR ?? reader.atr, removeAfter: removeAfter, latencyMs: latencyMs, muteAfter: muteAfter,
                                verbose: verbose, respond: reader.respond, powerOn: reader.reset)
         }
-        guard let parsed, let atrBytes = explicitATR ?? parsed.atr else {
+        guard let parsed else { throw ValidationError("no card in \(transcript)") }
+        if parsed.technology == "type2" {
+            let uid = try parsed[header: "uid"].map { try Hex.parse($0) } ?? [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66]
+            let reader = PCSCTagReader(parsed, file: transcript, type2UID: uid)
+            return VirtualCard(atr: explicitATR ?? PCSCTagReader.ultralightATR, removeAfter: removeAfter, latencyMs: latencyMs,
+                               muteAfter: muteAfter, verbose: verbose, respond: reader.respond, powerOn: reader.reset)
+        }
+        guard let atrBytes = explicitATR ?? parsed.atr else {
             FileHandle.standardError.write(Data("cardsim: no ATR: the transcript has no `# atr:` header; give --atr\n".utf8))
             throw ExitCode(64)
         }
-        let replay = ReplayChannel(parsed, mode: .lenient, file: transcript)
+        let card = PCSCTagReader(parsed, file: transcript, type2UID: nil)
         return VirtualCard(atr: atrBytes, removeAfter: removeAfter, latencyMs: latencyMs, muteAfter: muteAfter,
-                           verbose: verbose, respond: replay.transmit, powerOn: replay.reset)
+                           verbose: verbose, respond: card.respond, powerOn: card.reset)
     }
 
     func run() throws {

@@ -473,3 +473,47 @@ import Testing
         }
     }
 }
+
+/// The same NDEF tags through pcscd: cardsim plays a contactless reader (FeliCa pseudo-APDUs
+/// for Type 3, FF B0 / FF D6 storage-card commands for Type 2, plain APDUs for Type 4).
+@Suite struct NDEFOverPCSCTests {
+    static let cards: [(file: String, read: String)] = [
+        ("type3-ndef.apdu", "Type 3 tag, read-write, capacity 208 bytes\n  URI: https://example.com/t3\n"),
+        ("type2-ndef.apdu", "Type 2 tag, read-write, capacity 141 bytes\n  URI: https://nfc.example/t2\n"),
+        ("type4-ndef.apdu", "Type 4 tag, read-write, capacity 48 bytes\n  Text (en): Hello from T4\n"),
+    ]
+
+    @Test(arguments: cards)
+    func readWriteReadAndScanFallback(_ card: (file: String, read: String)) throws {
+        try Lab.exclusive {
+            let sim = try Lab.Card(Lab.root + "/Tests/LabCards/" + card.file)
+            defer { sim.stop() }
+            let first = try Lab.cardscan(["ndef", "read", "--timeout", "5"])
+            #expect(first.status == 0 && first.stdout == card.read, "\(first.stdout)\(first.stderr)")
+            let scanned = try Lab.cardscan(["--timeout", "5"])                    // no transit profile: its NDEF records
+            #expect(scanned.status == 0 && scanned.stdout == card.read, "\(scanned.stdout)\(scanned.stderr)")
+            let w = try Lab.cardscan(["ndef", "write", "--uri", "https://cardscan.example/pcsc", "--timeout", "5"])
+            #expect(w.status == 0 && w.stdout.contains("read back and verified"), "\(w.stderr)")
+            let again = try Lab.cardscan(["ndef", "read", "--json", "--timeout", "5"])
+            #expect(again.stdout.contains("\"uri\": \"https://cardscan.example/pcsc\""), "\(again.stdout)")
+        }
+    }
+
+    @Test func readOnlyType3IsRefusedOverPCSC() throws {
+        try Lab.exclusive {
+            let sim = try Lab.Card(Lab.root + "/Tests/LabCards/type3-ndef-readonly.apdu")
+            defer { sim.stop() }
+            let w = try Lab.cardscan(["ndef", "write", "--text", "no", "--timeout", "5"])
+            #expect(w.status == 65 && w.stderr.contains("the Type 3 tag is read-only: nothing was written"), "\(w.stderr)")
+        }
+    }
+
+    @Test func aFeliCaTransitCardHasNoNDEF() throws {
+        try Lab.exclusive {
+            let sim = try Lab.Card(Lab.root + "/Tests/LabCards/pasmo-image.json")
+            defer { sim.stop() }
+            let r = try Lab.cardscan(["ndef", "read", "--timeout", "5"])
+            #expect(r.status == 76 && r.stderr.contains("no NDEF system (12FC)"), "\(r.stderr)")
+        }
+    }
+}

@@ -50,12 +50,12 @@ import Testing
     @Test func readerRefusalsAreTypedWithAHint() throws {
         let reader = try ScriptedReader(["6A 81", "D5 41 00 90 00", "90"])
         let direct = PCSCFeliCaChannel(apdus: reader, wrapping: .direct)
-        do { _ = try direct.transmit([0x0A, 0x04] + (try Hex.parse(Self.idm))); Issue.record("accepted 6A 81") } catch let e as PCSCFeliCaChannel.ReaderError {
-            #expect(e.failure == .other("SW 6A 81") && e.message.contains("did not pass") && e.hint?.contains("--device") == true)
+        do { _ = try direct.transmit([0x0A, 0x04] + (try Hex.parse(Self.idm))); Issue.record("accepted 6A 81") } catch let e as PseudoAPDUError {
+            #expect(e.failure == .other("SW 6A 81") && e.message == "the reader did not pass the FeliCa frame (the reader answered 6A 81)" && e.hint?.contains("--device") == true)
         }
         // A PN532 answer too short to hold a frame: the read fails cleanly (the parser names it).
         let pn532 = PCSCFeliCaChannel(apdus: reader, wrapping: .pn532)
         #expect(throws: FeliCaError.self) { _ = try FeliCaResponse.requestResponse(try pn532.transmit([0x0A, 0x04] + (try Hex.parse(Self.idm))), idm: IDm(Hex.parse(Self.idm))) }
-        #expect(throws: PCSCFeliCaChannel.ReaderError.self) { _ = try direct.transmit([0x0A, 0x04]) }       // a 1-byte answer
+        #expect(throws: PseudoAPDUError.self) { _ = try direct.transmit([0x0A, 0x04]) }       // a 1-byte answer
     }
 }
