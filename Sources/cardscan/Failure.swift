@@ -42,6 +42,7 @@ func sysexit(for error: any Error) -> Int32 {
     case is ProfileLoadError, is TranscriptError, is ReplayChannel.Mismatch, is TranscriptReplay.Failure, is JSONParseError: return 65
     case is ProfileRegistry.LookupError: return 66
     case is Hex.ParseError, is CommandAPDU.EncodingError, is ATR.ParseError: return 65
+    case is PseudoAPDUError: return 74                  // the reader would not carry the card's commands
     case let e as CardTransportError: return e.failure == .removed ? 74 : (e.failure == .timeout ? 74 : 69)
     default: return 70
     }
