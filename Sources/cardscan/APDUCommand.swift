@@ -8,15 +8,16 @@ struct APDUCommand: ParsableCommand {
         commandName: "apdu",
         abstract: "Send raw APDUs and print each answer with its status word's meaning.",
         discussion: """
-        APDUs come as arguments or from a script in scriptor's format: one APDU a line,
-        `#` comments, `reset` to reset the card. Commands that may change the card
-        (anything but SELECT, READ BINARY/RECORD, GET RESPONSE/DATA/CHALLENGE, GET BALANCE,
-        CEPAS READ PURSE, the reader's FF CA GET DATA, and FeliCa read commands in a
-        FF 00 00 00 pseudo-APDU) are refused unless --allow-write is given.
+        APDUs come as arguments or from a script in scriptor's format: one APDU a
+        line, `#` comments, `reset` to reset the card. Commands that may change the
+        card (anything but SELECT, READ BINARY/RECORD, GET RESPONSE/DATA/CHALLENGE,
+        GET BALANCE, CEPAS READ PURSE, the reader's FF CA GET DATA, and FeliCa read
+        commands in a FF 00 00 00 pseudo-APDU) are refused unless --allow-write is
+        given.
 
         Examples:
           cardscan apdu 00A4040009A0000000038698070100 805C000204
-          cardscan apdu FFCA000000 FF00000006060000030100   (a FeliCa card's IDm, then Polling)
+          cardscan apdu FFCA000000 FF00000006060000030100    (FeliCa: IDm, Polling)
           cardscan apdu --script commands.txt -r 1
         """)
 

@@ -7,9 +7,9 @@ struct ATRCommand: ParsableCommand {
         commandName: "atr",
         abstract: "Break an ATR down (ISO 7816-3) and identify the card.",
         discussion: """
-        Identification uses pcsc-tools' /usr/share/pcsc/smartcard_list.txt when it is
-        installed (apt-get install pcsc-tools); cardscan works without it. Without HEX, the
-        ATR of the card on the reader (-r) is used.
+        Identification uses pcsc-tools' /usr/share/pcsc/smartcard_list.txt when it
+        is installed (apt-get install pcsc-tools); cardscan works without it.
+        Without HEX, the ATR of the card on the reader (-r) is used.
 
         Example: cardscan atr 3B 8B 80 01 20 85 00 8B 03 0F E0 9A A0 E0 40 52
         """)

@@ -12,9 +12,10 @@ struct FeliCaSurveyCommand: ParsableCommand {
         commandName: "felica",
         abstract: "List a FeliCa card's systems, areas and services; with --blocks, read what needs no key.",
         discussion: """
-        Sends only read commands: Polling, Request System Code, Search Service Code and, with
-        --blocks, Read Without Encryption of each service whose attribute needs no key.
-        Works through a PC/SC contactless reader or a libnfc device (--device).
+        Sends only read commands: Polling, Request System Code, Search Service Code
+        and, with --blocks, Read Without Encryption of each service whose attribute
+        needs no key. Works through a PC/SC contactless reader or a libnfc device
+        (--device).
 
         Examples:
           cardscan felica

@@ -10,10 +10,10 @@ struct NDEFCommand: ParsableCommand {
         commandName: "ndef",
         abstract: "NFC Forum tags (NDEF): read or write a Type 2, 3 (FeliCa) or 4 tag.",
         discussion: """
-        Through a PC/SC contactless reader (the default; -r picks one), or a libnfc device
-        (--device). Over PC/SC the reader's pseudo-ATR says what the tag is: FeliCa (Type 3,
-        frames in the reader's pseudo-APDUs), MIFARE Ultralight/NTAG (Type 2, pages through
-        FF B0 / FF D6), anything else ISO 14443-4 (Type 4).
+        Through a PC/SC contactless reader (the default; -r picks one), or a libnfc
+        device (--device). Over PC/SC the reader's pseudo-ATR says what the tag is:
+        FeliCa (Type 3, frames in the reader's pseudo-APDUs), MIFARE Ultralight/NTAG
+        (Type 2, pages through FF B0 / FF D6), anything else ISO 14443-4 (Type 4).
         """,
         subcommands: [Read.self, Write.self])
 
@@ -73,9 +73,9 @@ extension NDEFCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write a Text or URI record to a Type 2, 3 or 4 tag, then read it back.",
             discussion: """
-            The tag's NDEF status is read first: a read-only tag, or one too small for the
-            message, is refused and nothing is written. After writing, the message is read
-            back and compared.
+            The tag's NDEF status is read first: a read-only tag, or one too small for
+            the message, is refused and nothing is written. After writing, the message
+            is read back and compared.
 
             Examples:
               cardscan ndef write --uri https://example.com

@@ -6,12 +6,13 @@ struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a profile over recorded transcripts (*.apdu) instead of a card.",
         discussion: """
-        The profile comes from --profile, else the transcript's `profile` header, else
-        detection among all known profiles. Replay is strict by default: each command must
-        equal the next recorded one. --lenient answers any recorded command in any order
-        (and 6D 00 to unknown ones), like the card simulator.
+        The profile comes from --profile, else the transcript's `profile` header,
+        else detection among all known profiles. Replay is strict by default: each
+        command must equal the next recorded one. --lenient answers any recorded
+        command in any order (and 6D 00 to unknown ones), like the card simulator.
 
-        Example: cardscan replay Tests/Fixtures/shanghai-transit/full-read.apdu --json
+        Example: cardscan replay Tests/Fixtures/shanghai-transit/full-read.apdu
+        --json
         """)
 
     @Argument(help: ArgumentHelp("Transcript files.", valueName: "FILE")) var files: [String]

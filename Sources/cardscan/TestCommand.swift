@@ -8,11 +8,12 @@ struct TestCommand: ParsableCommand {
         commandName: "test",
         abstract: "Regression: replay each transcript and compare with its expected report.",
         discussion: """
-        Every NAME.apdu under the directories is replayed (strictly) and its report compared
-        with NAME.expected.json beside it. A mismatch prints each differing field path with
-        the expected and actual values. The last line is `N passed, N failed` (and
-        `, N skipped` for transcripts without an expected report). --update rewrites the
-        expected reports, for a maintainer who changed a profile on purpose.
+        Every NAME.apdu under the directories is replayed (strictly) and its report
+        compared with NAME.expected.json beside it. A mismatch prints each differing
+        field path with the expected and actual values. The last line is `N passed,
+        N failed` (and `, N skipped` for transcripts without an expected report).
+        --update rewrites the expected reports, for a maintainer who changed a
+        profile on purpose.
 
         Example: cardscan test Tests/Fixtures
         """)

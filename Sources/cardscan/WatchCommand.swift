@@ -8,9 +8,9 @@ struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Read every card presented, until interrupted (Ctrl-C).",
         discussion: """
-        Each card is read and printed when it arrives; the next is read after it leaves.
-        A card removed mid-read prints its partial report and watching goes on, as it does
-        when a reader is unplugged or pcscd restarts.
+        Each card is read and printed when it arrives; the next is read after it
+        leaves. A card removed mid-read prints its partial report and watching goes
+        on, as it does when a reader is unplugged or pcscd restarts.
 
         Example: cardscan watch --jsonl | jq .balance.amount
         """)

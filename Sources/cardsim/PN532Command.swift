@@ -7,13 +7,14 @@ struct PN532: ParsableCommand {
         commandName: "pn532",
         abstract: "Be a PN532 reader with a card in its field, on a pseudo-terminal, for libnfc.",
         discussion: """
-        Creates a pseudo-terminal, links PATH to it, and answers libnfc's pn532_uart driver:
+        Creates a pseudo-terminal, links PATH to it, and answers libnfc's pn532_uart
+        driver:
           LIBNFC_AUTO_SCAN=false LIBNFC_DEVICE=pn532_uart:PATH nfc-list
-        The card is a transcript: `technology: felica` (with `idm`, `pmm`, `system-code`
-        headers), `iso7816` (an ISO 14443-4 card) or `type2`, its commands answered by
-        lenient replay; or a FeliCa card image (JSON: idm, pmm, systems with their services
-        and blocks; see docs/felica.md). PATH must not contain ':' (libnfc splits connection
-        strings on it).
+        The card is a transcript: `technology: felica` (with `idm`, `pmm`,
+        `system-code` headers), `iso7816` (an ISO 14443-4 card) or `type2`, its
+        commands answered by lenient replay; or a FeliCa card image (JSON: idm, pmm,
+        systems with their services and blocks; see docs/felica.md). PATH must not
+        contain ':' (libnfc splits connection strings on it).
         """)
 
     @Option(help: ArgumentHelp("Where to link the pseudo-terminal (no ':').", valueName: "PATH")) var pty: String

@@ -7,19 +7,22 @@ struct VPCD: ParsableCommand {
         commandName: "vpcd",
         abstract: "Be a card in a vpcd virtual reader: an ISO 7816 transcript, or a FeliCa card behind a contactless reader.",
         discussion: """
-        Connects to pcscd's vpcd driver (vsmartcard-vpcd) as the card in a virtual reader:
-        port 35963 is "Virtual PCD 00 00", 35964 is "Virtual PCD 00 01". If pcscd is not up
-        yet, cardsim keeps trying; on SIGTERM it leaves the reader (the card is removed).
+        Connects to pcscd's vpcd driver (vsmartcard-vpcd) as the card in a virtual
+        reader: port 35963 is "Virtual PCD 00 00", 35964 is "Virtual PCD 00 01". If
+        pcscd is not up yet, cardsim keeps trying; on SIGTERM it leaves the reader
+        (the card is removed).
 
-        An ISO 7816 transcript: commands are answered by lenient replay (unknown ones get
-        6D 00); the ATR comes from the transcript's `atr` header or --atr. A Type 4 tag's
-        files, and a Type 2 tag's pages (`technology: type2`, behind a storage-card reader:
-        FF B0 reads, FF D6 writes), can be written and read back.
+        An ISO 7816 transcript: commands are answered by lenient replay (unknown
+        ones get 6D 00); the ATR comes from the transcript's `atr` header or --atr.
+        A Type 4 tag's files, and a Type 2 tag's pages (`technology: type2`, behind
+        a storage-card reader: FF B0 reads, FF D6 writes), can be written and read
+        back.
 
-        A FeliCa card (a `technology: felica` transcript, or a card image: see docs/felica.md)
-        is served as an ACS contactless reader shows one: the PC/SC pseudo-ATR, its IDm for
-        FF CA 00 00 00, and frames in FF 00 00 00 Lc FRAME (ACR1252U style) or, with
-        --acr122, in FF 00 00 00 Lc D4 40 01 FRAME (the PN532-based ACR122U).
+        A FeliCa card (a `technology: felica` transcript, or a card image: see
+        docs/felica.md) is served as an ACS contactless reader shows one: the PC/SC
+        pseudo-ATR, its IDm for FF CA 00 00 00, and frames in FF 00 00 00 Lc FRAME
+        (ACR1252U style) or, with --acr122, in FF 00 00 00 Lc D4 40 01 FRAME (the
+        PN532-based ACR122U).
         """)
 
     @Argument(help: ArgumentHelp("The card: a transcript, or a FeliCa card image (JSON).", valueName: "CARDFILE")) var transcript: String
