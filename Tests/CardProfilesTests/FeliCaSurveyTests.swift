@@ -67,6 +67,15 @@ import Testing
         #expect(nodes[0].blocks == nil)                                  // areas have none
     }
 
+    /// Octopus answers no Request System Code: the polled system is surveyed alone.
+    @Test func noRequestSystemCodeMeansThePolledSystem() throws {
+        var script = try Self.script(blocks: false)
+        script[0].1 = "! error: timeout"
+        let (s, error, channel) = try survey(script, blocks: false)
+        #expect(error == nil && channel.remaining == 0)
+        #expect(s.systems.map(\.code) == [0x0003] && s.systems[0].nodes.count == 5)
+    }
+
     @Test func aRemovalKeepsWhatWasFound() throws {
         let (s, error, _) = try survey(try Self.script(blocks: false, removedAfterNode: 3), blocks: false)
         #expect(s.partial && s.systems.first?.nodes.count == 3)
