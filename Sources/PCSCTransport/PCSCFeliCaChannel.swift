@@ -35,15 +35,10 @@ public final class PCSCFeliCaChannel: CardChannel {
         self.apdus = apdus; self.wrapping = wrapping
     }
 
-    static let pseudoATRPrefix: [UInt8] = [0x3B, 0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06]
-
     /// How a reader that presents `atr` carries FeliCa frames, or nil when it is not FeliCa.
     public static func wrapping(forATR atr: [UInt8]) -> Wrapping? {
-        guard atr.count == 20, atr.starts(with: pseudoATRPrefix) else { return nil }
-        let card = Array(atr[12..<15])
-        if card == [0x11, 0x00, 0x3B] { return .direct }
-        if card == [0x03, 0xF0, 0x11] || card == [0x03, 0xF0, 0x12] { return .pn532 }
-        return nil
+        guard let pseudo = PseudoATR(atr), pseudo.isFeliCa else { return nil }
+        return pseudo.standard == 0x11 ? .direct : .pn532
     }
 
     public func transmit(_ frame: [UInt8]) throws -> [UInt8] {

@@ -21,9 +21,7 @@ public final class PCSCType2Channel: CardChannel {
         self.init(apdus: apdus)
     }
 
-    public static func isType2(atr: [UInt8]) -> Bool {
-        atr.count == 20 && atr.starts(with: PCSCFeliCaChannel.pseudoATRPrefix) && Array(atr[12..<15]) == [0x03, 0x00, 0x03]
-    }
+    public static func isType2(atr: [UInt8]) -> Bool { PseudoATR(atr)?.isType2 ?? false }
 
     public func transmit(_ command: [UInt8]) throws -> [UInt8] {
         switch (command.first, command.count) {

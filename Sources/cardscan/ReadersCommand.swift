@@ -6,7 +6,7 @@ import PCSCTransport
 
 struct Readers: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List PC/SC readers: index, name, whether a card is present, its ATR.",
+        abstract: "List PC/SC readers: index, name, whether a card is present, its ATR (and what a contactless one is).",
         discussion: "The index or any unique part of the name can be given to -r (or CARDSCAN_READER).")
 
     @Flag(help: "Print as JSON.") var json = false
@@ -19,7 +19,8 @@ struct Readers: ParsableCommand {
         if json {
             out(JSONValue.array(states.enumerated().map { i, s in
                 .object([("name", .string(s.name)), ("present", .bool(s.isPresent)), ("index", .int(i)),
-                         ("exclusive", .bool(s.isExclusive)), ("atr", s.atr.isEmpty || !s.isPresent ? .null : .string(s.atr.hexString))])
+                         ("exclusive", .bool(s.isExclusive)), ("atr", s.atr.isEmpty || !s.isPresent ? .null : .string(s.atr.hexString)),
+                         ("contactless", (s.isPresent ? PseudoATR(s.atr)?.cardDescription : nil).map { .string($0) } ?? .null)])
             } + nfcDevices.map { .object([("name", .string($0)), ("libnfc", .bool(true))]) }).serialized(pretty: true))
             return
         }
@@ -31,7 +32,8 @@ struct Readers: ParsableCommand {
         let style = Style()
         let width = states.map(\.name.count).max() ?? 0
         for (i, s) in states.enumerated() {
-            let card = s.isPresent ? style.green("card") + "   " + s.atr.hexString : style.dim("empty")
+            var card = s.isPresent ? style.green("card") + "   " + s.atr.hexString : style.dim("empty")
+            if s.isPresent, let kind = PseudoATR(s.atr)?.cardDescription { card += style.dim("  (\(kind))") }
             out("\(i)  \(s.name.padding(width))  \(card)\(s.isExclusive ? style.yellow("  (in exclusive use)") : "")")
         }
     }

@@ -385,7 +385,7 @@ import Testing
             #expect(recorded.contains("\n> 10 06 01 01 04 10 AA BB CC DD 01 8B 00 01 80 00\n"))   // frames, not pseudo-APDUs
             #expect(try Lab.cardscan(["replay", "--json", file]).stdout == r.stdout)
             let readers = try Lab.cardscan(["readers"])
-            #expect(readers.stdout.contains("card   3B 8F 80 01 80 4F 0C A0 00 00 03 06 11 00 3B 00 00 00 00 42"))
+            #expect(readers.stdout.contains("card   3B 8F 80 01 80 4F 0C A0 00 00 03 06 11 00 3B 00 00 00 00 42  (FeliCa)"), "\(readers.stdout)")
         }
     }
 

@@ -33,3 +33,19 @@ import Testing
         #expect(reader.sent.count == 4)
     }
 }
+
+/// PC/SC part 3 pseudo-ATRs: standard and card name, and what cardscan makes of them.
+@Suite struct PseudoATRTests {
+    @Test func standardAndCardName() throws {
+        let felica = try #require(PseudoATR(try Hex.parse("3B 8F 80 01 80 4F 0C A0 00 00 03 06 11 00 3B 00 00 00 00 42")))
+        #expect(felica.standard == 0x11 && felica.cardName == 0x003B && felica.isFeliCa && felica.cardDescription == "FeliCa")
+        let acr122 = try #require(PseudoATR(try Hex.parse("3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 F0 11 00 00 00 00 8A")))
+        #expect(acr122.isFeliCa && !acr122.isType2)
+        #expect(PseudoATR(try Hex.parse("3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 01 00 00 00 00 6A"))?.cardDescription == "MIFARE Classic 1K")
+        #expect(PseudoATR(try Hex.parse("3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 03 00 00 00 00 68"))?.isType2 == true)
+        #expect(PseudoATR(try Hex.parse("3B 8F 80 01 80 4F 0C A0 00 00 03 06 04 00 99 00 00 00 00 00"))?.cardDescription == nil)
+        // A real smart card's ATR, and a truncated pseudo-ATR, are not pseudo-ATRs.
+        #expect(PseudoATR(try Hex.parse("3B 8B 80 01 20 85 00 8B 03 0F E0 9A A0 E0 40 52")) == nil)
+        #expect(PseudoATR(try Hex.parse("3B 8F 80 01 80 4F 0C A0 00 00 03 06 11 00")) == nil)
+    }
+}
