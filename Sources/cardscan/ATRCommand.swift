@@ -1,6 +1,7 @@
 import APDU
 import ArgumentParser
 import Foundation
+import PCSCTransport
 
 struct ATRCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -25,6 +26,12 @@ struct ATRCommand: ParsableCommand {
             out("ATR: " + bytes.hexString)
             let width = atr.breakdown.map(\.0.count).max() ?? 0
             for (k, v) in atr.breakdown { out("  " + k.padding(width) + "  " + v) }
+            if let pseudo = PseudoATR(bytes) {
+                let ss = [pseudo.standard].hexString, nn = [UInt8(pseudo.cardName >> 8), UInt8(pseudo.cardName & 0xFF)].hexString
+                out("PC/SC part 3 contactless card: standard \(ss), card name \(nn)" + (pseudo.cardDescription.map { ": \($0)" } ?? ""))
+                if pseudo.isFeliCa { out("  read it with `cardscan` (transit profiles) or `cardscan felica` (its services)") }
+                if pseudo.isType2 { out("  read it with `cardscan ndef read`") }
+            }
             let names = SmartcardList.identify(bytes)
             if let names {
                 if names.isEmpty { out("Not in smartcard_list.txt.") }

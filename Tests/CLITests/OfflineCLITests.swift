@@ -154,6 +154,9 @@ import Testing
         #expect(r.stdout.contains("Identified: Shanghai Public Transportation Card"))     // pcsc-tools' list, read at run time
         let none = try cardscan("atr", "3B 02 14 50", env: ["CARDSCAN_SMARTCARD_LIST": "/nonexistent"])
         #expect(none.stdout.contains("(install pcsc-tools"))
+        #expect(!r.stdout.contains("PC/SC part 3"))                                       // a real ATR
+        let felica = try cardscan("atr", "3B8F8001804F0CA0000003061100 3B0000000042")
+        #expect(felica.stdout.contains("PC/SC part 3 contactless card: standard 11, card name 00 3B: FeliCa\n  read it with `cardscan`"), "\(felica.stdout)")
         let bad = try cardscan("atr", "3B 8B 80")
         #expect(bad.status == 65)
         #expect(bad.stderr.contains("ATR truncated"))
