@@ -43,6 +43,9 @@ public final class PCSCFeliCaChannel: CardChannel {
 
     public func transmit(_ frame: [UInt8]) throws -> [UInt8] {
         let inner = wrapping == .pn532 ? [0xD4, 0x40, 0x01] + frame : frame
+        guard inner.count <= 255 else {       // Lc is one byte: a short APDU carries at most 255
+            throw PseudoAPDUError(operation: "FeliCa frame of \(frame.count) bytes", answer: [], failure: .other("too long for a pseudo-APDU"))
+        }
         let answer = try apdus.transmit([0xFF, 0x00, 0x00, 0x00, UInt8(inner.count)] + inner)
         func failed(_ f: TransportFailure) -> PseudoAPDUError { PseudoAPDUError(operation: "FeliCa frame", answer: answer, failure: f) }
         guard answer.count >= 2 else { throw failed(.other("short reader answer")) }

@@ -57,5 +57,9 @@ import Testing
         let pn532 = PCSCFeliCaChannel(apdus: reader, wrapping: .pn532)
         #expect(throws: FeliCaError.self) { _ = try FeliCaResponse.requestResponse(try pn532.transmit([0x0A, 0x04] + (try Hex.parse(Self.idm))), idm: IDm(Hex.parse(Self.idm))) }
         #expect(throws: PseudoAPDUError.self) { _ = try direct.transmit([0x0A, 0x04]) }       // a 1-byte answer
+        // A 254-byte frame fits a direct pseudo-APDU but not a PN532 one (3 more bytes): refused, not sent.
+        let long = [UInt8(254)] + [UInt8](repeating: 0x08, count: 253)
+        #expect(throws: PseudoAPDUError.self) { _ = try pn532.transmit(long) }
+        #expect(reader.script.isEmpty)
     }
 }
