@@ -330,6 +330,14 @@ def octopus():
         t.read(0x0117, [0], [raw.to_bytes(4, "big") + bytes(12)])
         t.write(f"octopus/{name}.apdu")
 
+def shenzhen_felica():
+    # 0x0190 = 400 → (400 − 350) × 10 = ¥5.00; 0x0100 = 256 → −¥9.40 (below the offset).
+    for name, raw in [("positive-balance", 0x190), ("negative-balance", 0x100)]:
+        t = FeliCaT("shenzhen-tong-felica", "11 01 07 01 E1 12 34 56", "00 F1 00 00 00 01 43 00", "80 05")
+        t.read(0x0118, [0], [raw.to_bytes(4, "big") + bytes(12)])
+        t.write(f"shenzhen-tong-felica/{name}.apdu")
+
 if __name__ == "__main__":
     shanghai(); city_union(); beijing(); shenzhen(); wuhan(); t_union(); lingnan(); ezlink(); suica(); octopus()
+    shenzhen_felica()
     print("fixtures written under", os.path.normpath(ROOT))

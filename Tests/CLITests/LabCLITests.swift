@@ -409,6 +409,9 @@ import Testing
             let r = try Lab.cardscan(["--json", "--timeout", "5"])
             #expect(r.status == 0, "\(r.stderr)")
             #expect(r.stdout.contains("\"profile\": \"octopus\"") && r.stdout.contains("\"amount\": 5000"), "\(r.stdout)")
+            // Its second system, Shenzhen Tong (raw 0190 → (400 − 350) × 10 fen).
+            let szt = try Lab.cardscan(["--json", "--timeout", "5", "--profile", "shenzhen-tong-felica"])
+            #expect(szt.status == 0 && szt.stdout.contains("\"amount\": 500,") && szt.stdout.contains("\"idm\": \"1101070"), "\(szt.stdout)\(szt.stderr)")
         }
     }
 

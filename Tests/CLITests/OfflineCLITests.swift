@@ -108,7 +108,7 @@ import Testing
         let env = ["XDG_CONFIG_HOME": home]
         let list = try cardscan("profiles", "list", env: env)
         #expect(list.status == 0)
-        for id in ["shanghai-transit", "city-union", "beijing-yikatong", "shenzhen-tong", "wuhan-tong", "t-union", "lingnan-pass", "ezlink", "suica", "octopus"] {
+        for id in ["shanghai-transit", "city-union", "beijing-yikatong", "shenzhen-tong", "wuhan-tong", "t-union", "lingnan-pass", "ezlink", "suica", "octopus", "shenzhen-tong-felica"] {
             #expect(list.stdout.contains(id))
         }
         let bad = Lab.fixture("bad-profiles/06-write-command.yaml")

@@ -11,12 +11,13 @@ import Testing
         return files.filter { $0.hasSuffix(".apdu") }.sorted()
     }()
 
-    @Test func everyBuiltInProfileHasAtLeastTwoFixtures() {
+    @Test func everyBuiltInProfileHasAtLeastTwoFixtures() throws {
         for entry in builtInRegistry.entries {
             let count = Self.transcripts.filter { $0.hasPrefix(entry.id + "/") }.count
             #expect(count >= 2, "\(entry.id) has \(count) fixture(s)")
         }
-        #expect(builtInRegistry.entries.count == 10)
+        let files = try FileManager.default.contentsOfDirectory(atPath: packageRoot + "/profiles").filter { $0.hasSuffix(".yaml") }
+        #expect(files.count >= 11 && builtInRegistry.entries.count == files.count)
         // Built-ins are named by id: the registry finds one without reading the others.
         for entry in builtInRegistry.entries { #expect(entry.file.hasSuffix("/" + entry.id + ".yaml")) }
         #expect(builtInRegistry.invalid.isEmpty, "\(builtInRegistry.invalid.map(\.error.message))")
@@ -67,6 +68,15 @@ import Testing
         #expect(worked.first { $0.0 == "amount" }?.1 == .int(-160))        // card-reference §3.2 worked check
         #expect(worked.first { $0.0 == "entry" }?.1 == .string("E33B") && worked.first { $0.0 == "exit" }?.1 == .string("E621"))
         #expect(r.trips.last?.contains { $0.0 == "amount" } == false)      // the oldest has no older record
+    }
+
+    /// Without --profile, an SZT-only FeliCa card is not taken for Octopus (its poll for 8008 fails).
+    @Test func shenzhenTongFeliCaIsDetected() throws {
+        var t = try transcript("shenzhen-tong-felica/negative-balance.apdu")
+        t.headers.removeAll { $0.key == "profile" }
+        let outcome = try TranscriptReplay.run(t, file: "f", registry: builtInRegistry)
+        #expect(outcome.profile?.id == "shenzhen-tong-felica")
+        #expect(outcome.result.report?.balance == -940)                   // raw 0100: (256 − 350) × 10 fen
     }
 
     @Test func octopusOffsetFollowsTheDocumentedChoice() throws {
