@@ -20,10 +20,18 @@ struct ReportPrinter {
         }()
         let sign = minor < 0 ? "-" : ""
         let v = abs(minor)
-        if digits == 0 { return "\(sign)\(symbol)\(v)" }
+        if digits == 0 { return "\(sign)\(symbol)\(grouped(v))" }
         let unit = digits == 2 ? 100 : 10
         let frac = String(v % unit)
-        return "\(sign)\(symbol)\(v / unit).\(String(repeating: "0", count: digits - frac.count))\(frac)"
+        return "\(sign)\(symbol)\(grouped(v / unit)).\(String(repeating: "0", count: digits - frac.count))\(frac)"
+    }
+
+    /// `1234567` → `1,234,567`: thousands grouped, as the currency symbols above are written.
+    static func grouped(_ n: Int) -> String {
+        var digits = Array(String(n))
+        var i = digits.count - 3
+        while i > 0 { digits.insert(",", at: i); i -= 3 }
+        return String(digits)
     }
 
     func render(_ r: CardReport) -> String {
