@@ -174,3 +174,28 @@ import Testing
         #expect(badHex.status == 65)
     }
 }
+
+/// cardsim's FeliCa card images are data too: a malformed one is refused by name, exit 65,
+/// before any reader is touched.
+@Suite struct CardImageErrorTests {
+    static let cases: [(json: String, words: String)] = [
+        ("{ not json", "not a JSON object"),
+        ("{\"pmm\": \"00 00 00 00 00 00 00 00\", \"systems\": []}", "idm must be hex of 8 bytes"),
+        ("{\"idm\": \"01 02 03 04 05 06 07 08\", \"pmm\": \"00 00 00 00 00 00 00 00\", \"systems\": []}", "systems must be a non-empty list"),
+        ("{\"idm\": \"01 02 03 04 05 06 07 08\", \"pmm\": \"00 00 00 00 00 00 00 00\", \"systems\": [{\"code\": \"0003\", \"services\": {\"8B\": []}}]}", "service code 8B must be hex of 2 bytes"),
+        ("{\"idm\": \"01 02 03 04 05 06 07 08\", \"pmm\": \"00 00 00 00 00 00 00 00\", \"systems\": [{\"code\": \"0003\", \"services\": {\"008B\": [\"00 11\"]}}]}", "a block of service 008B must be hex of 16 bytes"),
+        ("{\"idm\": \"01 02 03 04 05 06 07 08\", \"pmm\": \"00 00 00 00 00 00 00 00\", \"systems\": [{\"code\": \"0003\", \"areas\": [\"0040\"], \"services\": {}}]}", "an area (code and end"),
+    ]
+
+    @Test(arguments: cases)
+    func refused(_ c: (json: String, words: String)) throws {
+        let file = NSTemporaryDirectory() + "image-\(UUID().uuidString).json"
+        try c.json.write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        for sub in [["pn532", "--pty", NSTemporaryDirectory() + "never-made-\(UUID().uuidString)"], ["vpcd", "--once"]] {
+            let r = try Lab.shell([Lab.binDir + "/cardsim"] + sub + [file], timeout: 10)
+            #expect(r.status == 65, "\(sub[0]): \(r.stderr)")
+            #expect(r.stderr.contains(file) && r.stderr.contains(c.words), "\(sub[0]): \(r.stderr)")
+        }
+    }
+}
