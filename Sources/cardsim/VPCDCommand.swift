@@ -21,8 +21,8 @@ struct VPCD: ParsableCommand {
         A FeliCa card (a `technology: felica` transcript, or a card image: see
         docs/felica.md) is served as an ACS contactless reader shows one: the PC/SC
         pseudo-ATR, its IDm for FF CA 00 00 00, and frames in FF 00 00 00 Lc FRAME
-        (ACR1252U style) or, with --acr122, in FF 00 00 00 Lc D4 40 01 FRAME (the
-        PN532-based ACR122U).
+        (ACR1252U style) or, with --acr122 or for a transcript recorded through one,
+        in FF 00 00 00 Lc D4 40 01 FRAME (the PN532-based ACR122U).
         """)
 
     @Argument(help: ArgumentHelp("The card: a transcript, or a FeliCa card image (JSON).", valueName: "CARDFILE")) var transcript: String
@@ -44,13 +44,16 @@ struct VPCD: ParsableCommand {
     func virtualCard(_ data: Data) throws -> VirtualCard {
         var felica: FeliCaCard? = nil
         var parsed: Transcript? = nil
+        var recordedOnACR122 = false
         if FeliCaCardImage.isImage(data) { felica = try FeliCaCardImage(json: data, file: transcript) } else {
             let t = try Transcript(parsing: String(decoding: data, as: UTF8.self), file: transcript)
             if t.technology == "felica" { felica = try FeliCaTranscriptCard(t, file: transcript) } else { parsed = t }
+            // A FeliCa transcript recorded through an ACR122U keeps that reader's ATR: play it again.
+            if let a = t.atr, a.count == 20, a[12] == 0x03, a[13] == 0xF0 { recordedOnACR122 = true }
         }
         let explicitATR = try atr.map { try Hex.parse($0) }
         if let felica {
-            guard let reader = PCSCFeliCaReader(card: felica, style: acr122 ? .pn532 : .direct) else {
+            guard let reader = PCSCFeliCaReader(card: felica, style: acr122 || recordedOnACR122 ? .pn532 : .direct) else {
                 throw ValidationError("the FeliCa card answers no Polling")
             }
             return VirtualCard(atr: explicitATR ?? reader.atr, removeAfter: removeAfter, latencyMs: latencyMs, muteAfter: muteAfter,

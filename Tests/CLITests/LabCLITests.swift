@@ -392,11 +392,23 @@ import Testing
     /// The same Suica transcript through an ACR122U-style reader gives the fixture's report.
     @Test func suicaOnAnACR122StyleReader() throws {
         try Lab.exclusive {
-            let card = try Lab.Card(Lab.fixture("suica/full-read.apdu"), options: ["--acr122"])
-            defer { card.stop() }
-            let r = try Lab.cardscan(["--json", "--timeout", "5", "--trace"])
-            #expect(r.status == 0, "\(r.stderr)")
-            #expect(r.stdout == (try String(contentsOfFile: Lab.fixture("suica/full-read.expected.json"), encoding: .utf8)))
+            let file = NSTemporaryDirectory() + "acr122-\(UUID().uuidString).apdu"
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            let expected = try String(contentsOfFile: Lab.fixture("suica/full-read.expected.json"), encoding: .utf8)
+            do {
+                let card = try Lab.Card(Lab.fixture("suica/full-read.apdu"), options: ["--acr122"])
+                defer { card.stop() }
+                let r = try Lab.cardscan(["--json", "--timeout", "5", "--trace", "--record", file])
+                #expect(r.status == 0, "\(r.stderr)")
+                #expect(r.stdout == expected)
+                #expect(r.stderr.contains("< 1D 07 01 2E 4C D0 1A 2B 3C 4D 00 00 01") && r.stderr.contains("Read Without Encryption, 1 block(s)"))
+            }
+            // The recording keeps the ACR122U's ATR, and cardsim plays that reader again for it.
+            #expect(try String(contentsOfFile: file, encoding: .utf8).contains("# atr: 3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 F0 11 00 00 00 00 8A\n"))
+            let again = try Lab.Card(file)
+            defer { again.stop() }
+            #expect(try Lab.cardscan(["readers"]).stdout.contains("03 F0 11 00 00 00 00 8A  (FeliCa)"))
+            #expect(try Lab.cardscan(["--json", "--timeout", "5"]).stdout == expected)
         }
     }
 
