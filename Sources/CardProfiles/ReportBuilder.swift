@@ -9,7 +9,7 @@ extension ProfileEngine {
         if let b = p.balance { cardFields.append(.init(name: "balance", spec: b)) }
         var values = [FieldValue?](repeating: nil, count: cardFields.count)
         for (i, f) in cardFields.enumerated() where !f.spec.isDerived {
-            values[i] = try value(f.spec, name: f.name, p, record: nil, lenient: lenient)
+            values[i] = try value(f.spec, name: f.name, inTrips: false, p, record: nil, lenient: lenient)
         }
         if cardFields.contains(where: { $0.spec.isDerived }) {
             let refs = DerivedReferences(cardFields)
@@ -23,7 +23,9 @@ extension ProfileEngine {
         return report
     }
 
-    private func value(_ spec: FieldSpec, name: String, _ p: Profile, record: [UInt8]?, lenient: Bool) throws(ReadError) -> FieldValue? {
+    /// `inTrips`: the field is a trip field (its name in messages is `trips.NAME`; built only
+    /// when there is an error to report, not once per record).
+    private func value(_ spec: FieldSpec, name: String, inTrips: Bool, _ p: Profile, record: [UInt8]?, lenient: Bool) throws(ReadError) -> FieldValue? {
         let data: [UInt8]
         let answerName: String
         switch spec.source {
@@ -36,7 +38,7 @@ extension ProfileEngine {
             if let tlvPath {
                 guard let node = try? BERTLV.parse(bytes), let hit = node.first(path: tlvPath) else {
                     if spec.optional || lenient { return nil }
-                    throw .field(FieldDecodeError(profile: p.source, line: spec.line, field: name,
+                    throw .field(FieldDecodeError(profile: p.source, line: spec.line, field: inTrips ? "trips." + name : name,
                                                   reason: "answer '\(a)' has no BER-TLV object at \(tlvPath)"))
                 }
                 data = hit.value
@@ -47,7 +49,7 @@ extension ProfileEngine {
             return try FieldDecoder.decode(spec, from: data, answer: answerName)
         } catch {
             if spec.optional || lenient { return nil }
-            throw .field(FieldDecodeError(profile: p.source, line: spec.line, field: name, reason: error.reason))
+            throw .field(FieldDecodeError(profile: p.source, line: spec.line, field: inTrips ? "trips." + name : name, reason: error.reason))
         }
     }
 
@@ -75,7 +77,7 @@ extension ProfileEngine {
         for r in records {
             var row = [FieldValue?](repeating: nil, count: fields.count)
             for (i, f) in fields.enumerated() where !f.spec.isDerived {
-                row[i] = try value(f.spec, name: "trips.\(f.name)", p, record: r, lenient: lenient)
+                row[i] = try value(f.spec, name: f.name, inTrips: true, p, record: r, lenient: lenient)
             }
             if !skipIndexes.isEmpty, skipIndexes.allSatisfy({ row[$0] == nil || row[$0] == .int(0) }) { continue }
             rows.append(row)
