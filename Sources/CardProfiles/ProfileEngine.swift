@@ -124,6 +124,11 @@ public final class ProfileEngine {
     public func read(_ p: Profile) -> ReadResult {
         answers = Answers()
         variantName = nil
+        if p.technology != session.technology {
+            // An ISO 7816 profile on a FeliCa card (or the reverse) would send commands the card
+            // cannot understand: not this card, before anything is sent.
+            return ReadResult(report: nil, error: .notThisCard(profile: p.id, reason: "the card speaks \(Self.words(session.technology)) and the profile reads \(Self.words(p.technology)) cards"))
+        }
         do {
             if let why = try recognises(p) { return ReadResult(report: nil, error: .notThisCard(profile: p.id, reason: why)) }
         } catch {
@@ -231,6 +236,8 @@ public final class ProfileEngine {
             throw Self.readError(error)
         }
     }
+
+    static func words(_ t: Profile.Technology) -> String { t == .felica ? "FeliCa" : "ISO 7816" }
 
     /// What an exchange failure means for a read: the card or reader failed, a replay
     /// diverged, or the exchange layer refused an answer.

@@ -62,6 +62,10 @@ import Testing
         let invalid = try cardscan("replay", bad)
         #expect(invalid.status == 65)
         #expect(invalid.stderr.contains("\(bad):3:4: 'X' is not hex"), "\(invalid.stderr)")
+        // An ISO 7816 profile on a FeliCa card: refused before a command is sent, exit 76.
+        let wrongKind = try cardscan("replay", "--profile", "shanghai-transit", Lab.fixture("suica/full-read.apdu"))
+        #expect(wrongKind.status == 76)
+        #expect(wrongKind.stderr.contains("not read by profile 'shanghai-transit': the card speaks FeliCa and the profile reads ISO 7816 cards"), "\(wrongKind.stderr)")
         let diverging = try Lab.writeTranscript("# cardscan transcript 1\n# profile: shanghai-transit\n> 00 A4 04 00 02 A0 00 00\n< 90 00\n", name: "div")
         let d = try cardscan("replay", diverging)
         #expect(d.status == 65)
