@@ -28,6 +28,7 @@ public enum ReadOnlyCommands {
         Entry(claMask: 0xFF, cla: 0x80, ins: 0xCA, name: "GET DATA (proprietary class)"),
         Entry(claMask: 0xFF, cla: 0x90, ins: 0x32, name: "CEPAS READ PURSE"),
         Entry(claMask: 0xFF, cla: 0xFF, ins: 0xCA, name: "GET DATA (PC/SC reader: UID, ATS)"),
+        Entry(claMask: 0xFF, cla: 0xFF, ins: 0xB0, name: "READ BINARY (PC/SC reader: storage card pages)"),
     ]
 
     /// FeliCa commands that only read, by command code (JIS X 6319-4 §7.4; 0A is Search

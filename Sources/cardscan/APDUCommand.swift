@@ -11,9 +11,9 @@ struct APDUCommand: ParsableCommand {
         APDUs come as arguments or from a script in scriptor's format: one APDU a
         line, `#` comments, `reset` to reset the card. Commands that may change the
         card (anything but SELECT, READ BINARY/RECORD, GET RESPONSE/DATA/CHALLENGE,
-        GET BALANCE, CEPAS READ PURSE, the reader's FF CA GET DATA, and FeliCa read
-        commands in a FF 00 00 00 pseudo-APDU) are refused unless --allow-write is
-        given.
+        GET BALANCE, CEPAS READ PURSE, the reader's FF CA GET DATA and FF B0 READ
+        BINARY, and FeliCa read commands in a FF 00 00 00 pseudo-APDU) are refused
+        unless --allow-write is given.
 
         Examples:
           cardscan apdu 00A4040009A0000000038698070100 805C000204
