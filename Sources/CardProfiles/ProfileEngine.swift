@@ -70,6 +70,7 @@ public final class ProfileEngine {
     func recognises(_ p: Profile) throws(ReadError) -> String? {
         for step in p.steps.prefix(p.detect.lastStep + 1) {
             if let sw = try run(step, in: p, detecting: true), !step.optional {
+                if case .poll(let code) = step.action { return "the card has no system \(SystemCode(code)) (step '\(step.name)': Polling got no answer)" }
                 return "step '\(step.name)' answered \(sw)"
             }
         }

@@ -53,9 +53,20 @@ struct FeliCaSurveyCommand: ParsableCommand {
             if let target = try guarded({ try nfc.pollFeliCa() }) {
                 return (FeliCaChannel(device: nfc, target: target), { sc in try nfc.pollFeliCa(systemCode: sc).map { $0.idm + $0.pmm + $0.systemCode } })
             }
+            if let other = try guarded({ try nfc.pollISO14443A() }) {
+                notFeliCa("the card on \(nfc.name) is not a FeliCa card (ISO 14443-A, UID \(other.uid.hexString))")
+            }
             if Date() >= deadline { throw nothingPresented(within: timeout) }
             usleep(200_000)
         }
+    }
+
+    /// Exit 76: a card is there, but not a FeliCa one.
+    func notFeliCa(_ what: String, hint: String = "`cardscan` reads it if a profile knows it; `cardscan ndef read` reads an NFC Forum tag") -> Never {
+        let style = Style(.standardError)
+        eprint(style.red("error:") + " " + what)
+        eprint(style.dim("hint: " + hint))
+        Self.exit(withError: ExitCode(76))
     }
 
     func openPCSC() throws -> (CardChannel, Poller) {
@@ -67,10 +78,8 @@ struct FeliCaSurveyCommand: ParsableCommand {
         let card = try guarded { try ctx.connect(to: state.name) }
         card.transmitTimeout = .milliseconds(Int(apduTimeout * 1000))
         guard let felica = PCSCFeliCaChannel(apdus: card, atr: card.atr) else {
-            let style = Style(.standardError)
-            eprint(style.red("error:") + " the card on \(state.name) is not a FeliCa card (ATR \(card.atr.hexString))")
-            eprint(style.dim("hint: `cardscan atr \(card.atr.hexString.replacingOccurrences(of: " ", with: ""))` says what it is; `cardscan` reads it if a profile knows it"))
-            throw ExitCode(76)
+            notFeliCa("the card on \(state.name) is not a FeliCa card (ATR \(card.atr.hexString))",
+                      hint: "`cardscan atr \(card.atr.hexString.replacingOccurrences(of: " ", with: ""))` says what it is; `cardscan` reads it if a profile knows it")
         }
         return (felica, felica.poll)
     }

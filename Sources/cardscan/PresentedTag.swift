@@ -88,6 +88,9 @@ struct TagOptions: ParsableArguments {
             if let t3 = try guarded({ try nfc.pollFeliCa(systemCode: 0x12FC) }) {
                 return .type3(exchange(FeliCaChannel(device: nfc, target: t3), felica: true), idm: t3.idm)
             }
+            if try guarded({ try nfc.pollFeliCa() }) != nil {
+                throw fail(NDEFTags.Failure.notNDEF("the FeliCa card has no NDEF system (12FC)"), code: 76)
+            }
             if let a = try guarded({ try nfc.pollISO14443A() }) {
                 let x = exchange(ISO14443Channel(device: nfc))
                 return a.isISO14443_4 ? .type4(x) : .type2(x)

@@ -214,6 +214,20 @@ import Testing
         }
     }
 
+    /// A card is there but not the kind asked for: exit 76 at once, not a timeout.
+    @Test func theWrongKindOfCardThroughLibnfcIsExit76() throws {
+        try Lab.exclusive {
+            let pasmo = try Lab.PN532(Lab.root + "/Tests/LabCards/pasmo-image.json")
+            let ndef = try Lab.cardscan(["ndef", "read", "--device", pasmo.connectionString, "--timeout", "5"], environment: ["LIBNFC_AUTO_SCAN": "false"])
+            pasmo.stop()
+            #expect(ndef.status == 76 && ndef.stderr.contains("the FeliCa card has no NDEF system (12FC)"), "\(ndef.stderr)")
+            let shanghai = try Lab.PN532(Lab.fixture("shanghai-transit/full-read.apdu"))
+            defer { shanghai.stop() }
+            let survey = try Lab.cardscan(["felica", "--device", shanghai.connectionString, "--timeout", "5"], environment: ["LIBNFC_AUTO_SCAN": "false"])
+            #expect(survey.status == 76 && survey.stderr.contains("is not a FeliCa card (ISO 14443-A, UID 04 11 22 33 44 55 66)"), "\(survey.stderr)")
+        }
+    }
+
     @Test func iso7816ProfileThroughAPN532() throws {
         try Lab.exclusive {
             let pn532 = try Lab.PN532(Lab.fixture("shanghai-transit/full-read.apdu"))

@@ -66,6 +66,8 @@ import Testing
         let wrongKind = try cardscan("replay", "--profile", "shanghai-transit", Lab.fixture("suica/full-read.apdu"))
         #expect(wrongKind.status == 76)
         #expect(wrongKind.stderr.contains("not read by profile 'shanghai-transit': the card speaks FeliCa and the profile reads ISO 7816 cards"), "\(wrongKind.stderr)")
+        let noSystem = try cardscan("replay", "--profile", "octopus", Lab.fixture("suica/full-read.apdu"))
+        #expect(noSystem.status == 76 && noSystem.stderr.contains("not read by profile 'octopus': the card has no system 8008"), "\(noSystem.stderr)")
         let diverging = try Lab.writeTranscript("# cardscan transcript 1\n# profile: shanghai-transit\n> 00 A4 04 00 02 A0 00 00\n< 90 00\n", name: "div")
         let d = try cardscan("replay", diverging)
         #expect(d.status == 65)
