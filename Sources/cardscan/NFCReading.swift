@@ -64,7 +64,9 @@ struct NFCReading {
     }
 
     func read(_ found: Found, _ device: NFCDevice, json: Bool, jsonl: Bool) throws {
-        let outcome: CardReading.Outcome
+        var outcome: CardReading.Outcome
+        /// The tag to read when no transit profile recognises the card.
+        let ndefTag: () -> PresentedTag?
         switch found {
         case .felica(let target):
             let headers: [Transcript.Header] = [.init("technology", "felica"), .init("idm", target.idm.hexString),
@@ -75,29 +77,23 @@ struct NFCReading {
                     session.felicaPoller = { sc in try device.pollFeliCa(systemCode: sc).map { $0.idm + $0.pmm + $0.systemCode } }
                 }
             }
-            if reading.profile == nil, case .unrecognised? = outcome.result.error,
-               let ndefTarget = try? device.pollFeliCa(systemCode: 0x12FC),
-               let result = try? NDEFTags.readType3(CardExchange(channel: FeliCaChannel(device: device, target: ndefTarget)), idm: ndefTarget.idm) {
-                return printNDEF("type3", result, json: json || jsonl)
+            ndefTag = {
+                guard let t3 = try? device.pollFeliCa(systemCode: 0x12FC) else { return nil }
+                return .type3(CardExchange(channel: FeliCaChannel(device: device, target: t3)), idm: t3.idm)
             }
+        case .iso14443a(let target) where !target.isISO14443_4:
+            // Not an ISO 7816 card: a Type 2 tag (NDEF) or nothing cardscan reads.
+            outcome = CardReading.Outcome(result: ReadResult(report: nil, error: .unrecognised(tried: [], atr: nil)))
+            ndefTag = { .type2(CardExchange(channel: ISO14443Channel(device: device))) }
         case .iso14443a(let target):
-            guard target.isISO14443_4 else {
-                // Not an ISO 7816 card: a Type 2 tag (NDEF) or nothing cardscan reads.
-                if let result = try? NDEFTags.readType2(CardExchange(channel: ISO14443Channel(device: device))) {
-                    return printNDEF("type2", result, json: json || jsonl)
-                }
-                throw fail(ReadError.unrecognised(tried: [], atr: nil), code: 76)
-            }
             let headers: [Transcript.Header] = [.init("technology", "iso7816"), .init("uid", target.uid.hexString),
                                                 .init("reader", device.connectionString)]
             outcome = try guarded {
                 try reading.read(channel: ISO14443Channel(device: device), headers: headers, technology: .iso7816, atr: nil) { _ in }
             }
-            if reading.profile == nil, case .unrecognised? = outcome.result.error,
-               let result = try? NDEFTags.readType4(CardExchange(channel: ISO14443Channel(device: device))) {
-                return printNDEF("type4", result, json: json || jsonl)
-            }
+            ndefTag = { .type4(CardExchange(channel: ISO14443Channel(device: device))) }
         }
+        reading.ndefFallback(&outcome) { ndefTag() }
         try outcome.print(json: json, jsonl: jsonl)
     }
 }

@@ -94,12 +94,16 @@ struct CardReading {
             ]
             outcome = try read(channel: card, headers: headers, technology: .iso7816, atr: card.atr) { _ in }
         }
-        // The NDEF fallback: a card no transit profile recognised may be an NFC Forum tag.
-        if profile == nil, case .unrecognised? = outcome.result.error,
-           let tag = try? PresentedTag.onPCSC(card, trace: trace), let content = try? tag.read() {
-            outcome.ndef = (tag.name, content)
-        }
+        ndefFallback(&outcome) { try? PresentedTag.onPCSC(card, trace: trace) }
         return outcome
+    }
+
+    /// The NDEF fallback: a card no transit profile recognised (without --profile) may be an
+    /// NFC Forum tag; its message becomes the outcome. A `--record` does not cover it: said.
+    func ndefFallback(_ outcome: inout Outcome, _ tag: () -> PresentedTag?) {
+        guard profile == nil, case .unrecognised? = outcome.result.error, let tag = tag(), let content = try? tag.read() else { return }
+        outcome.ndef = (tag.name, content)
+        if let record { eprint("note: the card is an NFC Forum tag, not a transit card: its NDEF read is not in \(record)") }
     }
 
     /// A FeliCa card on a PC/SC contactless reader: its frames go in the reader's pseudo-APDUs,
