@@ -32,14 +32,45 @@ struct FeliCaSurveyCommand: ParsableCommand {
     @Flag(help: "Also read the blocks of every service readable without a key.") var blocks = false
     @Flag(help: "Print as JSON.") var json = false
     @Flag(help: "Print each exchange to stderr.") var trace = false
+    @Option(help: ArgumentHelp("Also write the card as a cardsim card image (implies --blocks): a virtual copy to develop a profile against.", valueName: "FILE"))
+    var image: String?
 
     func run() throws {
         let (channel, poll) = try device.map(openNFC) ?? openPCSC()
         let exchange = CardExchange(channel: channel)
         if trace { exchange.observer = Tracer(felica: true).observe }
-        let (survey, error) = FeliCaSurvey.run(exchange: exchange, poll: poll, readBlocks: blocks)
+        let (survey, error) = FeliCaSurvey.run(exchange: exchange, poll: poll, readBlocks: blocks || image != nil)
         out(json ? Self.json(survey).serialized(pretty: true) : Self.text(survey))
+        if let image {
+            if survey.partial || survey.systems.isEmpty {
+                eprint("note: \(image) not written: the survey did not finish")
+            } else {
+                try guarded { try writeAtomically(Self.cardImage(survey).serialized(pretty: true) + "\n", to: image) }
+                eprint("Wrote \(image): serve it with `cardsim vpcd \(image)` or `cardsim pn532 --pty PATH \(image)`.")
+            }
+        }
         if let error { throw fail(error, code: sysexit(for: error)) }
+    }
+
+    /// The survey as a cardsim FeliCa card image (docs/felica.md): IDm, PMm, each system's
+    /// areas and services, with the blocks read (none for a service that needs a key).
+    static func cardImage(_ s: FeliCaSurvey) -> JSONValue {
+        .object([
+            ("technology", .string("felica")),
+            ("note", .string("written by cardscan felica --image: the services a card listed and the blocks it gave without a key")),
+            ("idm", .string(s.systems[0].idm.hexString)),
+            ("pmm", .string(s.pmm.hexString)),
+            ("systems", .array(s.systems.map { system in
+                var areas: [JSONValue] = [], services: [(String, JSONValue)] = []
+                for n in system.nodes {
+                    switch n.node {
+                    case .area(let code, let end): areas.append(.string(hex4(code) + " " + hex4(end)))
+                    case .service(let code): services.append((hex4(code.value), .array((n.blocks ?? []).map { .string($0.hexString) })))
+                    }
+                }
+                return .object([("code", .string(hex4(system.code))), ("areas", .array(areas)), ("services", .object(services))])
+            })),
+        ])
     }
 
     typealias Poller = (UInt16) throws -> [UInt8]?

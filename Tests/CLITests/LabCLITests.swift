@@ -467,6 +467,38 @@ import Testing
         }
     }
 
+    /// `cardscan felica --image` copies a card into a cardsim image: the copy lists what the
+    /// original holds, and a profile reads the copy as it reads the card.
+    @Test func surveyImageIsAVirtualCopyOfTheCard() throws {
+        try Lab.exclusive {
+            let source = Lab.root + "/Tests/LabCards/pasmo-image.json"
+            let copy = NSTemporaryDirectory() + "copy-\(UUID().uuidString).json"
+            defer { try? FileManager.default.removeItem(atPath: copy) }
+            let original: String
+            do {
+                let card = try Lab.Card(source)
+                defer { card.stop() }
+                let r = try Lab.cardscan(["felica", "--image", copy, "--timeout", "5"])
+                #expect(r.status == 0 && r.stderr.contains("Wrote \(copy)"), "\(r.stderr)")
+                original = try Lab.cardscan(["--json", "--timeout", "5"]).stdout
+            }
+            func systems(_ path: String) throws -> [[String: [String: AnyHashable]]] {
+                let root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+                #expect(root["idm"] as? String == "01 01 04 10 AA BB CC DD" && root["pmm"] as? String == "10 0B 4B 42 84 85 D0 FF")
+                return (root["systems"] as? [[String: Any]] ?? []).map { s in
+                    ["code": ["": s["code"] as? String ?? ""], "areas": ["": Set(s["areas"] as? [String] ?? [])],
+                     "services": (s["services"] as? [String: [String]] ?? [:]).mapValues { $0 as AnyHashable }]
+                }
+            }
+            #expect(try systems(copy) == (try systems(source)))
+            #expect(try systems(copy)[0]["services"]?.count == 50 && systems(copy)[0]["areas"]?[""] == AnyHashable(Set(["0000 FFFE", "0040 07FF", "0800 0FBF", "0FC0 27FF", "1000 17BF", "17C0 27FF", "1800 1CBF", "1CC0 22FF", "2300 27FF"])))
+            let card = try Lab.Card(copy)
+            defer { card.stop() }
+            let fromCopy = try Lab.cardscan(["--json", "--timeout", "5"])
+            #expect(fromCopy.status == 0 && fromCopy.stdout == original && original.contains("\"name\": \"PASMO\""), "\(fromCopy.stdout)")
+        }
+    }
+
     /// `cardscan apdu` passes the reader's GET DATA and FeliCa reads in pseudo-APDUs, and
     /// refuses a FeliCa write without --allow-write.
     @Test func rawPseudoAPDUsReadButDoNotWrite() throws {
