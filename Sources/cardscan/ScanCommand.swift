@@ -84,7 +84,9 @@ struct CardReading {
         var outcome: Outcome
         if PCSCType2Channel.isType2(atr: card.atr) {
             // An Ultralight/NTAG: no transit profile reads one; its NDEF message is what it holds.
-            outcome = Outcome(result: ReadResult(report: nil, error: .unrecognised(tried: [], atr: card.atr)))
+            let error: ReadError = profile.map { .notThisCard(profile: $0, reason: "the card is a MIFARE Ultralight/NTAG (an NFC Forum Type 2 tag)") }
+                ?? .unrecognised(tried: [], atr: card.atr)
+            outcome = Outcome(result: ReadResult(report: nil, error: error))
         } else if let felica = PCSCFeliCaChannel(apdus: card, atr: card.atr) {
             outcome = try read(felica, on: state.name, atr: card.atr)
         } else {

@@ -72,7 +72,6 @@ final class FeliCaCardImage {
 
     static func isImage(_ data: Data) -> Bool { data.first == UInt8(ascii: "{") }
 
-
     func idm(forSystem n: Int) -> [UInt8] { [idm[0] & 0x0F | UInt8(n << 4)] + idm[1...] }
 
     /// Polling: the IDm and system code of the first system matching `code` (FFFF: the first).

@@ -556,6 +556,10 @@ import Testing
             let scanned = try Lab.cardscan(["--timeout", "5", "--record", file])    // no transit profile: its NDEF records
             #expect(scanned.status == 0 && scanned.stdout == card.read, "\(scanned.stdout)\(scanned.stderr)")
             #expect(scanned.stderr.contains("note: the card is an NFC Forum tag, not a transit card: its NDEF read is not in \(file)"))
+            if card.file == "type2-ndef.apdu" {
+                let asked = try Lab.cardscan(["--timeout", "5", "--profile", "suica"])
+                #expect(asked.status == 76 && asked.stderr.contains("not read by profile 'suica': the card is a MIFARE Ultralight/NTAG"), "\(asked.stderr)")
+            }
             let w = try Lab.cardscan(["ndef", "write", "--uri", "https://cardscan.example/pcsc", "--timeout", "5"])
             #expect(w.status == 0 && w.stdout.contains("read back and verified"), "\(w.stderr)")
             let again = try Lab.cardscan(["ndef", "read", "--json", "--timeout", "5"])
