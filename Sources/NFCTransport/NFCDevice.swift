@@ -14,9 +14,16 @@ public final class NFCDevice: @unchecked Sendable {
     /// Milliseconds one exchange may take.
     public var timeoutMilliseconds: Int32 = 1000
 
-    /// Connection strings libnfc finds (with LIBNFC_AUTO_SCAN=false: only LIBNFC_DEVICE).
-    public static func list() -> [String] {
+    /// Connection strings libnfc finds (with LIBNFC_AUTO_SCAN=false: only LIBNFC_DEVICE and
+    /// the devices libnfc's configuration names). `probe: false` never scans: it lists only
+    /// those configured devices, so that nothing touches a USB reader pcscd may hold. libnfc
+    /// takes that setting only from the environment: `probe: false` sets LIBNFC_AUTO_SCAN for
+    /// the duration of the call (not safe while another thread starts libnfc).
+    public static func list(probe: Bool = true) -> [String] {
         quietLibnfcLog()
+        let saved = ProcessInfo.processInfo.environment["LIBNFC_AUTO_SCAN"]
+        if !probe { setenv("LIBNFC_AUTO_SCAN", "false", 1) }
+        defer { if !probe { if let saved { setenv("LIBNFC_AUTO_SCAN", saved, 1) } else { unsetenv("LIBNFC_AUTO_SCAN") } } }
         var ctx: OpaquePointer? = nil
         nfc_init(&ctx)
         guard let ctx else { return [] }

@@ -10,12 +10,13 @@ struct Readers: ParsableCommand {
         discussion: "The index or any unique part of the name can be given to -r (or CARDSCAN_READER).")
 
     @Flag(help: "Print as JSON.") var json = false
-    @Flag(name: .customLong("nfc"), help: "Also list libnfc devices (PN532, ACR122U in libnfc mode; LIBNFC_DEVICE or libnfc's scan).")
+    @Flag(name: .customLong("nfc"), help: "Also let libnfc scan for devices (PN532, ACR122U in libnfc mode); without it only the configured ones (LIBNFC_DEVICE, libnfc.conf) are listed.")
     var includeNFC = false
 
     func run() throws {
         let states = try guarded { try PCSCContext().readers() }
-        let nfcDevices = includeNFC ? NFCDevice.list() : []
+        // Configured libnfc devices (LIBNFC_DEVICE, libnfc.conf) always; a scan only with --nfc.
+        let nfcDevices = NFCDevice.list(probe: includeNFC)
         if json {
             out(JSONValue.array(states.enumerated().map { i, s in
                 .object([("name", .string(s.name)), ("present", .bool(s.isPresent)), ("index", .int(i)),

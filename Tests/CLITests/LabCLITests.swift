@@ -30,7 +30,7 @@ import Testing
             #expect(r.stdout.contains("1  Virtual PCD 00 01  card   3B 8B 80 01 20 85 00 8B 03 0F E0 9A A0 E0 40 52"))
             let j = try Lab.cardscan(["readers", "--json"])
             let list = try #require(try JSONSerialization.jsonObject(with: Data(j.stdout.utf8)) as? [[String: Any]])
-            #expect(list.count == 2 && list[1]["present"] as? Bool == true && list[0]["atr"] is NSNull)
+            #expect(list.count == 2 && list[1]["present"] as? Bool == true && list[0]["atr"] is NSNull, "\(j.stdout)\(j.stderr)")
             let ambiguous = try Lab.cardscan(["--timeout", "1", "-r", "Virtual"])
             #expect(ambiguous.status == 64)
             #expect(ambiguous.stderr.contains("'Virtual' matches 2 readers"))
@@ -176,6 +176,9 @@ import Testing
             #expect(try Lab.cardscan(["replay", "--json", file]).stdout == expected)
             let readers = try Lab.cardscan(["readers", "--nfc"], environment: pn532.environment)
             #expect(readers.stdout.contains("libnfc  \(pn532.connectionString)"))
+            // A configured device is listed without --nfc too (no scan needed to know it).
+            let configured = try Lab.cardscan(["readers"], environment: ["LIBNFC_DEVICE": pn532.connectionString])
+            #expect(configured.stdout.contains("libnfc  \(pn532.connectionString)"), "\(configured.stdout)")
             let doctor = try Lab.cardscan(["doctor"], environment: pn532.environment)
             #expect(doctor.stdout.contains("ok   libnfc device(s): \(pn532.connectionString) (use with --device)"), "\(doctor.stdout)")
             #expect(!doctor.stderr.contains("libnfc.buses"))                    // libnfc's own log stays quiet

@@ -52,7 +52,9 @@ public enum Lab {
     @discardableResult
     public static func shell(_ args: [String], environment: [String: String] = [:],
                              timeout: TimeInterval = 60) throws -> (status: Int32, stdout: String, stderr: String) {
-        var env = ProcessInfo.processInfo.environment
+        // libnfc settings come only from `environment`: another test may have set some in this
+        // process (all test targets share it), and a child must not see a device it did not ask for.
+        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LIBNFC_") }
         env["CARDSCAN_BIN"] = binDir
         env["NO_COLOR"] = "1"
         for (k, v) in environment { env[k] = v }

@@ -14,9 +14,13 @@ import Testing
         try Lab.exclusive {
             let pn532 = try Lab.PN532(suica)
             defer { pn532.stop() }
+            // In-process libnfc reads its settings from this process's environment: set them for
+            // this test only (all test targets share one process).
             setenv("LIBNFC_AUTO_SCAN", "false", 1)
             setenv("LIBNFC_DEVICE", pn532.connectionString, 1)
+            defer { unsetenv("LIBNFC_DEVICE"); unsetenv("LIBNFC_AUTO_SCAN") }
             #expect(NFCDevice.list() == [pn532.connectionString])
+            #expect(NFCDevice.list(probe: false) == [pn532.connectionString])      // a configured device needs no scan
             let device = try NFCDevice(connectionString: pn532.connectionString)
             #expect(device.connectionString == pn532.connectionString)
             let target = try #require(try device.pollFeliCa(systemCode: 0x0003))
