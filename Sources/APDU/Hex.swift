@@ -51,6 +51,12 @@ public enum Hex {
 
     @usableFromInline static let digitsUpper: [UInt8] = Array("0123456789ABCDEF".utf8)
 
+    /// A 16-bit value as four upper-case hex digits, big-endian: `008B`, `1CC8` (service,
+    /// system and area codes, file identifiers).
+    public static func format(_ value: UInt16) -> String {
+        format([UInt8(value >> 8), UInt8(value & 0xFF)], separator: "")
+    }
+
     /// Formats bytes as upper-case hex, `separator` between bytes (a space by default).
     @inlinable
     public static func format(_ bytes: some Collection<UInt8>, separator: String = " ") -> String {

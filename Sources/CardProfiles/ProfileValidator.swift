@@ -1,3 +1,4 @@
+import APDU
 import Yams
 
 /// Cross-checks a parsed profile: every name refers to something, fields fit the answers
@@ -154,10 +155,7 @@ enum ProfileValidator {
     }
 
     /// `0x1CC8`, as an author writes a service code.
-    static func hex16(_ v: UInt16) -> String {
-        let h = String(v, radix: 16, uppercase: true)
-        return "0x" + String(repeating: "0", count: 4 - h.count) + h
-    }
+    static func hex16(_ v: UInt16) -> String { "0x" + Hex.format(v) }
 
     static func issue(_ r: YAMLReader, _ line: Int, _ path: String, _ reason: String) -> ProfileIssue {
         ProfileIssue(file: r.file, line: line, column: 1, path: path, reason: reason)

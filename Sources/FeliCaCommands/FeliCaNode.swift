@@ -1,3 +1,5 @@
+import APDU
+
 /// One node of a system's tree of areas and services, as Search Service Code (command 0A)
 /// lists them in index order: an area (its code, whose bits 15-6 are the first service
 /// number it holds, and the end of its range) or a service.
@@ -18,7 +20,7 @@ public enum FeliCaNode: Hashable, Sendable, CustomStringConvertible {
     /// `Area 0040h-07FFh` or `Service Code 008Bh (Random RO w/o key)`.
     public var description: String {
         switch self {
-        case .area(let code, let end): return "Area \(String(format4: code))h-\(String(format4: end))h"
+        case .area(let code, let end): return "Area \(Hex.format(code))h-\(Hex.format(end))h"
         case .service(let s): return s.description
         }
     }

@@ -29,7 +29,7 @@ public struct SystemCode: Hashable, Sendable, CustomStringConvertible {
     public static let wildcard = SystemCode(0xFFFF)
     public static let ndef = SystemCode(0x12FC)
     public var bigEndianBytes: [UInt8] { [UInt8(value >> 8), UInt8(value & 0xFF)] }
-    public var description: String { String(format4: value) }
+    public var description: String { Hex.format(value) }
 }
 
 /// A service code (JIS X 6319-4 §6.3): service number (bits 15-6) and attribute (bits 5-0),
@@ -59,7 +59,7 @@ public struct ServiceCode: Hashable, Sendable, CustomStringConvertible {
     public var attributeName: String { Self.attributeNames[attribute] ?? "Type \(String(attribute, radix: 16))" }
 
     /// `Service Code 008Bh (Random RO w/o key)`.
-    public var description: String { "Service Code \(String(format4: value))h (\(attributeName))" }
+    public var description: String { "Service Code \(Hex.format(value))h (\(attributeName))" }
 }
 
 /// One element of a block list (JIS X 6319-4 §7.4.7): which service (its index in the
@@ -82,12 +82,5 @@ public struct BlockListElement: Hashable, Sendable {
         let head = (accessMode & 7) << 4 | UInt8(serviceIndex & 0x0F)
         if blockNumber < 256 { return [0x80 | head, UInt8(blockNumber)] }
         return [head, UInt8(blockNumber & 0xFF), UInt8(blockNumber >> 8)]
-    }
-}
-
-extension String {
-    init(format4 v: UInt16) {
-        let h = String(v, radix: 16, uppercase: true)
-        self = String(repeating: "0", count: 4 - h.count) + h
     }
 }

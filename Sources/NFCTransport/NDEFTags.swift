@@ -14,6 +14,12 @@ public enum NDEFTags {
             case .malformed(let why): return "the tag's NDEF data is malformed: \(why)"
             }
         }
+        public var hint: String? {
+            switch self {
+            case .notNDEF: return "a transit card is read with `cardscan`; `cardscan readers` and `cardscan felica` say what a card is"
+            case .malformed: return "`cardscan ndef read --trace` shows the bytes; `cardscan ndef write` replaces the message"
+            }
+        }
     }
 
     /// Type 3 (T3T §7): the attribute block (block 0 of service 000B), then the data blocks,

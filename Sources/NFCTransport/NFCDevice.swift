@@ -81,6 +81,9 @@ public final class NFCDevice: @unchecked Sendable {
         public let idm: [UInt8]
         public let pmm: [UInt8]
         public let systemCode: [UInt8]
+        /// IDm (8) + PMm (8) + system code (2): the Polling answer as `CardSession.felicaPoller`
+        /// and `PCSCFeliCaChannel.poll` give it.
+        public var pollingAnswer: [UInt8] { idm + pmm + systemCode }
     }
 
     /// Polls for a FeliCa card (212 or 424 kbps) with `systemCode` (FF FF: any); nil when

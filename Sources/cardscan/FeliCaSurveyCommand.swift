@@ -37,8 +37,7 @@ struct FeliCaSurveyCommand: ParsableCommand {
 
     func run() throws {
         let (channel, poll) = try device.map(openNFC) ?? openPCSC()
-        let exchange = CardExchange(channel: channel)
-        if trace { exchange.observer = Tracer(felica: true).observe }
+        let exchange = Tracer.exchange(channel, felica: true, trace: trace)
         let (survey, error) = FeliCaSurvey.run(exchange: exchange, poll: poll, readBlocks: blocks || image != nil)
         out(json ? Self.json(survey).serialized(pretty: true) : Self.text(survey))
         if let image {
@@ -64,11 +63,11 @@ struct FeliCaSurveyCommand: ParsableCommand {
                 var areas: [JSONValue] = [], services: [(String, JSONValue)] = []
                 for n in system.nodes {
                     switch n.node {
-                    case .area(let code, let end): areas.append(.string(hex4(code) + " " + hex4(end)))
-                    case .service(let code): services.append((hex4(code.value), .array((n.blocks ?? []).map { .string($0.hexString) })))
+                    case .area(let code, let end): areas.append(.string(Hex.format(code) + " " + Hex.format(end)))
+                    case .service(let code): services.append((Hex.format(code.value), .array((n.blocks ?? []).map { .string($0.hexString) })))
                     }
                 }
-                return .object([("code", .string(hex4(system.code))), ("areas", .array(areas)), ("services", .object(services))])
+                return .object([("code", .string(Hex.format(system.code))), ("areas", .array(areas)), ("services", .object(services))])
             })),
         ])
     }
@@ -82,22 +81,21 @@ struct FeliCaSurveyCommand: ParsableCommand {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if let target = try guarded({ try nfc.pollFeliCa() }) {
-                return (FeliCaChannel(device: nfc, target: target), { sc in try nfc.pollFeliCa(systemCode: sc).map { $0.idm + $0.pmm + $0.systemCode } })
+                return (FeliCaChannel(device: nfc, target: target), { sc in try nfc.pollFeliCa(systemCode: sc)?.pollingAnswer })
             }
             if let other = try guarded({ try nfc.pollISO14443A() }) {
-                notFeliCa("the card on \(nfc.name) is not a FeliCa card (ISO 14443-A, UID \(other.uid.hexString))")
+                throw fail(NotFeliCa(what: "the card on \(nfc.name) is not a FeliCa card (ISO 14443-A, UID \(other.uid.hexString))"), code: 76)
             }
             if Date() >= deadline { throw nothingPresented(within: timeout) }
             usleep(200_000)
         }
     }
 
-    /// Exit 76: a card is there, but not a FeliCa one.
-    func notFeliCa(_ what: String, hint: String = "`cardscan` reads it if a profile knows it; `cardscan ndef read` reads an NFC Forum tag") -> Never {
-        let style = Style(.standardError)
-        eprint(style.red("error:") + " " + what)
-        eprint(style.dim("hint: " + hint))
-        Self.exit(withError: ExitCode(76))
+    /// A card is there, but not a FeliCa one (exit 76).
+    struct NotFeliCa: UserFacingError {
+        let what: String
+        var hint: String? = "`cardscan` reads it if a profile knows it; `cardscan ndef read` reads an NFC Forum tag"
+        var message: String { what }
     }
 
     func openPCSC() throws -> (CardChannel, Poller) {
@@ -109,8 +107,8 @@ struct FeliCaSurveyCommand: ParsableCommand {
         let card = try guarded { try ctx.connect(to: state.name) }
         card.transmitTimeout = .milliseconds(Int(apduTimeout * 1000))
         guard let felica = PCSCFeliCaChannel(apdus: card, atr: card.atr) else {
-            notFeliCa("the card on \(state.name) is not a FeliCa card (ATR \(card.atr.hexString))",
-                      hint: "`cardscan atr \(card.atr.hexString.replacingOccurrences(of: " ", with: ""))` says what it is; `cardscan` reads it if a profile knows it")
+            throw fail(NotFeliCa(what: "the card on \(state.name) is not a FeliCa card (ATR \(card.atr.hexString))",
+                                 hint: "`cardscan atr \(Hex.format(card.atr, separator: ""))` says what it is; `cardscan` reads it if a profile knows it"), code: 76)
         }
         return (felica, felica.poll)
     }
@@ -121,7 +119,7 @@ struct FeliCaSurveyCommand: ParsableCommand {
         lines.append("FeliCa card, PMm \(s.pmm.hexString)")
         var services = 0, open = 0, blockCount = 0
         for system in s.systems {
-            lines.append("System \(hex4(system.code))  IDm \(system.idm.hexString)")
+            lines.append("System \(Hex.format(system.code))  IDm \(system.idm.hexString)")
             if system.nodes.isEmpty { lines.append("  (no areas or services listed)") }
             for n in system.nodes {
                 let indent = String(repeating: "  ", count: n.depth + 1)
@@ -130,19 +128,19 @@ struct FeliCaSurveyCommand: ParsableCommand {
                     lines.append(indent + n.node.description)
                 case .service(let code):
                     services += 1
-                    var line = indent + "Service \(hex4(code.value))h  \(code.attributeName)"
+                    var line = indent + "Service \(Hex.format(code.value))h  \(code.attributeName)"
                     if let b = n.blocks {
                         open += 1; blockCount += b.count
                         line += "  \(b.count) block(s)"
                     }
                     lines.append(line)
                     for (i, block) in (n.blocks ?? []).enumerated() {
-                        lines.append(indent + "  " + hex4(UInt16(i)) + "  " + block.hexString)
+                        lines.append(indent + "  " + Hex.format(UInt16(i)) + "  " + block.hexString)
                     }
                 }
             }
         }
-        let read = s.systems.contains { $0.nodes.contains { $0.blocks != nil } } ? " (\(open) read without a key: \(blockCount) blocks)" : ""
+        let read = open > 0 ? " (\(open) read without a key: \(blockCount) blocks)" : ""
         lines.append("\(services) service(s)\(read) in \(s.systems.count) system(s), \(s.exchanges) exchange(s) with the card\(s.partial ? "; stopped early" : "")")
         return lines.joined(separator: "\n")
     }
@@ -152,15 +150,15 @@ struct FeliCaSurveyCommand: ParsableCommand {
             ("pmm", .string(s.pmm.hexString)),
             ("systems", .array(s.systems.map { system in
                 .object([
-                    ("code", .string(hex4(system.code))),
+                    ("code", .string(Hex.format(system.code))),
                     ("idm", .string(system.idm.hexString)),
                     ("nodes", .array(system.nodes.map { n in
                         var pairs: [(String, JSONValue)] = [("depth", .int(n.depth))]
                         switch n.node {
                         case .area(let code, let end):
-                            pairs += [("area", .string(hex4(code))), ("end", .string(hex4(end)))]
+                            pairs += [("area", .string(Hex.format(code))), ("end", .string(Hex.format(end)))]
                         case .service(let code):
-                            pairs += [("service", .string(hex4(code.value))), ("attribute", .string(code.attributeName))]
+                            pairs += [("service", .string(Hex.format(code.value))), ("attribute", .string(code.attributeName))]
                             if let b = n.blocks { pairs.append(("blocks", .array(b.map { .string($0.hexString) }))) }
                         }
                         return .object(pairs)
@@ -171,10 +169,4 @@ struct FeliCaSurveyCommand: ParsableCommand {
             ("partial", .bool(s.partial)),
         ])
     }
-}
-
-/// `008B`: four upper-case hex digits.
-private func hex4(_ v: UInt16) -> String {
-    let h = String(v, radix: 16, uppercase: true)
-    return String(repeating: "0", count: 4 - h.count) + h
 }

@@ -74,7 +74,7 @@ struct NFCReading {
                                                 .init("reader", device.connectionString)]
             outcome = try guarded {
                 try reading.read(channel: FeliCaChannel(device: device, target: target), headers: headers, technology: .felica, atr: nil) { session in
-                    session.felicaPoller = { sc in try device.pollFeliCa(systemCode: sc).map { $0.idm + $0.pmm + $0.systemCode } }
+                    session.felicaPoller = { sc in try device.pollFeliCa(systemCode: sc)?.pollingAnswer }
                 }
             }
             ndefTag = {

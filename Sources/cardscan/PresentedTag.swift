@@ -37,17 +37,12 @@ enum PresentedTag {
     /// the card answers Polling for 12FC (nil otherwise), an Ultralight pseudo-ATR a Type 2
     /// tag, anything else an ISO 14443-4 card to ask for the Type 4 NDEF application.
     static func onPCSC(_ card: PCSCCard, trace: Bool) throws -> PresentedTag? {
-        func exchange(_ channel: CardChannel, felica: Bool = false) -> CardExchange {
-            let x = CardExchange(channel: channel)
-            if trace { x.observer = Tracer(felica: felica).observe }
-            return x
-        }
         if let felica = PCSCFeliCaChannel(apdus: card, atr: card.atr) {
             guard let target = try felica.poll(systemCode: 0x12FC) else { return nil }
-            return .type3(exchange(felica, felica: true), idm: Array(target.prefix(8)))
+            return .type3(Tracer.exchange(felica, felica: true, trace: trace), idm: Array(target.prefix(8)))
         }
-        if let type2 = PCSCType2Channel(apdus: card, atr: card.atr) { return .type2(exchange(type2)) }
-        return .type4(exchange(card))
+        if let type2 = PCSCType2Channel(apdus: card, atr: card.atr) { return .type2(Tracer.exchange(type2, trace: trace)) }
+        return .type4(Tracer.exchange(card, trace: trace))
     }
 }
 
@@ -79,20 +74,15 @@ struct TagOptions: ParsableArguments {
         let nfc = try guarded { try NFCDevice(connectionString: connectionString) }
         eprint("Hold a tag on \(nfc.name)… (\(Int(timeout)) s; Ctrl-C to stop)")
         let deadline = Date().addingTimeInterval(timeout)
-        func exchange(_ channel: CardChannel, felica: Bool = false) -> CardExchange {
-            let x = CardExchange(channel: channel)
-            if trace { x.observer = Tracer(felica: felica).observe }
-            return x
-        }
         while true {
             if let t3 = try guarded({ try nfc.pollFeliCa(systemCode: 0x12FC) }) {
-                return .type3(exchange(FeliCaChannel(device: nfc, target: t3), felica: true), idm: t3.idm)
+                return .type3(Tracer.exchange(FeliCaChannel(device: nfc, target: t3), felica: true, trace: trace), idm: t3.idm)
             }
             if try guarded({ try nfc.pollFeliCa() }) != nil {
                 throw fail(NDEFTags.Failure.notNDEF("the FeliCa card has no NDEF system (12FC)"), code: 76)
             }
             if let a = try guarded({ try nfc.pollISO14443A() }) {
-                let x = exchange(ISO14443Channel(device: nfc))
+                let x = Tracer.exchange(ISO14443Channel(device: nfc), trace: trace)
                 return a.isISO14443_4 ? .type4(x) : .type2(x)
             }
             if Date() >= deadline { throw nothingPresented("tag", within: timeout) }

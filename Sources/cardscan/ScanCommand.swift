@@ -128,8 +128,7 @@ struct CardReading {
     func read(channel: CardChannel, headers base: [Transcript.Header], technology: Profile.Technology, atr: [UInt8]?,
               configure: (CardSession) -> Void) throws -> Outcome {
         let recorder = record.map { _ in RecordingChannel(wrapping: channel) }
-        let exchange = CardExchange(channel: recorder ?? channel)
-        if trace { exchange.observer = Tracer(felica: technology == .felica).observe }
+        let exchange = Tracer.exchange(recorder ?? channel, felica: technology == .felica, trace: trace)
         let session = CardSession(exchange: exchange, atr: atr)
         session.technology = technology
         configure(session)

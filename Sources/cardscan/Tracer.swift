@@ -5,6 +5,13 @@ import Foundation
 /// `--trace`: each exchange on stderr as it happens: `> 00 A4 …` / `< … 90 00  (0.9 ms) success`,
 /// or for FeliCa frames `< 1D 07 …  (3.1 ms) Read Without Encryption, 1 block(s)`.
 struct Tracer {
+    /// An exchange over `channel`, each round trip traced on stderr when `trace` is set.
+    static func exchange(_ channel: CardChannel, felica: Bool = false, trace: Bool) -> CardExchange {
+        let x = CardExchange(channel: channel)
+        if trace { x.observer = Tracer(felica: felica).observe }
+        return x
+    }
+
     let style = Style(.standardError)
     var felica = false
 

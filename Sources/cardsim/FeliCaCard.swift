@@ -26,18 +26,10 @@ final class FeliCaTranscriptCard: FeliCaCard {
     let replay: ReplayChannel
     private var memory: TagMemory
 
-    struct MissingHeader: Error, CustomStringConvertible { let description: String }
-
     init(_ transcript: Transcript, file: String) throws {
-        func header(_ k: String, _ n: Int) throws -> [UInt8] {
-            guard let v = transcript[header: k], let b = try? Hex.parse(v), b.count == n else {
-                throw MissingHeader(description: "the transcript needs a '# \(k):' header of \(n) bytes")
-            }
-            return b
-        }
-        idm = try header("idm", 8)
-        pmm = try header("pmm", 8)
-        systemCode = try header("system-code", 2)
+        idm = try transcript.bytes(header: "idm", count: 8)
+        pmm = try transcript.bytes(header: "pmm", count: 8)
+        systemCode = try transcript.bytes(header: "system-code", count: 2)
         replay = ReplayChannel(transcript, mode: .lenient, file: file)
         memory = TagMemory(seed: transcript)
     }

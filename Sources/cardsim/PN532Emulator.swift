@@ -31,21 +31,13 @@ final class PN532Emulator {
         self.removeAfter = removeAfter
         self.silentAfter = silentAfter
         self.verbose = verbose
-        func header(_ k: String, _ n: Int) throws -> [UInt8] {
-            guard let v = transcript[header: k], let b = try? Hex.parse(v), b.count == n else {
-                throw ValidationFailure("the transcript needs a '# \(k):' header of \(n) bytes")
-            }
-            return b
-        }
         switch transcript.technology {
         case "felica":
             do { card = .felica(try FeliCaTranscriptCard(transcript, file: file)) } catch { throw ValidationFailure("\(error)") }
         case "iso7816":
-            let uid = (try? header("uid", 7)) ?? [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66]
-            card = .iso14443a(uid: uid, sak: 0x20, ats: [0x05, 0x78, 0x80, 0x70, 0x02])
+            card = .iso14443a(uid: transcript.uid, sak: 0x20, ats: [0x05, 0x78, 0x80, 0x70, 0x02])
         case "type2":
-            let uid = (try? header("uid", 7)) ?? [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66]
-            card = .iso14443a(uid: uid, sak: 0x00, ats: nil)
+            card = .iso14443a(uid: transcript.uid, sak: 0x00, ats: nil)
         default:
             throw ValidationFailure("technology '\(transcript.technology)' is not one cardsim pn532 can serve (felica, iso7816, type2)")
         }

@@ -61,8 +61,7 @@ struct VPCD: ParsableCommand {
         }
         guard let parsed else { throw ValidationError("no card in \(transcript)") }
         if parsed.technology == "type2" {
-            let uid = try parsed[header: "uid"].map { try Hex.parse($0) } ?? [0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66]
-            let reader = PCSCTagReader(parsed, file: transcript, type2UID: uid)
+            let reader = PCSCTagReader(parsed, file: transcript, type2UID: parsed.uid)
             return VirtualCard(atr: explicitATR ?? PCSCTagReader.ultralightATR, removeAfter: removeAfter, latencyMs: latencyMs,
                                muteAfter: muteAfter, verbose: verbose, respond: reader.respond, powerOn: reader.reset)
         }

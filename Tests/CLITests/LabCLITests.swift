@@ -133,7 +133,7 @@ import Testing
         try Lab.exclusive {
             let out = NSTemporaryDirectory() + "watch-\(UUID().uuidString)"
             let outFD = open(out + ".out", O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644), errFD = open(out + ".err", O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
-            let watch = try Subprocess([Lab.binDir + "/cardscan", "watch", "--jsonl"], environment: ProcessInfo.processInfo.environment, stdout: outFD, stderr: errFD)
+            let watch = try Subprocess([Lab.binDir + "/cardscan", "watch", "--jsonl"], environment: Lab.childEnvironment(), stdout: outFD, stderr: errFD)
             close(outFD); close(errFD)
             defer { watch.terminate() }
             func lines() -> [String] { ((try? String(contentsOfFile: out + ".out", encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
@@ -366,9 +366,8 @@ import Testing
             defer { pn532.stop() }
             let out = NSTemporaryDirectory() + "nfcwatch-\(UUID().uuidString)"
             let outFD = open(out, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
-            var env = ProcessInfo.processInfo.environment
-            env["LIBNFC_AUTO_SCAN"] = "false"
-            let watch = try Subprocess([Lab.binDir + "/cardscan", "watch", "--device", pn532.connectionString, "--jsonl"], environment: env, stdout: outFD, stderr: outFD)
+            let watch = try Subprocess([Lab.binDir + "/cardscan", "watch", "--device", pn532.connectionString, "--jsonl"],
+                                       environment: Lab.childEnvironment(["LIBNFC_AUTO_SCAN": "false"]), stdout: outFD, stderr: outFD)
             close(outFD)
             defer { watch.terminate() }
             let deadline = Date().addingTimeInterval(10)
@@ -584,7 +583,7 @@ import Testing
             let sim = try Lab.Card(Lab.root + "/Tests/LabCards/pasmo-image.json")
             defer { sim.stop() }
             let r = try Lab.cardscan(["ndef", "read", "--timeout", "5"])
-            #expect(r.status == 76 && r.stderr.contains("no NDEF system (12FC)"), "\(r.stderr)")
+            #expect(r.status == 76 && r.stderr.contains("no NDEF system (12FC)") && r.stderr.contains("hint: a transit card is read with `cardscan`"), "\(r.stderr)")
         }
     }
 }

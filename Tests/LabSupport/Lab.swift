@@ -48,16 +48,20 @@ public enum Lab {
         return try body()
     }
 
+    /// The environment a lab child starts with: this process's, without libnfc settings (all
+    /// test targets share this process, and one test's in-process `setenv LIBNFC_DEVICE` must
+    /// not give another test's child a device it did not ask for), plus `extra`.
+    public static func childEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
+        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LIBNFC_") }
+        for (k, v) in extra { env[k] = v }
+        return env
+    }
+
     /// Runs a command, returning its exit status and output (killed after `timeout`).
     @discardableResult
     public static func shell(_ args: [String], environment: [String: String] = [:],
                              timeout: TimeInterval = 60) throws -> (status: Int32, stdout: String, stderr: String) {
-        // libnfc settings come only from `environment`: another test may have set some in this
-        // process (all test targets share it), and a child must not see a device it did not ask for.
-        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LIBNFC_") }
-        env["CARDSCAN_BIN"] = binDir
-        env["NO_COLOR"] = "1"
-        for (k, v) in environment { env[k] = v }
+        let env = childEnvironment(["CARDSCAN_BIN": binDir, "NO_COLOR": "1"].merging(environment) { $1 })
         let tag = UUID().uuidString
         let outPath = NSTemporaryDirectory() + "lab-\(tag).out", errPath = NSTemporaryDirectory() + "lab-\(tag).err"
         let outFD = open(outPath, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644), errFD = open(errPath, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
@@ -116,7 +120,7 @@ public enum Lab {
             let fd = open(log, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
             defer { close(fd) }
             process = try Subprocess([Lab.binDir + "/cardsim", "vpcd", transcript, "--port", String(Lab.ports[slot])] + options,
-                                     environment: ProcessInfo.processInfo.environment, stdout: fd, stderr: fd)
+                                     environment: childEnvironment(), stdout: fd, stderr: fd)
             if waitForPresence {
                 let ctx = try PCSCContext()
                 guard try ctx.waitForCard(on: [reader], timeout: .seconds(10)) != nil else {

@@ -14,7 +14,7 @@ extension Lab {
             let fd = open(log, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
             defer { close(fd) }
             process = try Subprocess([Lab.binDir + "/cardsim", "pn532", "--pty", path, cardFile] + options,
-                                     environment: ProcessInfo.processInfo.environment, stdout: fd, stderr: fd)
+                                     environment: Lab.childEnvironment(), stdout: fd, stderr: fd)
             let deadline = Date().addingTimeInterval(5)
             while !FileManager.default.fileExists(atPath: path) {
                 guard Date() < deadline, process.isRunning else {

@@ -75,7 +75,7 @@ import Testing
             let target = try #require(try device.pollFeliCa())
             let session = CardSession(exchange: CardExchange(channel: FeliCaChannel(device: device, target: target)))
             session.technology = .felica
-            session.felicaPoller = { sc in try device.pollFeliCa(systemCode: sc).map { $0.idm + $0.pmm + $0.systemCode } }
+            session.felicaPoller = { sc in try device.pollFeliCa(systemCode: sc)?.pollingAnswer }
             let registry = ProfileRegistry(directories: [.init(path: Lab.root + "/profiles", isBuiltIn: true)])
             let engine = ProfileEngine(session: session)
             let profile = try engine.detect(among: registry.profiles)

@@ -5,14 +5,6 @@ import Testing
 
 /// The pseudo-APDU conventions, byte for byte, against a scripted reader.
 @Suite struct PCSCFeliCaChannelTests {
-    /// A reader that answers each APDU from a script and keeps what it was sent.
-    final class ScriptedReader: CardChannel {
-        var script: [[UInt8]]
-        var sent: [[UInt8]] = []
-        init(_ answers: [String]) throws { script = try answers.map { try Hex.parse($0) } }
-        func transmit(_ command: [UInt8]) throws -> [UInt8] { sent.append(command); return script.removeFirst() }
-    }
-
     static let acr1252ATR = "3B 8F 80 01 80 4F 0C A0 00 00 03 06 11 00 3B 00 00 00 00 42"
     static let acr122ATR = "3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 F0 11 00 00 00 00 8A"
     static let idm = "01 2E 4C D0 1A 2B 3C 4D"

@@ -4,13 +4,6 @@ import Testing
 
 /// Type 2 tag commands as PC/SC storage-card pseudo-APDUs, byte for byte.
 @Suite struct PCSCType2ChannelTests {
-    final class ScriptedReader: CardChannel {
-        var script: [[UInt8]]
-        var sent: [[UInt8]] = []
-        init(_ answers: [String]) throws { script = try answers.map { try Hex.parse($0) } }
-        func transmit(_ command: [UInt8]) throws -> [UInt8] { sent.append(command); return script.removeFirst() }
-    }
-
     @Test func theUltralightPseudoATRIsType2() throws {
         #expect(PCSCType2Channel.isType2(atr: try Hex.parse("3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 03 00 00 00 00 68")))
         #expect(!PCSCType2Channel.isType2(atr: try Hex.parse("3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 00 01 00 00 00 00 6A")))   // MIFARE Classic 1K
