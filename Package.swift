@@ -6,14 +6,15 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "APDU", targets: ["APDU"]),
-
         .library(name: "FeliCaCommands", targets: ["FeliCaCommands"]),
         .library(name: "NDEF", targets: ["NDEF"]),
         .library(name: "CardProfiles", targets: ["CardProfiles"]),
         .library(name: "PCSCTransport", targets: ["PCSCTransport"]),
         .library(name: "NFCTransport", targets: ["NFCTransport"]),
+        .library(name: "CardReading", targets: ["CardReading"]),
         .executable(name: "cardscan", targets: ["cardscan"]),
         .executable(name: "cardsim", targets: ["cardsim"]),
+        .executable(name: "read-card-example", targets: ["read-card-example"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -25,36 +26,39 @@ let package = Package(
         .target(name: "APDU"),
         // Pure Swift: FeliCa frames (JIS X 6319-4). No I/O.
         .target(name: "FeliCaCommands", dependencies: ["APDU"]),
-        // Pure Swift: NDEF messages and the NFC Forum tag mappings. No I/O.
-        .target(name: "NDEF", dependencies: ["APDU"]),
-
-
+        // Pure Swift: NDEF messages, the NFC Forum tag mappings and their read/write procedures
+        // over any channel. No I/O of its own.
+        .target(name: "NDEF", dependencies: ["APDU", "FeliCaCommands"]),
         .systemLibrary(name: "CPCSCLite", pkgConfig: "libpcsclite",
                        providers: [.apt(["libpcsclite-dev"])]),
         .target(name: "PCSCTransport", dependencies: ["APDU", "FeliCaCommands", "CPCSCLite"]),
         .systemLibrary(name: "CLibNFC", pkgConfig: "libnfc",
                        providers: [.apt(["libnfc-dev", "libusb-dev"])]),
-        .target(name: "NFCTransport", dependencies: ["APDU", "FeliCaCommands", "NDEF", "CLibNFC"]),
+        .target(name: "NFCTransport", dependencies: ["APDU", "FeliCaCommands", "CLibNFC"]),
         .target(name: "CardProfiles", dependencies: ["APDU", "FeliCaCommands", "Yams"]),
+        // What other Swift programs use to read a card: detectors per transport, one entry point.
+        .target(name: "CardReading", dependencies: ["APDU", "FeliCaCommands", "NDEF", "CardProfiles", "PCSCTransport", "NFCTransport"]),
         .executableTarget(name: "cardscan", dependencies: [
-            "APDU", "FeliCaCommands", "CardProfiles", "PCSCTransport", "NFCTransport", "NDEF",
+            "APDU", "FeliCaCommands", "CardProfiles", "PCSCTransport", "NFCTransport", "NDEF", "CardReading",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "cardsim", dependencies: [
             "APDU",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .executableTarget(name: "CardscanBench", dependencies: ["APDU", "CardProfiles", "PCSCTransport"]),
+        .executableTarget(name: "CardscanBench", dependencies: ["APDU", "CardProfiles", "CardReading", "PCSCTransport"]),
+        // The library walk-through (docs/library.md): read whatever card is on the first reader.
+        .executableTarget(name: "read-card-example", dependencies: ["CardReading"], path: "Examples/read-card"),
         .testTarget(name: "APDUTests", dependencies: [
             "APDU", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "FeliCaCommandsTests", dependencies: ["APDU", "FeliCaCommands"]),
-        .testTarget(name: "NDEFTests", dependencies: ["APDU", "NDEF"]),
-        .testTarget(name: "CardProfilesTests", dependencies: ["APDU", "CardProfiles"]),
+        .testTarget(name: "NDEFTests", dependencies: ["APDU", "FeliCaCommands", "NDEF"]),
+        .testTarget(name: "CardProfilesTests", dependencies: ["APDU", "FeliCaCommands", "CardProfiles", "CardReading"]),
         // Starts and stops the PC/SC lab (pcscd + vpcd + cardsim) for the tests that need it.
         .target(name: "LabSupport", dependencies: ["APDU", "PCSCTransport"], path: "Tests/LabSupport"),
-        .testTarget(name: "PCSCTransportTests", dependencies: ["APDU", "FeliCaCommands", "CardProfiles", "PCSCTransport", "LabSupport"]),
-        .testTarget(name: "NFCTransportTests", dependencies: ["APDU", "FeliCaCommands", "NDEF", "CardProfiles", "NFCTransport", "LabSupport"]),
+        .testTarget(name: "PCSCTransportTests", dependencies: ["APDU", "FeliCaCommands", "CardProfiles", "CardReading", "PCSCTransport", "LabSupport"]),
+        .testTarget(name: "NFCTransportTests", dependencies: ["APDU", "FeliCaCommands", "NDEF", "CardProfiles", "CardReading", "NFCTransport", "LabSupport"]),
         .testTarget(name: "CLITests", dependencies: ["APDU", "CardProfiles", "PCSCTransport", "LabSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -8,6 +8,7 @@
 #                                           35964 = 00 01); waits until the card is present
 #   scripts/lab.sh card TRANSCRIPT [PORT [options…]]   just (re)start cardsim on PORT
 #   scripts/lab.sh stop                     stop what this script started (by PID)
+#   scripts/lab.sh stop-cards               stop only the cards (cardsim) it started; pcscd stays
 #   scripts/lab.sh status
 #
 # PIDs and logs live in $CARDSCAN_LAB_DIR (default /tmp/cardscan-lab). Exits non-zero with
@@ -105,6 +106,7 @@ case "${1:-}" in
   start) install; start_pcscd; if [ $# -ge 2 ]; then shift; t="$1"; shift; p="${1:-35963}"; shift || true; start_card "$t" "$p" "$@"; fi ;;
   card) shift; t="$1"; shift; p="${1:-35963}"; shift || true; start_card "$t" "$p" "$@" ;;
   stop) stop ;;
+  stop-cards) stop_card 35963; stop_card 35964 ;;
   status) pcscd_up && echo "pcscd: running (pid $(pidof pcscd))" || echo "pcscd: not running"
           for f in "$LAB"/cardsim-*.pid; do [ -f "$f" ] && echo "cardsim: $(basename "$f" .pid) pid $(cat "$f")"; done; true ;;
   *) sed -n '2,15p' "$0"; exit 64 ;;

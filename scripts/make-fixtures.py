@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the transcripts in Tests/Fixtures from the layouts of card-reference.md, with
+"""Writes the transcripts in Tests/Fixtures from the layouts in docs/cards/, with
 values chosen by hand (no real card data). Each fixture's decoded values were checked by
 hand once; `cardscan test --update Tests/Fixtures` writes the expected reports.
 
@@ -44,7 +44,7 @@ class T:
 OK = h("9000")
 
 def record(seq, amount, ttype, terminal, when):
-    """A 23-byte PBOC e-purse log record (card-reference §1.5)."""
+    """A 23-byte PBOC e-purse log record (docs/cards/china.md, the transaction record)."""
     return (seq.to_bytes(2, "big") + b"\0\0\0" + amount.to_bytes(4, "big") + bytes([ttype])
             + h(terminal) + h(when))
 
@@ -283,7 +283,7 @@ def profile_variants(profile):
         return {v["name"]: v["services"] for v in yaml.safe_load(f)["variants"]}
 
 def suica_history(n):
-    """n history blocks, newest first, in the 090F layout (card-reference §3.2); the oldest
+    """n history blocks, newest first, in the 090F layout (docs/cards/suica.md); the oldest
     two are the worked example (170 yen, then a 160-yen fare to 10 yen)."""
     rows = []
     balance = 10

@@ -52,10 +52,4 @@ public struct Transcript: Hashable, Sendable {
     public subscript(header key: String) -> String? {
         headers.first { $0.key == key }?.value
     }
-
-    /// `technology` header, `iso7816` when absent.
-    public var technology: String { self[header: "technology"] ?? "iso7816" }
-
-    /// The `atr` header as bytes, if present and valid hex.
-    public var atr: [UInt8]? { self[header: "atr"].flatMap { try? Hex.parse($0) } }
 }

@@ -1,5 +1,6 @@
-/// What a read found, shaped as the JSON report of docs/architecture (fixed contract):
-/// profile, name, card, balance, trips (newest first), exchanges, partial.
+/// What a read found, shaped as the JSON report of docs/report.md (a fixed contract):
+/// profile, name, card, balance, trips (newest first), exchanges, partial, and `warnings`
+/// when a field the card held could not be decoded.
 public struct CardReport: Equatable, Sendable {
     public var profile: String
     public var name: String
@@ -10,6 +11,8 @@ public struct CardReport: Equatable, Sendable {
     public var trips: [[(String, FieldValue)]] = []
     public var exchanges = 0
     public var partial = false
+    /// Fields the card held that could not be decoded: left out of the report, named here.
+    public var warnings: [ReportWarning] = []
 
     public init(profile: String, name: String, currency: String) {
         self.profile = profile; self.name = name; self.currency = currency
@@ -32,6 +35,18 @@ public struct CardReport: Equatable, Sendable {
         pairs.append(("trips", .array(trips.map(object))))
         pairs.append(("exchanges", .int(exchanges)))
         pairs.append(("partial", .bool(partial)))
+        if !warnings.isEmpty {
+            pairs.append(("warnings", .array(warnings.map { .object([("field", .string($0.field)), ("reason", .string($0.reason))]) })))
+        }
         return .object(pairs)
     }
+}
+
+/// A field left out of a report because the card's bytes did not decode: which field
+/// (`card.number`, `balance`, `trips[3].time`) and why.
+public struct ReportWarning: Hashable, Sendable, CustomStringConvertible {
+    public var field: String
+    public var reason: String
+    public init(field: String, reason: String) { self.field = field; self.reason = reason }
+    public var description: String { "\(field): \(reason)" }
 }

@@ -1,4 +1,5 @@
 import APDU
+import FeliCaCommands
 
 /// A conversation with one presented card, shared by detection and reading so that no
 /// command is sent twice: answers are remembered per selection context, and a SELECT that
@@ -34,11 +35,11 @@ public final class CardSession {
 
     /// The card's technology: profiles of another technology are not tried on it.
     public var technology: Profile.Technology = .iso7816
-    /// For FeliCa: polls for a system code and returns IDm (8) + PMm (8) + system code (2),
-    /// or nil when the card has no such system. Transports set it (libnfc polls; a replay
-    /// answers from the transcript's headers).
-    public var felicaPoller: ((UInt16) throws -> [UInt8]?)?
-    private var polls: [UInt16: [UInt8]?] = [:]
+    /// For FeliCa: Polling for a system code, nil when the card has no such system.
+    /// Transports set it (libnfc polls; a PC/SC reader sends a pseudo-APDU; a replay answers
+    /// from the transcript's headers).
+    public var felicaPoller: FeliCaPoller?
+    private var polls: [SystemCode: FeliCaTarget?] = [:]
     private var frames: [[UInt8]: [UInt8]] = [:]
 
     public init(exchange: CardExchange, atr: [UInt8]? = nil) {
@@ -48,7 +49,7 @@ public final class CardSession {
     }
 
     /// FeliCa Polling through the transport, once per system code.
-    public func poll(systemCode: UInt16) throws -> [UInt8]? {
+    public func poll(systemCode: SystemCode) throws -> FeliCaTarget? {
         if let known = polls[systemCode] { return known }
         let answer = try felicaPoller?(systemCode) ?? nil
         polls[systemCode] = answer

@@ -24,6 +24,9 @@ public struct CivilDate: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The days (since 1970-01-01) of the years 0001 to 9999: the dates cardscan writes.
+    public static let supportedDays = -719_162...2_932_896
+
     /// Days since 1970-01-01 (H. Hinnant's days_from_civil).
     public var daysSinceUnixEpoch: Int {
         let y = month <= 2 ? year - 1 : year

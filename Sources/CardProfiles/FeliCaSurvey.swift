@@ -34,24 +34,24 @@ public struct FeliCaSurvey: Sendable {
     /// At most this many blocks per service.
     public static let blockLimit = 1024
 
-    /// Surveys the card. `poll` answers Polling for a system code (IDm + PMm + system code,
-    /// or nil), as ``CardSession/felicaPoller`` does. Returns what was found and, when the
-    /// card failed on the way, the error (the survey is then `partial`).
-    public static func run(exchange: CardExchange, poll: (UInt16) throws -> [UInt8]?, readBlocks: Bool) -> (FeliCaSurvey, Error?) {
+    /// Surveys the card. `poll` answers Polling for a system code, as
+    /// ``CardSession/felicaPoller`` does. Returns what was found and, when the card failed on
+    /// the way, the error (the survey is then `partial`).
+    public static func run(exchange: CardExchange, poll: FeliCaPoller, readBlocks: Bool) -> (FeliCaSurvey, Error?) {
         var survey = FeliCaSurvey(pmm: [])
         let start = exchange.roundTrips
         do {
-            guard let first = try poll(0xFFFF), first.count == 18 else { return (survey, nil) }
-            survey.pmm = Array(first[8..<16])
-            let idm = try IDm(Array(first[0..<8]))
-            var codes: [UInt16] = [UInt16(first[16]) << 8 | UInt16(first[17])]
+            guard let first = try poll(.wildcard) else { return (survey, nil) }
+            survey.pmm = first.pmm.bytes
+            let idm = first.idm
+            var codes: [UInt16] = [first.systemCode.value]
             // Octopus does not answer Request System Code: the polled system is then all we know.
             if let listed = try? FeliCaResponse.requestSystemCode(try exchange.transmit(FeliCaCommand.requestSystemCode(idm)), idm: idm), !listed.isEmpty {
                 codes = listed.map(\.value)
             }
             for code in codes {
-                guard let target = codes.count == 1 ? first : try poll(code), target.count == 18 else { continue }
-                survey.systems.append(System(code: code, idm: Array(target[0..<8])))
+                guard let target = codes.count == 1 ? first : try poll(SystemCode(code)) else { continue }
+                survey.systems.append(System(code: code, idm: target.idm.bytes))
                 try walk(&survey.systems[survey.systems.count - 1], exchange, readBlocks: readBlocks)
             }
         } catch {

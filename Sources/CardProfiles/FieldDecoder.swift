@@ -1,15 +1,5 @@
 import APDU
 
-/// A field that the card's bytes do not fit: names the field, its profile line and why.
-public struct FieldDecodeError: UserFacingError, Equatable {
-    public var profile: String
-    public var line: Int
-    public var field: String
-    public var reason: String
-    public var message: String { "\(profile):\(line): field '\(field)': \(reason)" }
-    public var hint: String? { "the card's data does not match the profile's layout: check the offsets and types in the profile" }
-}
-
 /// Decodes one field from bytes (pure; no I/O). Returns nil for an empty date (all zero).
 enum FieldDecoder {
     struct Failure: Error { var reason: String }
@@ -33,17 +23,22 @@ enum FieldDecoder {
                 raw = (raw >> UInt64(bits.lowerBound)) & (width >= 64 ? .max : (1 << UInt64(width)) - 1)
             }
             var value: Int
-            if spec.type == .int, width > 0, width < 64, raw & (1 << UInt64(width - 1)) != 0 {
-                value = Int(truncatingIfNeeded: raw) - (1 << width)
+            if spec.type == .int {
+                // Two's complement over `width` bits (64 bits: the bit pattern as it is).
+                value = width > 0 && width < 64 && raw & (1 << UInt64(width - 1)) != 0
+                    ? Int(truncatingIfNeeded: raw) - (1 << width) : Int(truncatingIfNeeded: raw)
             } else {
-                value = Int(truncatingIfNeeded: raw)
+                guard raw <= UInt64(Int.max) else {
+                    throw Failure(reason: "\(bytes.hexString) is \(raw), too large for a 64-bit signed integer")
+                }
+                value = Int(raw)
             }
             if spec.type == .days || spec.type == .seconds {
                 return try epochValue(spec, value)
             }
-            return finish(spec, value)
+            return try finish(spec, value)
         case .bcd:
-            return finish(spec, try bcdNumber(bytes))
+            return try finish(spec, try bcdNumber(bytes))
         case .bcdDate:
             try checkBCD(bytes)
             if bytes.allSatisfy({ $0 == 0 }) { return nil }
@@ -92,17 +87,27 @@ enum FieldDecoder {
     private static func epochValue(_ spec: FieldSpec, _ count: Int) throws(Failure) -> FieldValue {
         guard let epoch = spec.epoch else { throw Failure(reason: "needs an epoch") }
         let zone = spec.zoneMinutes ?? 0
+        let outOfRange = Failure(reason: "\(count) \(spec.type == .days ? "days" : "seconds") after \(epoch) is past the year 9999")
         if spec.type == .days {
-            return .string(CivilDate(daysSinceUnixEpoch: epoch.daysSinceUnixEpoch + count).description)
+            let (day, overflow) = epoch.daysSinceUnixEpoch.addingReportingOverflow(count)
+            guard !overflow, CivilDate.supportedDays.contains(day) else { throw outOfRange }
+            return .string(CivilDate(daysSinceUnixEpoch: day).description)
         }
-        let total = epoch.daysSinceUnixEpoch * 86400 + count
-        let day = total >= 0 ? total / 86400 : (total - 86399) / 86400
-        let secs = total - day * 86400
+        // Whole days first: epoch days × 86400 + count could overflow, days + count / 86400 cannot.
+        let extraDays = count >= 0 ? count / 86400 : (count - 86399) / 86400
+        let day = epoch.daysSinceUnixEpoch + extraDays
+        guard CivilDate.supportedDays.contains(day) else { throw outOfRange }
+        let secs = count - extraDays * 86400
         return .string(isoDateTime(CivilDate(daysSinceUnixEpoch: day), secs / 3600, secs % 3600 / 60, secs % 60, zoneMinutes: zone))
     }
 
-    private static func finish(_ spec: FieldSpec, _ raw: Int) -> FieldValue {
-        let value = raw * spec.scale + spec.add
+    /// Scale, offset, then the map, check digit or decimal text. Overflow is a failure, never a trap.
+    private static func finish(_ spec: FieldSpec, _ raw: Int) throws(Failure) -> FieldValue {
+        let (scaled, o1) = raw.multipliedReportingOverflow(by: spec.scale)
+        let (value, o2) = scaled.addingReportingOverflow(spec.add)
+        guard !o1, !o2 else {
+            throw Failure(reason: "\(raw) × scale \(spec.scale) + add \(spec.add) does not fit a 64-bit signed integer")
+        }
         if let map = spec.map {
             if let word = map[value] { return .string(word) }
             if let d = spec.mapDefault { return .string(d) }

@@ -64,6 +64,8 @@ struct FieldParser {
             r.issue(node, "\(path).length", "an integer field needs 'length' (1 to 8 bytes)")
         } else if spec.type.isInteger, spec.type != .bcd, let l = spec.length, l > 8 {
             r.issue(g("length"), "\(path).length", "an integer field is at most 8 bytes, not \(l)")
+        } else if spec.type == .bcd, let l = spec.length, l > 9 {
+            r.issue(g("length"), "\(path).length", "a BCD number is at most 9 bytes (18 digits, what a 64-bit integer holds), not \(l)")
         }
         if let e = r.string(g("endian"), "\(path).endian") {
             switch e { case "big": spec.littleEndian = false; case "little": spec.littleEndian = true

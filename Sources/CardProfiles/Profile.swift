@@ -70,39 +70,61 @@ public struct Step: Sendable {
     public var useIfPresent: (answer: String, tlvPath: TLVPath)?
     public var line: Int
 
+    /// What the step sends, in its technology's terms: one ``StepRunner`` per technology
+    /// runs its own kind of step, and a new technology adds a case here and a runner.
     public enum Action: Sendable {
-        case command(CommandAPDU)
-        /// READ RECORD `first…last` (last nil: until an `end` status), record `length`
-        /// bytes; `tryAllFirst` asks for "all records from P1" once and falls back.
-        case readRecords(sfi: UInt8?, first: UInt8, last: UInt8?, length: Int?, tryAllFirst: Bool)
-        /// FeliCa Polling for a system code; the answer is IDm (8) + PMm (8) + system code (2).
-        case poll(systemCode: UInt16)
-        /// FeliCa Read Without Encryption of `count` blocks of `service` from `first`, at most
-        /// `perCommand` blocks a command; the blocks are records when `records` is set.
-        case readBlocks(service: UInt16, first: UInt16, count: Int, perCommand: Int, records: Bool)
+        case iso7816(ISO7816Step)
+        case felica(FeliCaStep)
+
+        public var technology: Profile.Technology {
+            switch self { case .iso7816: return .iso7816; case .felica: return .felica }
+        }
     }
 
     /// The byte count this step's data is known to have, for load-time bounds checks.
     public var declaredLength: Int? {
-        switch action {
+        switch action { case .iso7816(let a): return a.declaredLength; case .felica(let a): return a.declaredLength }
+    }
+
+    /// Whether the answer is a list of records (read in `trips`) rather than one block of bytes.
+    public var isRecords: Bool {
+        switch action { case .iso7816(let a): return a.isRecords; case .felica(let a): return a.isRecords }
+    }
+}
+
+/// An ISO 7816 step: one command APDU, or a loop of READ RECORDs.
+public enum ISO7816Step: Sendable {
+    case command(CommandAPDU)
+    /// READ RECORD `first…last` (last nil: until an `end` status), record `length`
+    /// bytes; `tryAllFirst` asks for "all records from P1" once and falls back.
+    case readRecords(sfi: UInt8?, first: UInt8, last: UInt8?, length: Int?, tryAllFirst: Bool)
+
+    var declaredLength: Int? {
+        switch self {
         case .command(let c): return c.ins == 0xB0 || c.ins == 0xB2 || c.cla == 0x80 ? c.le : nil
         case .readRecords(_, _, _, let length, _): return length
+        }
+    }
+
+    var isRecords: Bool { if case .readRecords = self { return true } else { return false } }
+}
+
+/// A FeliCa step (JIS X 6319-4): Polling for a system, or Read Without Encryption.
+public enum FeliCaStep: Sendable {
+    /// Polling for a system code; the answer is IDm (8) + PMm (8) + system code (2).
+    case poll(systemCode: UInt16)
+    /// Read Without Encryption of `count` blocks of `service` from `first`, at most
+    /// `perCommand` blocks a command; the blocks are records when `records` is set.
+    case readBlocks(service: UInt16, first: UInt16, count: Int, perCommand: Int, records: Bool)
+
+    var declaredLength: Int? {
+        switch self {
         case .poll: return 18
         case .readBlocks(_, _, let count, _, let records): return records ? 16 : count * 16
         }
     }
 
-    public var isRecords: Bool {
-        switch action {
-        case .readRecords: return true
-        case .readBlocks(_, _, _, _, let records): return records
-        default: return false
-        }
-    }
-
-    public var isFeliCa: Bool {
-        switch action { case .poll, .readBlocks: return true; default: return false }
-    }
+    var isRecords: Bool { if case .readBlocks(_, _, _, _, true) = self { return true } else { return false } }
 }
 
 /// The trip log: which answer holds the records, how to decode each, which to skip.

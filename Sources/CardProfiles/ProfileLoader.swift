@@ -6,7 +6,7 @@ import Yams
 /// and the key path, in one ``ProfileLoadError``.
 public enum ProfileLoader {
     static let topKeys = ["id", "name", "region", "currency", "technology", "notes", "detect", "steps", "card", "balance", "trips", "variants"]
-    static let stepActions = ["select", "read-binary", "read-record", "read-records", "command", "poll", "read-blocks"]
+    static let stepActions = ISO7816StepParser.actions + FeliCaStepParser.actions
 
     /// Parses profile text; `file` names the source in messages.
     public static func load(yaml text: String, file: String) throws(ProfileLoadError) -> Profile {
@@ -105,77 +105,11 @@ public enum ProfileLoader {
         let optional = get("optional").flatMap { r.bool($0, "\(path).optional") } ?? false
         let apath = "\(path).\(actionKey)"
         var action: Step.Action?
-        switch actionKey {
-        case "select": action = parseSelect(actionNode, apath, r).map { .command($0) }
-        case "read-binary":
-            if let m = r.mapping(actionNode, apath, allowed: ["sfi", "offset", "length"]) {
-                let g = { (k: String) in m.first { $0.key == k }?.node }
-                let length = r.int(g("length"), "\(apath).length", range: 1...256) ?? 256
-                if let sfiNode = g("sfi") {
-                    if let sfi = r.int(sfiNode, "\(apath).sfi", range: 1...30) {
-                        let off = r.int(g("offset"), "\(apath).offset", range: 0...255) ?? 0
-                        action = .command(.readBinary(sfi: UInt8(sfi), offset: UInt8(off), length: length))
-                    }
-                } else {
-                    let off = r.int(g("offset"), "\(apath).offset", range: 0...0x7FFF) ?? 0
-                    action = .command(.readBinary(offset: off, length: length))
-                }
-            }
-        case "read-record":
-            if let m = r.mapping(actionNode, apath, allowed: ["sfi", "record", "length"]) {
-                let g = { (k: String) in m.first { $0.key == k }?.node }
-                let sfi = g("sfi").flatMap { r.int($0, "\(apath).sfi", range: 1...30) }
-                let length = r.int(g("length"), "\(apath).length", range: 1...256) ?? 256
-                if g("record") == nil { r.issue(actionNode, "\(apath).record", "required key 'record' is missing") }
-                if let rec = r.int(g("record"), "\(apath).record", range: 1...254) {
-                    action = .command(.readRecord(UInt8(rec), sfi: sfi.map(UInt8.init), length: length))
-                }
-            }
-        case "read-records":
-            if let m = r.mapping(actionNode, apath, allowed: ["sfi", "first", "last", "length", "try-all-first"]) {
-                let g = { (k: String) in m.first { $0.key == k }?.node }
-                let sfi = g("sfi").flatMap { r.int($0, "\(apath).sfi", range: 1...30) }
-                let first = r.int(g("first"), "\(apath).first", range: 1...254) ?? 1
-                let last = g("last").flatMap { r.int($0, "\(apath).last", range: 1...254) }
-                if let last, last < first { r.issue(g("last"), "\(apath).last", "last record \(last) comes before first \(first)") }
-                let length = g("length").flatMap { r.int($0, "\(apath).length", range: 1...256) }
-                let tryAll = g("try-all-first").flatMap { r.bool($0, "\(apath).try-all-first") } ?? false
-                if tryAll && length == nil { r.issue(actionNode, "\(apath).try-all-first", "needs 'length' to split the answer into records") }
-                action = .readRecords(sfi: sfi.map(UInt8.init), first: UInt8(first), last: last.map(UInt8.init), length: length, tryAllFirst: tryAll)
-                if get("end") == nil { end = [.recordNotFound] }
-            }
-        case "poll":
-            if let m = r.mapping(actionNode, apath, allowed: ["system-code"]) {
-                let g = { (k: String) in m.first { $0.key == k }?.node }
-                if g("system-code") == nil { r.issue(actionNode, "\(apath).system-code", "required key 'system-code' is missing (e.g. 0x0003)") }
-                if let sc = r.int(g("system-code"), "\(apath).system-code", range: 0...0xFFFF) { action = .poll(systemCode: UInt16(sc)) }
-            }
-        case "read-blocks":
-            if let m = r.mapping(actionNode, apath, allowed: ["service", "first", "count", "per-command", "records"]) {
-                let g = { (k: String) in m.first { $0.key == k }?.node }
-                if g("service") == nil { r.issue(actionNode, "\(apath).service", "required key 'service' is missing (e.g. 0x090F)") }
-                let service = r.int(g("service"), "\(apath).service", range: 0...0xFFFF)
-                if let service, ServiceCode(UInt16(service)).needsAuthentication {
-                    r.issue(g("service"), "\(apath).service", "service \(String(service, radix: 16)) needs authentication (a 'with key' attribute): cardscan only reads without encryption")
-                }
-                let first = g("first").flatMap { r.int($0, "\(apath).first", range: 0...0xFFFF) } ?? 0
-                let count = g("count").flatMap { r.int($0, "\(apath).count", range: 1...255) } ?? 1
-                let per = g("per-command").flatMap { r.int($0, "\(apath).per-command", range: 1...15) } ?? 15
-                let records = g("records").flatMap { r.bool($0, "\(apath).records") } ?? false
-                if let service { action = .readBlocks(service: UInt16(service), first: UInt16(first), count: count, perCommand: per, records: records) }
-            }
-        case "command":
-            if let bytes = r.hex(actionNode, apath) {
-                do {
-                    let c = try CommandAPDU(bytes: bytes)
-                    if ReadOnlyCommands.isReadOnly(c) { action = .command(c) } else {
-                        r.issue(actionNode, apath, "refused: \(bytes.hexString) is not a read command (CLA \([c.cla].hexString) INS \([c.ins].hexString)); profiles may only send \(ReadOnlyCommands.summary)")
-                    }
-                } catch {
-                    r.issue(actionNode, apath, "'\(bytes.hexString)' is not a valid command APDU: \(error.message)")
-                }
-            }
-        default: break
+        if ISO7816StepParser.actions.contains(actionKey) {
+            action = ISO7816StepParser.parse(actionKey, actionNode, apath, r).map { .iso7816($0) }
+            if actionKey == "read-records", get("end") == nil { end = [.recordNotFound] }
+        } else {
+            action = FeliCaStepParser.parse(actionKey, actionNode, apath, r).map { .felica($0) }
         }
         var useIfPresent: (String, TLVPath)? = nil
         if let u = get("use-if-present"), let text = r.string(u, "\(path).use-if-present") {
@@ -186,38 +120,6 @@ public enum ProfileLoader {
         }
         guard let action else { return nil }
         return Step(name: name, action: action, end: end, optional: optional, useIfPresent: useIfPresent, line: r.line(node))
-    }
-
-    static func parseSelect(_ node: Node, _ path: String, _ r: YAMLReader) -> CommandAPDU? {
-        guard let m = r.mapping(node, path, allowed: ["aid", "fid", "path", "fci"]) else { return nil }
-        let g = { (k: String) in m.first { $0.key == k }?.node }
-        let returning: CommandAPDU.SelectResponse = (g("fci").flatMap { r.bool($0, "\(path).fci") } ?? true) ? .fci : .none
-        let given = ["aid", "fid", "path"].filter { g($0) != nil }
-        guard given.count == 1 else {
-            r.issue(node, path, "select needs exactly one of aid, fid, path")
-            return nil
-        }
-        switch given[0] {
-        case "aid":
-            guard let aid = r.hex(g("aid"), "\(path).aid") else { return nil }
-            guard (1...16).contains(aid.count) else { r.issue(g("aid"), "\(path).aid", "an AID is 1 to 16 bytes"); return nil }
-            return .select(aid: aid, returning: returning)
-        case "fid":
-            guard let b = r.hex(g("fid"), "\(path).fid") else { return nil }
-            guard b.count == 2 else { r.issue(g("fid"), "\(path).fid", "a file identifier is 2 bytes, e.g. 1001"); return nil }
-            return .select(fileID: UInt16(b[0]) << 8 | UInt16(b[1]), returning: returning)
-        default:
-            guard let text = r.string(g("path"), "\(path).path") else { return nil }
-            var fids: [UInt16] = []
-            for part in text.split(separator: "/") {
-                guard let b = try? Hex.parse(part), b.count == 2 else {
-                    r.issue(g("path"), "\(path).path", "'\(text)' is not a path of 2-byte file identifiers, e.g. 1001/0015")
-                    return nil
-                }
-                fids.append(UInt16(b[0]) << 8 | UInt16(b[1]))
-            }
-            return .select(path: fids, returning: returning)
-        }
     }
 
     static func parseDetect(_ node: Node, _ r: YAMLReader) -> Profile.Detection {

@@ -35,22 +35,16 @@ public final class ProfileRegistry: @unchecked Sendable {
         case noSuchProfile(String, known: [String])
         /// A transcript's `# profile:` header names a profile the search path lacks.
         case transcriptProfileUnknown(String, transcript: String)
-        case noSuchFile(String)
-        case unreadable(String, String)
         public var message: String {
             switch self {
             case .noSuchProfile(let id, _): return "no profile named '\(id)'"
             case .transcriptProfileUnknown(let id, let t): return "\(t): its '# profile: \(id)' header names a profile that is not installed"
-            case .noSuchFile(let f): return "\(f): no such file"
-            case .unreadable(let f, let why): return "\(f): cannot read: \(why)"
             }
         }
         public var hint: String? {
             switch self {
-            case .noSuchProfile(_, let known): return "known profiles: \(known.joined(separator: ", ")) (cardscan profiles list)"
-            case .noSuchFile: return "give an existing profile file, or a profile id from `cardscan profiles list`"
-            case .transcriptProfileUnknown: return "pass the profile file with --profile FILE, or install it with `cardscan profiles add FILE`"
-            case .unreadable: return nil
+            case .noSuchProfile(_, let known): return "known profiles: \(known.joined(separator: ", ")) (see the profile list)"
+            case .transcriptProfileUnknown: return "name the profile file explicitly, or install it in a profile directory"
             }
         }
     }
@@ -92,6 +86,12 @@ public final class ProfileRegistry: @unchecked Sendable {
         let cwd = URL(fileURLWithPath: fm.currentDirectoryPath).appendingPathComponent("profiles")
         if fm.fileExists(atPath: cwd.appendingPathComponent("profile.schema.json").path) { return cwd.path }
         return nil
+    }
+
+    /// The usual search path (``searchPath(profileDirs:environment:)``): `--profile-dir`
+    /// directories, `CARDSCAN_PROFILE_PATH`, the user's directory, the built-in profiles.
+    public static func standard(profileDirs: [String] = []) -> ProfileRegistry {
+        ProfileRegistry(directories: searchPath(profileDirs: profileDirs))
     }
 
     /// A registry over `directories`; nothing is read until a profile is asked for.
@@ -146,12 +146,7 @@ public final class ProfileRegistry: @unchecked Sendable {
 
     /// Reads and loads one profile file.
     public static func loadFile(_ path: String) throws -> Profile {
-        guard FileManager.default.fileExists(atPath: path) else { throw LookupError.noSuchFile(path) }
-        let text: String
-        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw LookupError.unreadable(path, error.localizedDescription)
-        }
-        return try ProfileLoader.load(yaml: text, file: path)
+        try ProfileLoader.load(yaml: try TextFile.read(path), file: path)
     }
 
     public var profiles: [Profile] { entries.map(\.profile) }

@@ -12,7 +12,7 @@ enum ProfileValidator {
             } else { stepIndex[s.name] = i }
         }
         func step(_ name: String) -> Step? { stepIndex[name].map { p.steps[$0] } }
-        for (i, s) in p.steps.enumerated() where s.isFeliCa != (p.technology == .felica) {
+        for (i, s) in p.steps.enumerated() where s.action.technology != p.technology {
             r.issues.append(issue(r, s.line, "steps[\(i)]", p.technology == .felica
                 ? "a felica profile reads with poll and read-blocks, not ISO 7816 commands"
                 : "poll and read-blocks are FeliCa steps: set technology: felica"))
@@ -97,7 +97,7 @@ enum ProfileValidator {
         guard let first = p.variants.first else { return }
         if p.technology != .felica {
             r.issues.append(issue(r, first.line, "variants", "variants are told apart by FeliCa services: set technology: felica"))
-        } else if !p.steps.contains(where: { if case .poll = $0.action { return true } else { return false } }) {
+        } else if !p.steps.contains(where: { if case .felica(.poll) = $0.action { return true } else { return false } }) {
             r.issues.append(issue(r, first.line, "variants", "variants are asked of the polled system: add a poll step"))
         }
         var owner: [UInt16: String] = [:]

@@ -1,31 +1,43 @@
 import APDU
 
-extension ProfileEngine {
-    /// Builds the report from the answers read. With `lenient`, fields that cannot be
-    /// decoded are left out (used for partial reports, where answers may be missing).
-    func buildReport(_ p: Profile, lenient: Bool = false) throws(ReadError) -> CardReport {
-        var report = CardReport(profile: p.id, name: variantName ?? p.name, currency: p.currency)
+/// Turns the answers a read collected into the report a profile describes. It stands alone:
+/// no card, no session, no engine — answers in, report out.
+///
+/// Fields fail soft: a field whose bytes cannot be decoded (a bad BCD digit, a byte outside
+/// its text encoding, a value too large, an offset past the answer) is left out and named in
+/// the report's `warnings`; the rest of the card is reported. A field whose answer was never
+/// read (an optional step the card refused, a read that stopped early) is simply absent.
+public struct ReportBuilder {
+    public let profile: Profile
+
+    public init(profile: Profile) { self.profile = profile }
+
+    public func build(from answers: Answers, variant: String? = nil, exchanges: Int = 0, partial: Bool = false) -> CardReport {
+        let p = profile
+        var report = CardReport(profile: p.id, name: variant ?? p.name, currency: p.currency)
+        report.exchanges = exchanges
+        report.partial = partial
         var cardFields = p.card
         if let b = p.balance { cardFields.append(.init(name: "balance", spec: b)) }
         var values = [FieldValue?](repeating: nil, count: cardFields.count)
+        let names = p.card.map { "card." + $0.name } + (p.balance == nil ? [] : ["balance"])
         for (i, f) in cardFields.enumerated() where !f.spec.isDerived {
-            values[i] = try value(f.spec, name: f.name, inTrips: false, p, record: nil, lenient: lenient)
+            values[i] = value(f.spec, answers, record: nil) { report.warnings.append(.init(field: names[i], reason: $0)) }
         }
         if cardFields.contains(where: { $0.spec.isDerived }) {
             let refs = DerivedReferences(cardFields)
             for (i, f) in cardFields.enumerated() where f.spec.isDerived {
-                values[i] = refs.derive(i, f.spec, values, older: nil)
+                values[i] = refs.derive(i, f.spec, values, older: nil) { report.warnings.append(.init(field: names[i], reason: $0)) }
             }
         }
         for (i, f) in p.card.enumerated() { if let v = values[i] { report.card.append((f.name, v)) } }
         if p.balance != nil { report.balance = values[cardFields.count - 1]?.intValue }
-        if let t = p.trips { report.trips = try trips(t, p, lenient: lenient) }
+        if let t = p.trips { report.trips = trips(t, answers, warnings: &report.warnings) }
         return report
     }
 
-    /// `inTrips`: the field is a trip field (its name in messages is `trips.NAME`; built only
-    /// when there is an error to report, not once per record).
-    private func value(_ spec: FieldSpec, name: String, inTrips: Bool, _ p: Profile, record: [UInt8]?, lenient: Bool) throws(ReadError) -> FieldValue? {
+    /// One field's value; `warn` gets the reason when the bytes are there but do not decode.
+    private func value(_ spec: FieldSpec, _ answers: Answers, record: [UInt8]?, warn: (String) -> Void) -> FieldValue? {
         let data: [UInt8]
         let answerName: String
         switch spec.source {
@@ -34,12 +46,11 @@ extension ProfileEngine {
             data = record; answerName = "record"
         case .answer(let a, let tlvPath):
             answerName = a
-            guard case .data(let bytes) = answers[a] else { return nil }      // not read (optional, partial)
+            guard let bytes = answers.data(a) else { return nil }      // not read (optional, partial)
             if let tlvPath {
                 guard let node = try? BERTLV.parse(bytes), let hit = node.first(path: tlvPath) else {
-                    if spec.optional || lenient { return nil }
-                    throw .field(FieldDecodeError(profile: p.source, line: spec.line, field: inTrips ? "trips." + name : name,
-                                                  reason: "answer '\(a)' has no BER-TLV object at \(tlvPath)"))
+                    if !spec.optional { warn("answer '\(a)' has no BER-TLV object at \(tlvPath)") }
+                    return nil
                 }
                 data = hit.value
             } else { data = bytes }
@@ -48,20 +59,19 @@ extension ProfileEngine {
         do {
             return try FieldDecoder.decode(spec, from: data, answer: answerName)
         } catch {
-            if spec.optional || lenient { return nil }
-            throw .field(FieldDecodeError(profile: p.source, line: spec.line, field: inTrips ? "trips." + name : name, reason: error.reason))
+            if !spec.optional { warn(error.reason) }
+            return nil
         }
     }
 
-    private func trips(_ t: TripSpec, _ p: Profile, lenient: Bool) throws(ReadError) -> [[(String, FieldValue)]] {
+    private func trips(_ t: TripSpec, _ answers: Answers, warnings: inout [ReportWarning]) -> [[(String, FieldValue)]] {
         var records: [[UInt8]]
         switch answers[t.from] {
         case .records(let r)?: records = r
         case .data(let d)?:
             guard let n = t.recordLength else { return [] }
-            if d.count % n != 0, !lenient {
-                throw .field(FieldDecodeError(profile: p.source, line: t.line, field: "trips",
-                                              reason: "answer '\(t.from)' has \(d.count) bytes, not a multiple of record-length \(n)"))
+            if d.count % n != 0 {
+                warnings.append(.init(field: "trips", reason: "answer '\(t.from)' has \(d.count) bytes, not a multiple of record-length \(n): the last \(d.count % n) left out"))
             }
             records = stride(from: 0, to: d.count - d.count % n, by: n).map { Array(d[$0..<($0 + n)]) }
         default: return []
@@ -72,15 +82,17 @@ extension ProfileEngine {
         let index = Dictionary(fields.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { a, _ in a })
         let skipIndexes = t.skipWhenZero.compactMap { index[$0] }
         let timeIndex = index["time"], kindIndex = index["kind"], amountIndex = index["amount"]
-        var rows: [[FieldValue?]] = []
+        /// A row: its values, and (field position, reason) for each field that did not decode.
+        var rows: [(values: [FieldValue?], problems: [(Int, String)])] = []
         rows.reserveCapacity(records.count)
         for r in records {
             var row = [FieldValue?](repeating: nil, count: fields.count)
+            var problems: [(Int, String)] = []
             for (i, f) in fields.enumerated() where !f.spec.isDerived {
-                row[i] = try value(f.spec, name: f.name, inTrips: true, p, record: r, lenient: lenient)
+                row[i] = value(f.spec, answers, record: r) { problems.append((i, $0)) }
             }
             if !skipIndexes.isEmpty, skipIndexes.allSatisfy({ row[$0] == nil || row[$0] == .int(0) }) { continue }
-            rows.append(row)
+            rows.append((row, problems))
         }
         switch t.order {
         case .asRead: break
@@ -88,7 +100,7 @@ extension ProfileEngine {
         case .byTime:
             guard let ti = timeIndex else { break }
             rows = rows.enumerated().sorted { a, b in
-                let ta = a.element[ti]?.description ?? "", tb = b.element[ti]?.description ?? ""
+                let ta = a.element.values[ti]?.description ?? "", tb = b.element.values[ti]?.description ?? ""
                 return ta != tb ? ta > tb : a.offset < b.offset
             }.map(\.element)
         }
@@ -96,18 +108,25 @@ extension ProfileEngine {
             let refs = DerivedReferences(fields)
             for i in rows.indices {
                 for (j, f) in fields.enumerated() where f.spec.isDerived {
-                    rows[i][j] = refs.derive(j, f.spec, rows[i], older: i + 1 < rows.count ? rows[i + 1] : nil)
+                    rows[i].values[j] = refs.derive(j, f.spec, rows[i].values, older: i + 1 < rows.count ? rows[i + 1].values : nil) {
+                        rows[i].problems.append((j, $0))
+                    }
                 }
             }
         }
         if !t.creditKinds.isEmpty, let ai = amountIndex {
             for i in rows.indices {
-                guard case .int(let amount)? = rows[i][ai] else { continue }
-                let credit = kindIndex.flatMap { rows[i][$0] }.map { t.creditKinds.contains($0.description) } ?? false
-                rows[i][ai] = .int(credit ? abs(amount) : -abs(amount))
+                guard case .int(let amount)? = rows[i].values[ai] else { continue }
+                let credit = kindIndex.flatMap { rows[i].values[$0] }.map { t.creditKinds.contains($0.description) } ?? false
+                // |Int.min| does not exist: such an amount is a decoding problem, not a trap.
+                guard amount != .min else { rows[i].values[ai] = nil; rows[i].problems.append((ai, "amount \(amount) has no positive counterpart")); continue }
+                rows[i].values[ai] = .int(credit ? abs(amount) : -abs(amount))
             }
         }
-        return rows.map { row in fields.indices.compactMap { i in row[i].map { (fields[i].name, $0) } } }
+        for (n, row) in rows.enumerated() {
+            for (i, reason) in row.problems { warnings.append(.init(field: "trips[\(n)].\(fields[i].name)", reason: reason)) }
+        }
+        return rows.map { row in fields.indices.compactMap { i in row.values[i].map { (fields[i].name, $0) } } }
     }
 }
 
@@ -128,14 +147,20 @@ struct DerivedReferences {
         }
     }
 
-    func derive(_ i: Int, _ spec: FieldSpec, _ row: [FieldValue?], older: [FieldValue?]?) -> FieldValue? {
+    /// a − b or a + b; nil when an operand is missing; `warn` when the result overflows.
+    func derive(_ i: Int, _ spec: FieldSpec, _ row: [FieldValue?], older: [FieldValue?]?, warn: (String) -> Void) -> FieldValue? {
         guard case .derived(let op, _) = spec.source, let ops = operands[i], ops.count == 2 else { return nil }
         func get(_ o: (index: Int, older: Bool)) -> Int? {
             let v: FieldValue?? = o.older ? older?[o.index] : row[o.index]
             return v??.intValue
         }
         guard let a = get(ops[0]), let b = get(ops[1]) else { return nil }
-        return .int(op == .difference ? a - b : a + b)
+        let (result, overflow) = op == .difference ? a.subtractingReportingOverflow(b) : a.addingReportingOverflow(b)
+        guard !overflow else {
+            warn("\(a) \(op == .difference ? "−" : "+") \(b) does not fit a 64-bit signed integer")
+            return nil
+        }
+        return .int(result)
     }
 }
 

@@ -9,6 +9,7 @@
 //       layer; prints the median and the quartiles per APDU in microseconds
 import APDU
 import CardProfiles
+import CardReading
 import Foundation
 import PCSCTransport
 

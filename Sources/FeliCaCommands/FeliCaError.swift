@@ -1,5 +1,7 @@
+import APDU
+
 /// A FeliCa frame that could not be built or does not check out.
-public enum FeliCaError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum FeliCaError: UserFacingError, Equatable, Sendable {
     case badLength(field: String, expected: Int, actual: Int)
     case invalidArgument(String)
     case truncated(command: UInt8, length: Int)
@@ -10,7 +12,7 @@ public enum FeliCaError: Error, Equatable, Sendable, CustomStringConvertible {
     case status(StatusFlags)
     case trailingBytes(Int)
 
-    public var description: String {
+    public var message: String {
         switch self {
         case .badLength(let f, let e, let a): return "\(f) must be \(e) bytes, not \(a)"
         case .invalidArgument(let s): return s
@@ -22,6 +24,17 @@ public enum FeliCaError: Error, Equatable, Sendable, CustomStringConvertible {
         case .trailingBytes(let n): return "\(n) unexpected byte(s) after the response"
         }
     }
+
+    public var hint: String? {
+        switch self {
+        case .status: return "the card refused: the service may need a key, or the block may not exist"
+        case .badLength, .invalidArgument: return "check the values given for the command (JIS X 6319-4 §7.4)"
+        default: return "the card or reader answered a frame the standard does not allow; hold the card still and try again"
+        }
+    }
+
+    /// The message alone (no hint), for use inside other messages.
+    public var description: String { message }
 }
 
 /// Status flag 1 and 2 of a FeliCa response (meanings as proprietary tools list them).

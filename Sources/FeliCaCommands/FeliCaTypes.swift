@@ -84,3 +84,8 @@ public struct BlockListElement: Hashable, Sendable {
         return [head, UInt8(blockNumber & 0xFF), UInt8(blockNumber >> 8)]
     }
 }
+
+extension SystemCode: ExpressibleByIntegerLiteral {
+    /// `0x0003` where a system code is expected.
+    public init(integerLiteral value: UInt16) { self.init(value) }
+}

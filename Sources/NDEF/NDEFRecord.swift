@@ -1,3 +1,5 @@
+import APDU
+
 /// An NDEF record (NFC Forum NDEF 1.0 §3.2): type name format, type, optional id, payload.
 /// Chunked records are joined when a message is parsed, so a record here is always whole.
 public struct NDEFRecord: Hashable, Sendable {
@@ -19,7 +21,7 @@ public struct NDEFRecord: Hashable, Sendable {
 }
 
 /// Why NDEF bytes were refused.
-public enum NDEFError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum NDEFError: UserFacingError, Equatable, Sendable {
     case truncated(offset: Int, what: String)
     case lengthPastEnd(offset: Int, declared: Int, available: Int)
     case missingMessageBegin
@@ -32,7 +34,7 @@ public enum NDEFError: Error, Equatable, Sendable, CustomStringConvertible {
     case emptyMessage
     case tooLarge(Int)
 
-    public var description: String {
+    public var message: String {
         switch self {
         case .truncated(let o, let w): return "NDEF truncated at byte \(o): missing \(w)"
         case .lengthPastEnd(let o, let d, let a): return "NDEF record at byte \(o) declares \(d) byte(s) but only \(a) remain"
@@ -47,4 +49,15 @@ public enum NDEFError: Error, Equatable, Sendable, CustomStringConvertible {
         case .tooLarge(let n): return "the message (\(n) bytes) does not fit"
         }
     }
+
+    public var hint: String? {
+        switch self {
+        case .tooLarge: return "shorten the message"
+        case .emptyMessage: return nil
+        default: return "the tag's NDEF data is not well formed (NFC Forum NDEF 1.0 §3); writing a new message replaces it"
+        }
+    }
+
+    /// The message alone (no hint), for use inside other messages.
+    public var description: String { message }
 }

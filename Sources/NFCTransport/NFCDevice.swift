@@ -1,4 +1,5 @@
 import APDU
+import FeliCaCommands
 import CLibNFC
 import Foundation
 
@@ -76,29 +77,21 @@ public final class NFCDevice: @unchecked Sendable {
                         detail: String(cString: nfc_strerror(device)))
     }
 
-    /// A FeliCa card answering Polling.
-    public struct FeliCaTarget: Sendable, Equatable {
-        public let idm: [UInt8]
-        public let pmm: [UInt8]
-        public let systemCode: [UInt8]
-        /// IDm (8) + PMm (8) + system code (2): the Polling answer as `CardSession.felicaPoller`
-        /// and `PCSCFeliCaChannel.poll` give it.
-        public var pollingAnswer: [UInt8] { idm + pmm + systemCode }
-    }
-
     /// Polls for a FeliCa card (212 or 424 kbps) with `systemCode` (FF FF: any); nil when
     /// there is none. The Polling payload is sent without its length byte, as libnfc wants.
-    public func pollFeliCa(systemCode: UInt16 = 0xFFFF, baud424: Bool = false) throws(NFCError) -> FeliCaTarget? {
+    public func pollFeliCa(systemCode: SystemCode = .wildcard, baud424: Bool = false) throws(NFCError) -> FeliCaTarget? {
         var target = nfc_target()
         let modulation = nfc_modulation(nmt: NMT_FELICA, nbr: baud424 ? NBR_424 : NBR_212)
-        let payload: [UInt8] = [0x00, UInt8(systemCode >> 8), UInt8(systemCode & 0xFF), 0x01, 0x00]
+        let payload: [UInt8] = [0x00] + systemCode.bigEndianBytes + [0x01, 0x00]
         let n = nfc_initiator_select_passive_target(device, modulation, payload, payload.count, &target)
         if n < 0 { throw lastError("nfc_initiator_select_passive_target") }
         if n == 0 { return nil }
         guard target.nm.nmt == NMT_FELICA else { return nil }
         let info = target.nti.nfi
         func bytes<T>(_ v: T, _ count: Int) -> [UInt8] { withUnsafeBytes(of: v) { Array($0.prefix(count)) } }
-        return FeliCaTarget(idm: bytes(info.abtId, 8), pmm: bytes(info.abtPad, 8), systemCode: bytes(info.abtSysCode, 2))
+        let code = bytes(info.abtSysCode, 2)
+        guard let idm = try? IDm(bytes(info.abtId, 8)), let pmm = try? PMm(bytes(info.abtPad, 8)) else { return nil }
+        return FeliCaTarget(idm: idm, pmm: pmm, systemCode: SystemCode(UInt16(code[0]) << 8 | UInt16(code[1])))
     }
 
     /// An ISO 14443-A card at 106 kbps: its UID and (for ISO 14443-4 cards) ATS.
@@ -144,8 +137,7 @@ public final class NFCDevice: @unchecked Sendable {
 /// and out, so the exchange layer, tracing and `technology: felica` transcripts work.
 public final class FeliCaChannel: CardChannel {
     public let device: NFCDevice
-    public let target: NFCDevice.FeliCaTarget
-    public init(device: NFCDevice, target: NFCDevice.FeliCaTarget) { self.device = device; self.target = target }
+    public init(device: NFCDevice) { self.device = device }
     public func transmit(_ command: [UInt8]) throws -> [UInt8] { try device.transceive(command, easyFraming: false) }
 }
 

@@ -4,7 +4,7 @@ import FeliCaCommands
 /// FeliCa frames through a PC/SC contactless reader. The card speaks no ISO 7816: the reader
 /// gives it a PC/SC part 3 pseudo-ATR (RID A0 00 00 03 06) and carries its frames in
 /// pseudo-APDUs, in one of two conventions, told apart by that ATR
-/// (shared/docs/card-reference.md §3.1):
+/// (docs/cards/README.md, contactless readers):
 ///
 /// | reader | ATR bytes 12-14 | frame out | answer |
 /// |---|---|---|---|
@@ -68,15 +68,12 @@ public final class PCSCFeliCaChannel: CardChannel {
         }
     }
 
-    /// Polling for `systemCode` through the reader: IDm (8) + PMm (8) + system code (2), or
-    /// nil when no card system answers.
-    public func poll(systemCode: UInt16) throws -> [UInt8]? {
+    /// Polling for `systemCode` through the reader; nil when no card system answers.
+    public func poll(systemCode: SystemCode) throws -> FeliCaTarget? {
         let answer: [UInt8]
-        do { answer = try transmit(try FeliCaCommand.polling(systemCode: SystemCode(systemCode), requestCode: 1)) } catch let e as PseudoAPDUError where e.failure == .timeout {
+        do { answer = try transmit(try FeliCaCommand.polling(systemCode: systemCode, requestCode: 1)) } catch let e as PseudoAPDUError where e.failure == .timeout {
             return nil
         }
-        let p = try FeliCaResponse.polling(answer)
-        let sc = p.requestData ?? SystemCode(systemCode).bigEndianBytes
-        return p.idm.bytes + p.pmm.bytes + sc
+        return FeliCaTarget(try FeliCaResponse.polling(answer), requested: systemCode)
     }
 }

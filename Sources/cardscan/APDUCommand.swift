@@ -1,4 +1,6 @@
 import APDU
+import CardProfiles
+import CardReading
 import ArgumentParser
 import Foundation
 import PCSCTransport
@@ -40,7 +42,7 @@ struct APDUCommand: ParsableCommand {
         try guarded {
             let source: [(String, String)]
             if let script {
-                source = try readText(script).split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { ("\(script):\($0.offset + 1)", String($0.element)) }
+                source = try TextFile.read(script).split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { ("\(script):\($0.offset + 1)", String($0.element)) }
             } else {
                 source = apdus.enumerated().map { ("argument \($0.offset + 1)", $0.element) }
             }
@@ -54,18 +56,17 @@ struct APDUCommand: ParsableCommand {
                     throw ValidationErrorWithPlace(place: where_, message: (error as? UserFacingError)?.message ?? "\(error)")
                 }
                 if !allowWrite, !ReadOnlyCommands.isReadOnly(c) {
-                    throw ValidationErrorWithPlace(place: where_, message: "refused \(c): it may change the card (not in the read-only list); pass --allow-write to send it", code: 64)
+                    throw ValidationErrorWithPlace(place: where_, message: "refused \(c): it may change the card (not in the read-only list); pass --allow-write to send it", status: .usage)
                 }
                 lines.append(.apdu(c, t))
             }
         }
-        let access = ReaderAccess(choice: reader)
-        let ctx = try guarded { try access.context() }
-        guard let state = try guarded({ try access.waitForOneCard(ctx, timeout: .milliseconds(Int(timeout * 1000))) }) else {
+        let readers = try guarded { try PCSCReaders(choice: reader) }
+        guard let state = try guarded({ try readers.waitForOneCard(timeout: .seconds(option: timeout), notify: announce) }) else {
             throw nothingPresented(within: timeout)
         }
         try guarded {
-            let card = try ctx.connect(to: state.name)
+            let card = try readers.context.connect(to: state.name)
             card.transmitTimeout = .seconds(5)
             let exchange = CardExchange(channel: card, handlesT0: !raw)
             let style = Style()
@@ -85,13 +86,4 @@ struct APDUCommand: ParsableCommand {
             }
         }
     }
-}
-
-struct ValidationErrorWithPlace: UserFacingError {
-    let place: String
-    let message_: String
-    /// 64 for a refused command (usage), 65 for bad input.
-    let code: Int32
-    init(place: String, message: String, code: Int32 = 65) { self.place = place; self.message_ = message; self.code = code }
-    var message: String { "\(place): \(message_)" }
 }

@@ -1,6 +1,7 @@
 import APDU
 import ArgumentParser
 import Foundation
+import CardReading
 import PCSCTransport
 
 struct ATRCommand: ParsableCommand {
@@ -21,7 +22,7 @@ struct ATRCommand: ParsableCommand {
     func run() throws {
         try guarded {
             let bytes: [UInt8]
-            if hex.isEmpty { bytes = try ReaderAccess(choice: reader).currentATR() } else { bytes = try Hex.parse(hex.joined(separator: " ")) }
+            if hex.isEmpty { bytes = try currentATR() } else { bytes = try Hex.parse(hex.joined(separator: " ")) }
             let atr = try ATR(bytes: bytes)
             out("ATR: " + bytes.hexString)
             let width = atr.breakdown.map(\.0.count).max() ?? 0
@@ -40,6 +41,17 @@ struct ATRCommand: ParsableCommand {
                 out("(install pcsc-tools to identify the card from \(SmartcardList.path))")
             }
         }
+    }
+}
+
+extension ATRCommand {
+    /// The ATR of the card on the chosen (or only) reader.
+    func currentATR() throws -> [UInt8] {
+        let readers = try PCSCReaders(choice: reader)
+        guard let state = try readers.waitForOneCard(timeout: .zero) else {
+            throw PCSCError(code: .noSmartcard, function: "SCardGetStatusChange", reader: try readers.chosenReader())
+        }
+        return state.atr
     }
 }
 

@@ -58,6 +58,6 @@ struct Doctor: ParsableCommand {
             check(false, "invalid profile \(bad.file): \(bad.error.issues.first?.description ?? "")",
                   fix: "cardscan profiles validate \(bad.file)", warnOnly: true)
         }
-        if blocking { throw ExitCode(69) }
+        if blocking { throw ExitStatus.unavailable.exit }
     }
 }

@@ -1,14 +1,69 @@
 import APDU
 import ArgumentParser
 import CardProfiles
+import CardReading
 import Foundation
+import NDEF
 import NFCTransport
 import PCSCTransport
 
-/// Prints a user-facing error (`error:` and `hint:` lines on stderr) and exits with `code`.
-func fail(_ error: any Error, code: Int32) -> ExitCode {
+/// cardscan's exit statuses (sysexits.h), as the README and `--help` list them.
+enum ExitStatus: Int32 {
+    case success = 0
+    /// `cardscan test` found a mismatch.
+    case testMismatch = 1
+    case usage = 64
+    /// A profile, transcript or input file is invalid (the message names file:line).
+    case invalidInput = 65
+    /// A named file or profile does not exist.
+    case noSuchInput = 66
+    /// No pcscd, no reader, no libnfc device.
+    case unavailable = 69
+    /// cardscan itself failed (a bug).
+    case software = 70
+    /// The card failed mid-read (removed, communication error); a partial report is printed.
+    case cardFailed = 74
+    /// No card was presented before the timeout.
+    case noCard = 75
+    /// The card answered, but no profile recognises it.
+    case notRecognised = 76
+
+    var exit: ExitCode { ExitCode(rawValue) }
+
+    /// The status for an error from the libraries.
+    init(for error: any Error) {
+        switch error {
+        case let e as ReadError: self.init(for: e)
+        case let e as ValidationErrorWithPlace: self = e.status
+        case let e as PCSCError: self = e.code == .removedCard || e.code == .timeout || e.code == .commError ? .cardFailed : .unavailable
+        case is ReaderSelectionError: self = .usage
+        case let e as NFCError: self = e.code == .noDevice ? .unavailable : .cardFailed
+        case let e as NDEFTags.Failure: if case .notNDEF = e { self = .notRecognised } else { self = .invalidInput }
+        case let e as NDEFTags.WriteFailure: if case .verification = e { self = .cardFailed } else { self = .invalidInput }
+        case let e as FileError: self = e.isMissing ? .noSuchInput : .invalidInput
+        case is ProfileLoadError, is TranscriptError, is ReplayChannel.Mismatch, is TranscriptReplay.Failure, is DecodingError: self = .invalidInput
+        case is ProfileRegistry.LookupError: self = .noSuchInput
+        case is Hex.ParseError, is CommandAPDU.EncodingError, is ATR.ParseError: self = .invalidInput
+        case is PseudoAPDUError: self = .cardFailed                  // the reader would not carry the card's commands
+        case let e as CardTransportError: self = e.failure == .removed || e.failure == .timeout ? .cardFailed : .unavailable
+        case is NotFeliCa: self = .notRecognised
+        default: self = .software
+        }
+    }
+
+    init(for error: ReadError) {
+        switch error {
+        case .notThisCard, .unrecognised: self = .notRecognised
+        case .stepFailed, .badAnswer, .transport, .exchange: self = .cardFailed
+        case .replay: self = .invalidInput
+        }
+    }
+}
+
+/// Prints a user-facing error (`error:` and `hint:` lines on stderr) and exits with `status`.
+func fail(_ error: any Error, _ status: ExitStatus) -> ExitCode {
     printError(error)
-    return ExitCode(code)
+    return status.exit
 }
 
 /// Exit 75: nothing was presented before the timeout (`what`: "card" or "tag").
@@ -16,42 +71,48 @@ func nothingPresented(_ what: String = "card", within timeout: Double) -> ExitCo
     let style = Style(.standardError)
     eprint(style.red("error:") + " no \(what) was presented within \(Int(timeout)) s")
     eprint(style.dim("hint: hold the \(what) flat on the reader, or raise --timeout"))
-    return ExitCode(75)
+    return ExitStatus.noCard.exit
 }
 
 func printError(_ error: any Error) {
     let style = Style(.standardError)
     if let e = error as? UserFacingError {
         eprint(style.red("error:") + " " + e.message)
-        if let hint = e.hint { eprint(style.dim("hint: " + hint)) }
+        if let hint = commandLineHint(for: e) ?? e.hint { eprint(style.dim("hint: " + hint)) }
     } else {
         eprint(style.red("error:") + " \(error)")
     }
 }
 
-/// The sysexits code for an error from the libraries.
-func sysexit(for error: any Error) -> Int32 {
+/// The libraries' hints speak of what to do, not of cardscan's options; where the command
+/// line has an option for it, its hint names the option.
+func commandLineHint(for error: any UserFacingError) -> String? {
     switch error {
-    case let e as ReadError: return e.exitCode
-    case let e as ValidationErrorWithPlace: return e.code
-    case let e as PCSCError: return e.code == .removedCard || e.code == .timeout || e.code == .commError ? 74 : 69
-    case is ReaderSelectionError: return 64
-    case let e as NFCError: return e.code == .noDevice ? 69 : 74
-    case let e as NDEFTags.Failure: if case .notNDEF = e { return 76 } else { return 65 }
-    case let e as NDEFTags.WriteFailure: if case .verification = e { return 74 } else { return 65 }
-    case is ProfileLoadError, is TranscriptError, is ReplayChannel.Mismatch, is TranscriptReplay.Failure, is JSONParseError: return 65
-    case is ProfileRegistry.LookupError: return 66
-    case is Hex.ParseError, is CommandAPDU.EncodingError, is ATR.ParseError: return 65
-    case is PseudoAPDUError: return 74                  // the reader would not carry the card's commands
-    case let e as CardTransportError: return e.failure == .removed ? 74 : (e.failure == .timeout ? 74 : 69)
-    default: return 70
+    case let e as ReadError:
+        switch e {
+        case .notThisCard: return "run without --profile to let cardscan detect the card, or list profiles with `cardscan profiles list`"
+        case .unrecognised: return "write a profile for it (docs/profile-format.md) and pass it with --profile FILE; `cardscan apdu` sends raw commands to explore"
+        case .replay(let m): return commandLineHint(for: m)
+        default: return nil
+        }
+    case is ReplayChannel.Mismatch: return "the profile sends different commands than were recorded: re-record, or replay with --lenient"
+    case is TranscriptReplay.Failure: return "the profile now sends fewer commands than were recorded: re-record, or replay with --lenient"
+    case let e as ProfileRegistry.LookupError:
+        if case .transcriptProfileUnknown = e { return "pass the profile file with --profile FILE, or install it with `cardscan profiles add FILE`" }
+        if case .noSuchProfile(_, let known) = e { return "known profiles: \(known.joined(separator: ", ")) (cardscan profiles list)" }
+        return nil
+    case let e as NDEFTags.Failure:
+        if case .notNDEF = e { return "a transit card is read with `cardscan`; `cardscan readers` and `cardscan felica` say what a card is" }
+        return "`cardscan ndef read --trace` shows the bytes; `cardscan ndef write` replaces the message"
+    case let e as FileError where e.isMissing: return "give an existing file, or a profile id from `cardscan profiles list`"
+    default: return nil
     }
 }
 
-/// Runs `body`, turning library errors into messages and exit codes.
+/// Runs `body`, turning library errors into messages and exit statuses.
 func guarded<T>(_ body: () throws -> T) throws -> T {
     do { return try body() } catch let e as ExitCode { throw e } catch let e as CleanExit { throw e } catch {
-        throw fail(error, code: sysexit(for: error))
+        throw fail(error, ExitStatus(for: error))
     }
 }
 
@@ -64,9 +125,19 @@ func out(_ text: String) {
     FileHandle.standardOutput.write(Data((text + "\n").utf8))
 }
 
-func readText(_ path: String) throws -> String {
-    guard FileManager.default.fileExists(atPath: path) else { throw ProfileRegistry.LookupError.noSuchFile(path) }
-    do { return try String(contentsOfFile: path, encoding: .utf8) } catch {
-        throw ProfileRegistry.LookupError.unreadable(path, error.localizedDescription)
-    }
+/// A card is there, but not a FeliCa one (exit 76).
+struct NotFeliCa: UserFacingError {
+    let what: String
+    var hint: String? = "`cardscan` reads it if a profile knows it; `cardscan ndef read` reads an NFC Forum tag"
+    var message: String { what }
+}
+
+/// A refused or malformed line of input (`cardscan apdu`): where, and what.
+struct ValidationErrorWithPlace: UserFacingError {
+    let place: String
+    let reason: String
+    /// `usage` for a refused command, `invalidInput` for bad input.
+    let status: ExitStatus
+    init(place: String, message: String, status: ExitStatus = .invalidInput) { self.place = place; reason = message; self.status = status }
+    var message: String { "\(place): \(reason)" }
 }

@@ -1,6 +1,7 @@
 import APDU
 import ArgumentParser
 import CardProfiles
+import CardReading
 import FeliCaCommands
 import Foundation
 import NFCTransport
@@ -36,19 +37,47 @@ struct FeliCaSurveyCommand: ParsableCommand {
     var image: String?
 
     func run() throws {
-        let (channel, poll) = try device.map(openNFC) ?? openPCSC()
-        let exchange = Tracer.exchange(channel, felica: true, trace: trace)
-        let (survey, error) = FeliCaSurvey.run(exchange: exchange, poll: poll, readBlocks: blocks || image != nil)
+        let connection = try waitForFeliCa()
+        guard case .felica = connection.card, let poll = connection.felicaPoller else { preconditionFailure() }
+        let exchange = Tracer.exchange(connection.channel, felica: true, trace: trace)
+        let (survey, error) = try guarded {
+            try connection.withExclusiveAccess { FeliCaSurvey.run(exchange: exchange, poll: poll, readBlocks: blocks || image != nil) }
+        }
         out(json ? Self.json(survey).serialized(pretty: true) : Self.text(survey))
         if let image {
             if survey.partial || survey.systems.isEmpty {
                 eprint("note: \(image) not written: the survey did not finish")
             } else {
-                try guarded { try writeAtomically(Self.cardImage(survey).serialized(pretty: true) + "\n", to: image) }
+                try guarded { try TextFile.write(Self.cardImage(survey).serialized(pretty: true) + "\n", to: image) }
                 eprint("Wrote \(image): serve it with `cardsim vpcd \(image)` or `cardsim pn532 --pty PATH \(image)`.")
             }
         }
-        if let error { throw fail(error, code: sysexit(for: error)) }
+        if let error { throw fail(error, ExitStatus(for: error)) }
+    }
+
+    /// Waits for a card through libnfc (`--device`) or PC/SC; one that is not FeliCa is exit 76.
+    func waitForFeliCa() throws -> CardConnection {
+        let connection: CardConnection?
+        if let device {
+            let nfc = try openNFC(device, apduTimeout: apduTimeout)
+            eprint("Hold a FeliCa card on \(nfc.name)… (\(Int(timeout)) s; Ctrl-C to stop)")
+            connection = try guarded { try NFCDetector.waitForCard(nfc, timeout: .seconds(option: timeout)) }
+        } else {
+            let readers = try guarded { try PCSCReaders(choice: reader) }
+            connection = try guarded {
+                try readers.waitForCard(timeout: .seconds(option: timeout), transmitTimeout: .seconds(option: apduTimeout), notify: announce)
+            }
+        }
+        guard let connection else { throw nothingPresented(within: timeout) }
+        if case .felica = connection.card { return connection }
+        if let atr = connection.atr {
+            throw fail(NotFeliCa(what: "the card on \(connection.reader) is not a FeliCa card (ATR \(atr.hexString))",
+                                 hint: "`cardscan atr \(Hex.format(atr, separator: ""))` says what it is; `cardscan` reads it if a profile knows it"), .notRecognised)
+        }
+        var what = "\(connection.card)"
+        if case .iso7816(let c) = connection.card, let uid = c.uid { what = "ISO 14443-A, UID \(uid.hexString)" }
+        if case .type2Tag(let uid?) = connection.card { what = "ISO 14443-A, UID \(uid.hexString)" }
+        throw fail(NotFeliCa(what: "the card on \(connection.reader) is not a FeliCa card (\(what))"), .notRecognised)
     }
 
     /// The survey as a cardsim FeliCa card image (docs/felica.md): IDm, PMm, each system's
@@ -70,47 +99,6 @@ struct FeliCaSurveyCommand: ParsableCommand {
                 return .object([("code", .string(Hex.format(system.code))), ("areas", .array(areas)), ("services", .object(services))])
             })),
         ])
-    }
-
-    typealias Poller = (UInt16) throws -> [UInt8]?
-
-    func openNFC(_ connectionString: String) throws -> (CardChannel, Poller) {
-        let nfc = try guarded { try NFCDevice(connectionString: connectionString) }
-        nfc.timeoutMilliseconds = Int32(apduTimeout * 1000)
-        eprint("Hold a FeliCa card on \(nfc.name)… (\(Int(timeout)) s; Ctrl-C to stop)")
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            if let target = try guarded({ try nfc.pollFeliCa() }) {
-                return (FeliCaChannel(device: nfc, target: target), { sc in try nfc.pollFeliCa(systemCode: sc)?.pollingAnswer })
-            }
-            if let other = try guarded({ try nfc.pollISO14443A() }) {
-                throw fail(NotFeliCa(what: "the card on \(nfc.name) is not a FeliCa card (ISO 14443-A, UID \(other.uid.hexString))"), code: 76)
-            }
-            if Date() >= deadline { throw nothingPresented(within: timeout) }
-            usleep(200_000)
-        }
-    }
-
-    /// A card is there, but not a FeliCa one (exit 76).
-    struct NotFeliCa: UserFacingError {
-        let what: String
-        var hint: String? = "`cardscan` reads it if a profile knows it; `cardscan ndef read` reads an NFC Forum tag"
-        var message: String { what }
-    }
-
-    func openPCSC() throws -> (CardChannel, Poller) {
-        let access = ReaderAccess(choice: reader)
-        let ctx = try guarded { try access.context() }
-        guard let state = try guarded({ try access.waitForOneCard(ctx, timeout: .milliseconds(Int(timeout * 1000))) }) else {
-            throw nothingPresented(within: timeout)
-        }
-        let card = try guarded { try ctx.connect(to: state.name) }
-        card.transmitTimeout = .milliseconds(Int(apduTimeout * 1000))
-        guard let felica = PCSCFeliCaChannel(apdus: card, atr: card.atr) else {
-            throw fail(NotFeliCa(what: "the card on \(state.name) is not a FeliCa card (ATR \(card.atr.hexString))",
-                                 hint: "`cardscan atr \(Hex.format(card.atr, separator: ""))` says what it is; `cardscan` reads it if a profile knows it"), code: 76)
-        }
-        return (felica, felica.poll)
     }
 
     static func text(_ s: FeliCaSurvey) -> String {

@@ -1,6 +1,7 @@
 import APDU
 import ArgumentParser
 import CardProfiles
+import CardReading
 import Foundation
 import NDEF
 import NFCTransport
@@ -30,16 +31,17 @@ struct NDEFCommand: ParsableCommand {
         @Flag(help: "Print as JSON.") var json = false
 
         func run() throws {
-            let found = try tag.waitForTag()
-            printNDEF(found.name, try guarded { try found.read() }, json: json)
+            let (connection, found) = try tag.waitForTag()
+            let (status, message) = try guarded { try connection.withExclusiveAccess { try found.read() } }
+            printNDEF(NDEFContent(tag: found.name, status: status, message: message), json: json)
         }
     }
 }
 
 /// Prints an NDEF tag's status and records (`ndef read`, and `scan`'s NDEF fallback).
-func printNDEF(_ tag: String, _ result: (NDEFStatus, NDEFMessage?), json: Bool) {
-            let (status, message) = result
-            let records = message?.records ?? []
+func printNDEF(_ content: NDEFContent, json: Bool) {
+            let (tag, status) = (content.tag, content.status)
+            let records = content.message?.records ?? []
             if json {
                 let items: [JSONValue] = records.map { r in
                     var pairs: [(String, JSONValue)] = [("tnf", .string("\(r.tnf)")), ("type", .string(r.typeString))]
@@ -94,10 +96,42 @@ extension NDEFCommand {
         func run() throws {
             let payload: NDEFPayload = text.map { .text($0, language: lang) } ?? .uri(uri!)
             let message = NDEFMessage(records: [payload.record])
-            let found = try tag.waitForTag()
-            try guarded { try found.write(message) }
+            let (connection, found) = try tag.waitForTag()
+            try guarded { try connection.withExclusiveAccess { try found.write(message) } }
             let kind = found.name.replacingOccurrences(of: "type", with: "Type ")
             out("Wrote \(message.encoded.count) bytes to the \(kind) tag; read back and verified.")
         }
+    }
+}
+
+/// `--device` or `-r`, and waiting for a tag: what the `ndef` commands share.
+struct TagOptions: ParsableArguments {
+    @Option(name: [.short, .long], help: ArgumentHelp("PC/SC reader: index, exact name or unique substring (default: any).", valueName: "READER"))
+    var reader: String?
+    @Option(help: ArgumentHelp("Use this libnfc device instead of PC/SC (e.g. pn532_uart:/dev/ttyUSB0, acr122_usb).", valueName: "CONNSTRING"))
+    var device: String?
+    @Option(help: ArgumentHelp("Seconds to wait for a tag.", valueName: "SECONDS")) var timeout: Double = 60
+    @Flag(help: "Print each exchange to stderr.") var trace = false
+
+    /// Waits for a tag (exit 75 after the timeout); exit 76 for a FeliCa card without NDEF.
+    /// The connection is returned with the tag: the tag's commands go through it.
+    func waitForTag() throws -> (CardConnection, NDEFTag) {
+        let connection: CardConnection?
+        if let device {
+            let nfc = try openNFC(device, apduTimeout: 5)
+            eprint("Hold a tag on \(nfc.name)… (\(Int(timeout)) s; Ctrl-C to stop)")
+            connection = try guarded { try NFCDetector.waitForCard(nfc, timeout: .seconds(option: timeout)) }
+        } else {
+            let readers = try guarded { try PCSCReaders(choice: reader) }
+            connection = try guarded {
+                try readers.waitForCard(timeout: .seconds(option: timeout), notify: { if case .waiting = $0 {} else { announce($0) } })
+            }
+        }
+        guard let connection else { throw nothingPresented("tag", within: timeout) }
+        let exchange = Tracer.exchange(connection.channel, felica: connection.card.technology == .felica, trace: trace)
+        guard let tag = try guarded({ try connection.ndefTag(through: exchange) }) else {
+            throw fail(NDEFTags.Failure.notNDEF("the FeliCa card has no NDEF system (12FC)"), .notRecognised)
+        }
+        return (connection, tag)
     }
 }

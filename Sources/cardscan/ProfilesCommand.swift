@@ -46,7 +46,7 @@ struct Profiles: ParsableCommand {
             try guarded {
                 let p = try profiles.registry().resolve(id)
                 out("# \(p.source)")
-                out(try readText(p.source))
+                out(try TextFile.read(p.source))
             }
         }
     }
@@ -63,10 +63,10 @@ struct Profiles: ParsableCommand {
                     out("\(f): ok (\(p.id), \(p.steps.count) steps)")
                 } catch let e as ProfileLoadError {
                     for i in e.issues { eprint(i.description) }
-                    worst = max(worst, 65)
+                    worst = max(worst, ExitStatus.invalidInput.rawValue)
                 } catch {
                     printError(error)
-                    worst = max(worst, sysexit(for: error))
+                    worst = max(worst, ExitStatus(for: error).rawValue)
                 }
             }
             if worst != 0 { throw ExitCode(worst) }
@@ -87,7 +87,7 @@ struct Profiles: ParsableCommand {
                 try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
                 for (f, p) in loaded {
                     let target = dir + "/" + p.id + ".yaml"
-                    try readText(f).write(toFile: target, atomically: true, encoding: .utf8)
+                    try TextFile.write(try TextFile.read(f), to: target)
                     out("added \(p.id) → \(target)")
                 }
             }

@@ -1,6 +1,7 @@
 import APDU
 import ArgumentParser
 import CardProfiles
+import CardReading
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,7 +27,7 @@ struct Replay: ParsableCommand {
         var worst: Int32 = 0
         for file in files {
             let code: Int32 = try guarded { () throws -> Int32 in
-                let transcript = try Transcript(parsing: try readText(file), file: file)
+                let transcript = try Transcript(parsing: try TextFile.read(file), file: file)
                 let outcome = try TranscriptReplay.run(transcript, file: file, registry: registry, explicit: profiles.profile,
                                                        lenient: lenient, observer: trace ? { Tracer(felica: transcript.technology == "felica").observe($0) } : nil)
                 if let report = outcome.result.report {
@@ -34,12 +35,12 @@ struct Replay: ParsableCommand {
                 }
                 if let error = outcome.result.error {
                     printError(error)
-                    return error.exitCode
+                    return ExitStatus(for: error).rawValue
                 }
                 if !outcome.unused.isEmpty {
                     let e = TranscriptReplay.Failure.unusedExchanges(file: file, lines: outcome.unused.map(\.line))
                     printError(e)
-                    return 65
+                    return ExitStatus.invalidInput.rawValue
                 }
                 return 0
             }

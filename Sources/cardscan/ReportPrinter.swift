@@ -5,34 +5,7 @@ import CardProfiles
 struct ReportPrinter {
     let style: Style
 
-    static func money(_ minor: Int, _ currency: String) -> String {
-        let (symbol, digits): (String, Int) = {
-            switch currency {
-            case "CNY": return ("¥", 2)
-            case "JPY": return ("¥", 0)
-            case "HKD": return ("HK$", 2)
-            case "SGD": return ("S$", 2)
-            case "USD": return ("$", 2)
-            case "EUR": return ("€", 2)
-            case "MOP": return ("MOP$", 2)
-            default: return (currency + " ", 2)
-            }
-        }()
-        let sign = minor < 0 ? "-" : ""
-        let v = abs(minor)
-        if digits == 0 { return "\(sign)\(symbol)\(grouped(v))" }
-        let unit = digits == 2 ? 100 : 10
-        let frac = String(v % unit)
-        return "\(sign)\(symbol)\(grouped(v / unit)).\(String(repeating: "0", count: digits - frac.count))\(frac)"
-    }
-
-    /// `1234567` → `1,234,567`: thousands grouped, as the currency symbols above are written.
-    static func grouped(_ n: Int) -> String {
-        var digits = Array(String(n))
-        var i = digits.count - 3
-        while i > 0 { digits.insert(",", at: i); i -= 3 }
-        return String(digits)
-    }
+    static func money(_ minor: Int, _ currency: String) -> String { Money(minorUnits: minor, currency: currency).description }
 
     func render(_ r: CardReport) -> String {
         var lines: [String] = []
@@ -71,6 +44,7 @@ struct ReportPrinter {
             lines.append(style.bold(row(header)))
             lines += cells.map(row)
         }
+        for w in r.warnings { lines.append(style.yellow("  warning: ") + "\(w.field) left out: \(w.reason)") }
         lines.append(style.dim("  \(r.trips.count) trip(s), \(r.exchanges) exchange(s) with the card"))
         return lines.joined(separator: "\n")
     }

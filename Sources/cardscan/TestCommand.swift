@@ -1,6 +1,7 @@
 import APDU
 import ArgumentParser
 import CardProfiles
+import CardReading
 import Foundation
 
 struct TestCommand: ParsableCommand {
@@ -30,7 +31,7 @@ struct TestCommand: ParsableCommand {
         for p in paths {
             var isDir: ObjCBool = false
             guard FileManager.default.fileExists(atPath: p, isDirectory: &isDir) else {
-                throw fail(ProfileRegistry.LookupError.noSuchFile(p), code: 66)
+                throw fail(FileError(path: p, reason: .missing), .noSuchInput)
             }
             if isDir.boolValue {
                 let files = FileManager.default.enumerator(atPath: p)?.compactMap { $0 as? String } ?? []
@@ -42,7 +43,7 @@ struct TestCommand: ParsableCommand {
             let expectedPath = String(file.dropLast(".apdu".count)) + ".expected.json"
             let actual: JSONValue
             do {
-                let t = try Transcript(parsing: try readText(file), file: file)
+                let t = try Transcript(parsing: try TextFile.read(file), file: file)
                 let outcome = try TranscriptReplay.run(t, file: file, registry: registry, explicit: profiles.profile)
                 if !outcome.unused.isEmpty { throw TranscriptReplay.Failure.unusedExchanges(file: file, lines: outcome.unused.map(\.line)) }
                 switch outcome.result.error {
@@ -58,7 +59,7 @@ struct TestCommand: ParsableCommand {
                 continue
             }
             if update {
-                try (actual.serialized(pretty: true) + "\n").write(toFile: expectedPath, atomically: true, encoding: .utf8)
+                try guarded { try TextFile.write(actual.serialized(pretty: true) + "\n", to: expectedPath) }
                 out(style.yellow("UPDATED") + " \(file)")
                 passed += 1
                 continue
@@ -69,7 +70,7 @@ struct TestCommand: ParsableCommand {
                 continue
             }
             let expected: JSONValue
-            do { expected = try JSONValue(parsing: try readText(expectedPath)) } catch {
+            do { expected = try JSONValue(parsing: try TextFile.read(expectedPath)) } catch {
                 failed += 1
                 out(style.red("FAIL") + " \(file)\n  \(expectedPath): \(error)")
                 continue
@@ -85,6 +86,6 @@ struct TestCommand: ParsableCommand {
             }
         }
         out("\(passed) passed, \(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : ""))
-        if failed > 0 { throw ExitCode(1) }
+        if failed > 0 { throw ExitStatus.testMismatch.exit }
     }
 }

@@ -1,7 +1,9 @@
 import APDU
 import ArgumentParser
 import CardProfiles
+import CardReading
 import Foundation
+import NFCTransport
 import PCSCTransport
 
 struct Watch: ParsableCommand {
@@ -26,12 +28,9 @@ struct Watch: ParsableCommand {
     var device: String?
 
     func run() throws {
-        let registry = profiles.registry()
-        let reading = CardReading(registry: registry, profile: profiles.profile, trace: trace, verbose: false, record: nil, apduTimeout: apduTimeout)
-        if let device {
-            return try NFCReading(reading: reading, connectionString: device, timeout: nil).watch(jsonl: jsonl)
-        }
-        let choice = ReaderAccess(choice: reader).choice
+        let settings = try ScanSettings(profiles, trace: trace)
+        if let device { return try watchNFC(device, settings) }
+        let choice = reader ?? ProcessInfo.processInfo.environment["CARDSCAN_READER"].flatMap { $0.isEmpty ? nil : $0 }
         let monitor = CardMonitor()
         if !jsonl { eprint("Watching for cards (Ctrl-C to stop)…") }
         var readers: [String] = []
@@ -42,14 +41,8 @@ struct Watch: ParsableCommand {
                     if readers.isEmpty { readers = (try? PCSCContext().readerNames()) ?? [state.name] }
                     guard (try? ReaderSelection.select(choice, from: readers)) == state.name else { continue }
                 }
-                do {
-                    let outcome = try reading.read(state, context: try PCSCContext())
-                    try outcome.print(json: false, jsonl: jsonl)
-                    if !jsonl { out("") }
-                } catch let e as ExitCode {
-                    _ = e                                   // a failed read was reported; keep watching
-                } catch {
-                    printError(error)
+                readOne(settings) {
+                    try PCSCDetector.connect(try PCSCContext(), reader: state.name, transmitTimeout: .seconds(option: apduTimeout))
                 }
             case .cardRemoved:
                 break
@@ -61,6 +54,33 @@ struct Watch: ParsableCommand {
             case .serviceRestored:
                 eprint("pcscd is back; watching again.")
             }
+        }
+    }
+
+    /// Reads and prints one card; a failure is reported and watching goes on.
+    private func readOne(_ settings: ScanSettings, _ connect: () throws -> CardConnection) {
+        do {
+            try settings.print(try settings.read(try connect()), json: false, jsonl: jsonl)
+            if !jsonl { out("") }
+        } catch let e as ExitCode {
+            _ = e                                   // a failed read was reported; keep watching
+        } catch {
+            printError(error)
+        }
+    }
+
+    /// Every card in a libnfc device's field, until interrupted: each is read once, and the
+    /// next after it has left the field.
+    private func watchNFC(_ connectionString: String, _ settings: ScanSettings) throws {
+        let device = try openNFC(connectionString, apduTimeout: apduTimeout)
+        if !jsonl { eprint("Watching \(device.name) for cards (Ctrl-C to stop)…") }
+        while true {
+            guard let connection = try guarded({ try NFCDetector.waitForCard(device, timeout: nil) }) else { continue }
+            do {
+                try settings.print(try settings.read(connection), json: false, jsonl: jsonl)
+            } catch let e as ExitCode { _ = e } catch { printError(error) }
+            if !jsonl { out("") }
+            while NFCDetector.isStillPresent(connection.card, on: device) { usleep(300_000) }
         }
     }
 }

@@ -7,8 +7,8 @@ import Testing
 /// the areas' ranges), blocks read 8 at a time then one by one, and a removal mid-way.
 @Suite struct FeliCaSurveyTests {
     static let idm = try! IDm(Hex.parse("01 2E 4C D0 1A 2B 3C 4D"))
-    static func poll(_ sc: UInt16) -> [UInt8]? {
-        sc == 0xFFFF || sc == 0x0003 ? idm.bytes + (try! Hex.parse("03 01 4B 02 4F 49 93 FF 00 03")) : nil
+    static func poll(_ sc: SystemCode) -> FeliCaTarget? {
+        sc == .wildcard || sc == 0x0003 ? try! FeliCaTarget(bytes: idm.bytes + Hex.parse("03 01 4B 02 4F 49 93 FF 00 03")) : nil
     }
 
     /// (command, answer) pairs of a card with one system, areas 0000 and 0040, 0800, and

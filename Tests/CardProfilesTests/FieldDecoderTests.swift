@@ -1,6 +1,8 @@
 import APDU
+import Foundation
 import Testing
 @testable import CardProfiles
+import CardReading
 
 @Suite struct FieldDecoderTests {
     func spec(_ type: FieldType, offset: Int = 0, length: Int? = nil, _ tweak: (inout FieldSpec.Layout) -> Void = { _ in }) -> FieldSpec {
@@ -21,7 +23,9 @@ import Testing
         #expect(try decode(spec(.uint, length: 2) { $0.littleEndian = true }, "0A 01") == .int(0x010A))
         #expect(try decode(spec(.int, length: 3), "FF FF 9C") == .int(-100))
         #expect(try decode(spec(.int, length: 3), "7F FF FF") == .int(8_388_607))
-        #expect(try decode(spec(.uint, length: 8), "FF FF FF FF FF FF FF FF") == .int(-1))   // wraps: documented limit
+        #expect(failure(spec(.uint, length: 8), "FF FF FF FF FF FF FF FF") == "FF FF FF FF FF FF FF FF is 18446744073709551615, too large for a 64-bit signed integer")
+        #expect(try decode(spec(.int, length: 8), "FF FF FF FF FF FF FF FF") == .int(-1))
+        #expect(try decode(spec(.uint, length: 8), "7F FF FF FF FF FF FF FF") == .int(.max))
         #expect(try decode(spec(.uint, offset: 2, length: 1), "00 01 02") == .int(2))
     }
 
@@ -105,6 +109,76 @@ import Testing
             for n in 0..<(f.offset + f.length!) {
                 #expect(throws: FieldDecoder.Failure.self) { try FieldDecoder.decode(f, from: Array(record.prefix(n)), answer: "r") }
             }
+        }
+    }
+}
+
+/// Card and profile numbers at their extremes: every field type gets all-00, all-FF and other
+/// edge bytes, at every length it allows, with extreme scale and add. A field may fail (a
+/// warning in the report), never trap.
+@Suite struct FieldExtremesTests {
+    static let fills: [UInt8] = [0x00, 0xFF, 0x99, 0x7F, 0x80, 0x01]
+    static let scales = [1, -1, 100_000, Int.max, Int.min]
+    static let adds = [0, Int.max, Int.min]
+
+    @Test(arguments: FieldType.allCases)
+    func extremeBytesAndNumbersNeverTrap(_ type: FieldType) {
+        let lengths = type.fixedLength.map { [$0] } ?? (type == .hex || type == .ascii ? [1, 8, 64, 4096] : [1, 2, 4, 7, 8] + (type == .bcd ? [9] : []))
+        var decoded = 0, failed = 0
+        for length in lengths {
+            for fill in Self.fills {
+                let bytes = [UInt8](repeating: fill, count: length)
+                for scale in (type.isInteger ? Self.scales : [1]) {
+                    for add in (type.isInteger ? Self.adds : [0]) {
+                        var s = FieldSpec.Layout(source: .record, line: 1)
+                        s.type = type; s.length = length; s.scale = scale; s.add = add
+                        s.epoch = CivilDate(year: 1970, month: 1, day: 1); s.zoneMinutes = 14 * 60
+                        if type == .bcd || type == .uint { s.map = nil }
+                        do { _ = try FieldDecoder.decode(FieldSpec(s), from: bytes, answer: "a"); decoded += 1 } catch { failed += 1 }
+                    }
+                }
+            }
+        }
+        #expect(decoded + failed > 0)
+    }
+
+    @Test func overflowsAreNamedNotTrapped() throws {
+        var s = FieldSpec.Layout(source: .record, line: 1)
+        s.type = .uint; s.length = 8; s.scale = 1_000_000
+        let big = try Hex.parse("00 00 16 4E 00 00 00 0A")           // the Shanghai purse read as 8 bytes
+        do { _ = try FieldDecoder.decode(FieldSpec(s), from: big, answer: "a"); Issue.record("decoded") } catch {
+            #expect(error.reason == "24524263260170 × scale 1000000 + add 0 does not fit a 64-bit signed integer")
+        }
+        s.type = .days; s.scale = 1; s.epoch = CivilDate(year: 1970, month: 1, day: 1)
+        do { _ = try FieldDecoder.decode(FieldSpec(s), from: [0x7F] + [UInt8](repeating: 0xFF, count: 7), answer: "a"); Issue.record("decoded") } catch {
+            #expect(error.reason.hasSuffix("is past the year 9999"))
+        }
+        s.type = .seconds; s.zoneMinutes = 0
+        do { _ = try FieldDecoder.decode(FieldSpec(s), from: [0x7F] + [UInt8](repeating: 0xFF, count: 7), answer: "a"); Issue.record("decoded") } catch {
+            #expect(error.reason.hasSuffix("is past the year 9999"))
+        }
+        s.type = .int
+        #expect(try FieldDecoder.decode(FieldSpec(s), from: [0x80] + [UInt8](repeating: 0, count: 7), answer: "a") == .int(.min))
+    }
+
+    /// The profile of the CardReading issue: Shanghai's balance read as 8 bytes × 100000.
+    @Test func theOverflowingShanghaiProfileReadsWithAWarning() throws {
+        var yaml = try String(contentsOfFile: packageRoot + "/profiles/shanghai-transit.yaml", encoding: .utf8)
+        let balance = try #require(yaml.split(separator: "\n").first { $0.hasPrefix("balance:") })
+        yaml = yaml.replacingOccurrences(of: String(balance), with: "balance: { from: app, offset: 2, length: 8, type: uint, scale: 100000 }")
+        let p = try ProfileLoader.load(yaml: yaml, file: "big.yaml")
+        let t = try transcript("shanghai-transit/full-read.apdu")
+        let (connection, _) = try TranscriptReplay.connection(t, file: "full-read.apdu")
+        let read = CardReader(registry: builtInRegistry, profile: p).read(connection)
+        let report = try #require(read.report)
+        #expect(read.error == nil && report.balance == nil && report.trips.count == 10)
+        #expect(report.warnings.count == 1 && report.warnings[0].field == "balance")
+        #expect(report.warnings[0].reason.contains("too large for a 64-bit signed integer"))
+    }
+
+    @Test func aBCDNumberLongerThanAnIntegerHoldsIsRefusedAtLoad() {
+        #expect(throws: ProfileLoadError.self) {
+            try load(profileYAML("steps:\n  - command: \"80 5C 00 02 04\"\n    as: p\ncard:\n  n: { from: p, length: 10, type: bcd }\n"))
         }
     }
 }

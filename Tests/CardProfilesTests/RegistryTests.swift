@@ -35,6 +35,6 @@ import Testing
     @Test func resolveByPathAndUnknownIDs() throws {
         #expect(try builtInRegistry.resolve(packageRoot + "/profiles/ezlink.yaml").id == "ezlink")
         #expect { try builtInRegistry.resolve("nope") } throws: { ($0 as? ProfileRegistry.LookupError)?.message == "no profile named 'nope'" }
-        #expect { try builtInRegistry.resolve("/nonexistent.yaml") } throws: { ($0 as? ProfileRegistry.LookupError)?.message == "/nonexistent.yaml: no such file" }
+        #expect { try builtInRegistry.resolve("/nonexistent.yaml") } throws: { ($0 as? FileError) == FileError(path: "/nonexistent.yaml", reason: .missing) }
     }
 }

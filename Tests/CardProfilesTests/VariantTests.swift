@@ -2,6 +2,7 @@ import APDU
 import FeliCaCommands
 import Testing
 @testable import CardProfiles
+import CardReading
 
 /// `variants`: the card is asked which of the variants' services exist (Request Service,
 /// 32 nodes a command), and exactly one variant with a service present names the report.

@@ -37,6 +37,7 @@ public enum Lab {
     }
 
     nonisolated(unsafe) private static var lockFD: Int32 = -1
+    nonisolated(unsafe) private static var clearedLeftoverCards = false
 
     /// Runs `body` holding the lab lock, with pcscd running.
     public static func exclusive<T>(_ body: () throws -> T) throws -> T {
@@ -44,6 +45,12 @@ public enum Lab {
         guard fd >= 0 else { throw LabError("cannot open /tmp/cardscan-lab.lock") }
         flock(fd, LOCK_EX)
         defer { flock(fd, LOCK_UN); close(fd) }
+        if !clearedLeftoverCards {
+            // A virtual card left on a reader by `make demo` (scripts/lab.sh) is not a test's:
+            // take it away once, so that tests start from empty readers.
+            clearedLeftoverCards = true
+            _ = try? shell([root + "/scripts/lab.sh", "stop-cards"])
+        }
         try ensurePCSCD()
         return try body()
     }

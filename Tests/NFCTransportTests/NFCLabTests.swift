@@ -24,9 +24,9 @@ import Testing
             let device = try NFCDevice(connectionString: pn532.connectionString)
             #expect(device.connectionString == pn532.connectionString)
             let target = try #require(try device.pollFeliCa(systemCode: 0x0003))
-            #expect(target.idm == (try Hex.parse("01 2E 4C D0 1A 2B 3C 4D")))
-            #expect(target.pmm == (try Hex.parse("03 01 4B 02 4F 49 93 FF")))
-            #expect(target.systemCode == [0x00, 0x03])
+            #expect(target.idm.bytes == (try Hex.parse("01 2E 4C D0 1A 2B 3C 4D")))
+            #expect(target.pmm.bytes == (try Hex.parse("03 01 4B 02 4F 49 93 FF")))
+            #expect(target.systemCode == 0x0003)
             #expect(try device.pollFeliCa(systemCode: 0x8008) == nil)                  // not an Octopus
             #expect(try device.pollFeliCa(baud424: true)?.idm == target.idm)
         }
@@ -38,8 +38,8 @@ import Testing
             defer { pn532.stop() }
             let device = try NFCDevice(connectionString: pn532.connectionString)
             let target = try #require(try device.pollFeliCa(systemCode: 0x0003))
-            let idm = try IDm(target.idm)
-            let exchange = CardExchange(channel: FeliCaChannel(device: device, target: target))
+            let idm = target.idm
+            let exchange = CardExchange(channel: FeliCaChannel(device: device))
             let read = { (service: UInt16, block: UInt16) throws -> [[UInt8]] in
                 let frame = try FeliCaCommand.readWithoutEncryption(idm, services: [ServiceCode(service)], blocks: [BlockListElement(serviceIndex: 0, blockNumber: block)])
                 return try FeliCaResponse.readWithoutEncryption(try exchange.transmit(frame), idm: idm, expectedBlocks: 1)
@@ -73,9 +73,9 @@ import Testing
             defer { pn532.stop() }
             let device = try NFCDevice(connectionString: pn532.connectionString)
             let target = try #require(try device.pollFeliCa())
-            let session = CardSession(exchange: CardExchange(channel: FeliCaChannel(device: device, target: target)))
+            let session = CardSession(exchange: CardExchange(channel: FeliCaChannel(device: device)))
             session.technology = .felica
-            session.felicaPoller = { sc in try device.pollFeliCa(systemCode: sc)?.pollingAnswer }
+            session.felicaPoller = { sc in try device.pollFeliCa(systemCode: sc) }
             let registry = ProfileRegistry(directories: [.init(path: Lab.root + "/profiles", isBuiltIn: true)])
             let engine = ProfileEngine(session: session)
             let profile = try engine.detect(among: registry.profiles)
@@ -94,8 +94,8 @@ import Testing
             let device = try NFCDevice(connectionString: pn532.connectionString)
             device.timeoutMilliseconds = 300
             let target = try #require(try device.pollFeliCa())
-            let channel = FeliCaChannel(device: device, target: target)
-            let frame = try FeliCaCommand.readWithoutEncryption(try IDm(target.idm), services: [ServiceCode(0x008B)], blocks: [BlockListElement(serviceIndex: 0, blockNumber: 0)])
+            let channel = FeliCaChannel(device: device)
+            let frame = try FeliCaCommand.readWithoutEncryption(target.idm, services: [ServiceCode(0x008B)], blocks: [BlockListElement(serviceIndex: 0, blockNumber: 0)])
             _ = try channel.transmit(frame)
             do { _ = try channel.transmit(frame); Issue.record("the removed card answered") } catch let e as NFCError {
                 #expect(e.failure == .timeout || e.failure == .removed, "\(e.message)")
@@ -134,9 +134,9 @@ import Testing
             #expect(try device.pollFeliCa(systemCode: 0x0003) == nil)
             let octopus = try #require(try device.pollFeliCa(systemCode: 0x8008))
             let szt = try #require(try device.pollFeliCa(systemCode: 0x8005))                         // stays selected
-            #expect(octopus.idm[0] == 0x01 && szt.idm[0] == 0x11 && szt.systemCode == [0x80, 0x05])   // system 1 in IDm's upper nibble
-            let idm = try IDm(szt.idm)
-            let x = CardExchange(channel: FeliCaChannel(device: device, target: szt))
+            #expect(octopus.idm.bytes[0] == 0x01 && szt.idm.bytes[0] == 0x11 && szt.systemCode == 0x8005)   // system 1 in IDm's upper nibble
+            let idm = szt.idm
+            let x = CardExchange(channel: FeliCaChannel(device: device))
             #expect(try FeliCaResponse.requestSystemCode(try x.transmit(FeliCaCommand.requestSystemCode(idm)), idm: idm) == [SystemCode(0x8008), SystemCode(0x8005)])
             let read = { (service: UInt16, block: UInt16) throws -> [[UInt8]] in
                 try FeliCaResponse.readWithoutEncryption(try x.transmit(FeliCaCommand.readWithoutEncryption(idm, services: [ServiceCode(service)], blocks: [BlockListElement(serviceIndex: 0, blockNumber: block)])), idm: idm)

@@ -1,6 +1,5 @@
 import APDU
 import FeliCaCommands
-import NDEF
 
 extension NDEFTags {
     /// Refusals and failures when writing an NDEF message.

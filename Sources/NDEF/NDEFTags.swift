@@ -1,6 +1,5 @@
 import APDU
 import FeliCaCommands
-import NDEF
 
 /// Reading the NDEF message of NFC Forum tags through any channel (the procedures of the
 /// Type 2, 3 and 4 tag specifications; the byte layouts live in the NDEF module).
@@ -16,8 +15,8 @@ public enum NDEFTags {
         }
         public var hint: String? {
             switch self {
-            case .notNDEF: return "a transit card is read with `cardscan`; `cardscan readers` and `cardscan felica` say what a card is"
-            case .malformed: return "`cardscan ndef read --trace` shows the bytes; `cardscan ndef write` replaces the message"
+            case .notNDEF: return "it may be a transit card: read it with a card profile instead"
+            case .malformed: return "a trace of the exchanges shows the bytes; writing a new message replaces the broken one"
             }
         }
     }

@@ -1,0 +1,55 @@
+/// The transcript headers cardscan writes and reads (docs/transcripts.md §Headers), by a
+/// typed key instead of a string literal at each use.
+extension Transcript {
+    public enum HeaderKey: String, Sendable, CaseIterable {
+        /// `iso7816`, `felica`, `type2` or `desfire`.
+        case technology
+        /// The card's ATR (ISO 7816 over PC/SC, or a contactless reader's pseudo-ATR).
+        case atr
+        /// The PC/SC reader name or libnfc connection string the card was read on.
+        case reader
+        /// `T=0` or `T=1`.
+        case `protocol`
+        /// When the transcript was recorded (ISO 8601, UTC).
+        case recorded
+        /// The profile given with the read (replay uses it unless told otherwise).
+        case profile
+        /// The profile detection chose (informative).
+        case detected
+        /// FeliCa: the IDm, PMm and system code Polling returned.
+        case idm, pmm
+        case systemCode = "system-code"
+        /// FeliCa: further system codes the card answers Polling for (hex, space-separated).
+        case systems
+        /// ISO 14443-A: the card's UID.
+        case uid
+    }
+
+    public subscript(header key: HeaderKey) -> String? { self[header: key.rawValue] }
+
+    /// The header `key` as bytes: nil when absent or not hex.
+    public func bytes(header key: HeaderKey) -> [UInt8]? {
+        self[header: key].flatMap { try? Hex.parse($0) }
+    }
+
+    /// `technology` header, `iso7816` when absent.
+    public var technology: String { self[header: .technology] ?? "iso7816" }
+
+    /// The `atr` header as bytes, if present and valid hex.
+    public var atr: [UInt8]? { bytes(header: .atr) }
+
+    /// The `system-code` header as a number (2 bytes of hex), if present.
+    public var systemCode: UInt16? {
+        guard let b = bytes(header: .systemCode), b.count == 2 else { return nil }
+        return UInt16(b[0]) << 8 | UInt16(b[1])
+    }
+
+    /// The `systems` header: further system codes (`0003 FE00`).
+    public var otherSystems: [UInt16] {
+        (self[header: .systems] ?? "").split(separator: " ").compactMap { UInt16($0, radix: 16) }
+    }
+}
+
+extension Transcript.Header {
+    public init(_ key: Transcript.HeaderKey, _ value: String) { self.init(key.rawValue, value) }
+}

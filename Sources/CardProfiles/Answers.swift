@@ -1,0 +1,63 @@
+import APDU
+import FeliCaCommands
+
+/// What one step of a profile got from the card.
+public enum Answer: Sendable, Equatable {
+    /// The bytes of one answer (an ISO 7816 response's data, a FeliCa Polling answer, blocks).
+    case data([UInt8])
+    /// One entry per record (READ RECORD loops, FeliCa blocks read as records).
+    case records([[UInt8]])
+    /// The card has no such thing, or refused it: why, in the technology's own terms.
+    case absent(Absence)
+}
+
+/// Why a step has no answer. Each technology says "not there" its own way; none is made up
+/// as another's status word.
+public enum Absence: Sendable, Equatable, CustomStringConvertible {
+    /// ISO 7816: the card answered with an error status word (no such file, security status…).
+    case status(StatusWord)
+    /// FeliCa: no system with this code answered Polling.
+    case noSuchSystem(SystemCode)
+    /// FeliCa: the card answered with error status flags (no such service, illegal block…).
+    case feliCaStatus(StatusFlags)
+
+    public var description: String {
+        switch self {
+        case .status(let sw): return sw.description
+        case .noSuchSystem(let code): return "no system \(code) on the card (Polling got no answer)"
+        case .feliCaStatus(let flags): return flags.description
+        }
+    }
+}
+
+/// The answers a read collected, by step name, in the order the steps ran. A value: the
+/// engine fills it, ``ReportBuilder`` turns it into a report, a test can write one by hand.
+///
+/// A profile has a handful of steps with short names: a linear search compares small strings
+/// faster than a dictionary hashes them.
+public struct Answers: Sendable, Equatable {
+    public private(set) var names: [String] = []
+    private var values: [Answer] = []
+
+    public init() {}
+
+    public subscript(name: String) -> Answer? {
+        get {
+            for i in names.indices where names[i] == name { return values[i] }
+            return nil
+        }
+        set {
+            if let i = names.firstIndex(of: name) {
+                if let newValue { values[i] = newValue } else { names.remove(at: i); values.remove(at: i) }
+            } else if let newValue {
+                names.append(name); values.append(newValue)
+            }
+        }
+    }
+
+    /// The bytes of answer `name`, when it is a single answer that was read.
+    public func data(_ name: String) -> [UInt8]? {
+        if case .data(let bytes)? = self[name] { return bytes }
+        return nil
+    }
+}

@@ -1,0 +1,120 @@
+import APDU
+import CardProfiles
+import Foundation
+import NDEF
+
+/// Reads a presented card: with a profile, or by detection among a registry's profiles; when
+/// no transit profile recognises the card, its NDEF message (if it is an NFC Forum tag).
+/// `cardscan` (scan, watch, replay, test) and other Swift programs read cards through it.
+///
+/// ```swift
+/// let readers = try PCSCReaders()
+/// if let card = try readers.waitForCard(timeout: .seconds(30)) {
+///     let outcome = CardReader(registry: .standard()).read(card)
+///     print(outcome.report?.name ?? outcome.error!.message)
+/// }
+/// ```
+public struct CardReader {
+    public var registry: ProfileRegistry
+    /// Read with this profile only (nil: detect among the registry's profiles).
+    public var profile: Profile?
+    /// Keep every exchange as a ``Transcript`` in the outcome (for `--record`).
+    public var recordsTranscript = false
+    /// Read the NDEF message of a card no transit profile recognises (only without `profile`).
+    public var readsNDEFWhenUnrecognised = true
+    /// Called after each round trip with the card (for traces).
+    public var observer: ((WireExchange) -> Void)?
+
+    public init(registry: ProfileRegistry, profile: Profile? = nil) {
+        self.registry = registry
+        self.profile = profile
+    }
+
+    /// Reads `connection`'s card. Never throws: a failure is the outcome's `error`, with
+    /// what was read before it in a partial report. Over PC/SC the whole read is one
+    /// transaction (``CardConnection/withExclusiveAccess(_:)``).
+    public func read(_ connection: CardConnection) -> CardReadOutcome {
+        let recorder = recordsTranscript ? RecordingChannel(wrapping: connection.channel) : nil
+        let exchange = CardExchange(channel: recorder ?? connection.channel)
+        exchange.observer = observer
+        var outcome = CardReadOutcome(card: connection.card)
+        do {
+            try connection.withExclusiveAccess {
+                readProfile(connection, exchange, &outcome)
+                if readsNDEFWhenUnrecognised, profile == nil, case .unrecognised? = outcome.error {
+                    if let tag = try? connection.ndefTag(through: exchange), let (status, message) = try? tag.read() {
+                        outcome.ndef = NDEFContent(tag: tag.name, status: status, message: message)
+                    }
+                }
+            }
+        } catch {
+            // The transaction could not begin or end (the card left, pcscd stopped).
+            if outcome.error == nil { outcome.result.error = ReadError(error) }
+        }
+        outcome.exchanges = exchange.roundTrips
+        if let recorder {
+            var headers = connection.transcriptHeaders
+            headers.append(.init(.recorded, ISO8601DateFormatter().string(from: Date())))
+            if let profile { headers.append(.init(.profile, profile.id)) } else if let p = outcome.profile, outcome.report != nil {
+                headers.append(.init(.detected, p.id))
+            }
+            outcome.transcript = recorder.transcript(headers: headers)
+        }
+        return outcome
+    }
+
+    private func readProfile(_ connection: CardConnection, _ exchange: CardExchange, _ outcome: inout CardReadOutcome) {
+        guard let technology = connection.card.technology else {
+            // A Type 2 tag: no transit profile reads one; its NDEF message is what it holds.
+            let error: ReadError = profile.map { .notThisCard(profile: $0.id, reason: "the card is a \(connection.card)") }
+                ?? .unrecognised(tried: [], atr: connection.atr)
+            outcome.result = ReadResult(report: nil, error: error)
+            return
+        }
+        let session = CardSession(exchange: exchange, atr: connection.atr)
+        session.technology = technology
+        session.felicaPoller = connection.felicaPoller
+        let engine = ProfileEngine(session: session)
+        let chosen: Profile
+        if let profile { chosen = profile } else {
+            do { chosen = try engine.detect(among: registry.profiles) } catch {
+                outcome.result = ReadResult(report: nil, error: error)
+                return
+            }
+        }
+        outcome.profile = chosen
+        outcome.result = engine.read(chosen)
+    }
+}
+
+/// What a read of one presented card gave.
+public struct CardReadOutcome {
+    public var card: PresentedCard
+    /// The profile used (given, or found by detection).
+    public var profile: Profile?
+    public var result = ReadResult(report: nil, error: nil)
+    /// No transit profile recognised the card, but it is an NFC Forum tag: its NDEF content.
+    public var ndef: NDEFContent?
+    /// Every exchange, when ``CardReader/recordsTranscript`` was set.
+    public var transcript: Transcript?
+    /// Round trips made with the card (NDEF fallback included).
+    public var exchanges = 0
+
+    public init(card: PresentedCard) { self.card = card }
+
+    public var report: CardReport? { result.report }
+    public var error: ReadError? { result.error }
+}
+
+/// An NFC Forum tag's NDEF status and message.
+public struct NDEFContent {
+    /// `type2`, `type3` or `type4`.
+    public var tag: String
+    public var status: NDEFStatus
+    /// Nil when the tag holds no message.
+    public var message: NDEFMessage?
+
+    public init(tag: String, status: NDEFStatus, message: NDEFMessage?) {
+        self.tag = tag; self.status = status; self.message = message
+    }
+}

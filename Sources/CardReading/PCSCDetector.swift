@@ -1,0 +1,37 @@
+import APDU
+import FeliCaCommands
+import PCSCTransport
+
+/// What is on a PC/SC reader, told by its ATR: a contactless reader's PC/SC part 3
+/// pseudo-ATR names a FeliCa card (frames in pseudo-APDUs) or a MIFARE Ultralight/NTAG
+/// (Type 2: pages through READ BINARY pseudo-APDUs); anything else is an ISO 7816 card.
+public enum PCSCDetector {
+    /// Connects to the card on `reader` and tells what it is. `transmitTimeout` bounds each
+    /// command (pcsc-lite has no timeout of its own).
+    public static func connect(_ context: PCSCContext, reader: String, transmitTimeout: Duration? = .seconds(5)) throws -> CardConnection {
+        let card = try context.connect(to: reader)
+        card.transmitTimeout = transmitTimeout
+        return try detect(card)
+    }
+
+    /// The presented card behind a connected `card`. A FeliCa card is polled once (for any
+    /// system) to learn its IDm; one that does not answer is a reader failure.
+    public static func detect(_ card: PCSCCard) throws -> CardConnection {
+        let atr = card.atr
+        let exclusive: (() throws -> Void) throws -> Void = { body in try card.withTransaction(body) }
+        let close = { card.disconnect() }
+        if let type2 = PCSCType2Channel(apdus: card, atr: atr) {
+            return CardConnection(card: .type2Tag(uid: nil), channel: type2, reader: card.reader, atr: atr,
+                                  exclusive: exclusive, close: close)
+        }
+        if let felica = PCSCFeliCaChannel(apdus: card, atr: atr) {
+            guard let target = try felica.poll(systemCode: .wildcard) else {
+                throw PseudoAPDUError(operation: "FeliCa Polling", answer: [], failure: .timeout)
+            }
+            return CardConnection(card: .felica(target), channel: felica, reader: card.reader, atr: atr,
+                                  felicaPoller: felica.poll, exclusive: exclusive, close: close)
+        }
+        let iso = PresentedCard.ISO7816Card(atr: atr, transmissionProtocol: card.activeProtocol.contains(.t1) ? "T=1" : "T=0")
+        return CardConnection(card: .iso7816(iso), channel: card, reader: card.reader, atr: atr, exclusive: exclusive, close: close)
+    }
+}

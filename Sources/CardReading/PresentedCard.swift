@@ -1,0 +1,57 @@
+import APDU
+import CardProfiles
+import FeliCaCommands
+
+/// What is on a reader, typed: the technology it speaks and how it identified itself. A
+/// detector (``PCSCDetector``, ``NFCDetector``, a transcript) produces it with a
+/// ``CardConnection``; profiles of another technology are never tried on it.
+public enum PresentedCard: Sendable, Equatable, CustomStringConvertible {
+    /// An ISO 7816 card: contact, or contactless ISO 14443-4 (ISO 7816-4 APDUs).
+    case iso7816(ISO7816Card)
+    /// A FeliCa card (JIS X 6319-4), as Polling found it.
+    case felica(FeliCaTarget)
+    /// An NFC Forum Type 2 tag (MIFARE Ultralight, NTAG): pages, no APDUs.
+    case type2Tag(uid: [UInt8]?)
+
+    /// How an ISO 7816 card identified itself.
+    public struct ISO7816Card: Sendable, Equatable {
+        /// The ATR (ISO/IEC 7816-3 §8), or a contactless reader's pseudo-ATR; nil through
+        /// libnfc, which gives the ATS instead.
+        public var atr: [UInt8]?
+        /// `T=0` or `T=1` when a PC/SC reader negotiated one.
+        public var transmissionProtocol: String?
+        /// The ISO 14443-A UID, when the transport knows it.
+        public var uid: [UInt8]?
+
+        public init(atr: [UInt8]? = nil, transmissionProtocol: String? = nil, uid: [UInt8]? = nil) {
+            self.atr = atr; self.transmissionProtocol = transmissionProtocol; self.uid = uid
+        }
+    }
+
+    /// The profile technology that reads it; nil for a tag no transit profile reads.
+    public var technology: Profile.Technology? {
+        switch self {
+        case .iso7816: return .iso7816
+        case .felica: return .felica
+        case .type2Tag: return nil
+        }
+    }
+
+    /// `transcript` header value: `iso7816`, `felica`, `type2`.
+    public var technologyName: String {
+        switch self {
+        case .iso7816: return "iso7816"
+        case .felica: return "felica"
+        case .type2Tag: return "type2"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .iso7816(let c):
+            return "ISO 7816 card" + (c.atr.map { ", ATR \($0.hexString)" } ?? "") + (c.uid.map { ", UID \($0.hexString)" } ?? "")
+        case .felica(let t): return "FeliCa card, \(t)"
+        case .type2Tag(let uid): return "MIFARE Ultralight/NTAG (NFC Forum Type 2 tag)" + (uid.map { ", UID \($0.hexString)" } ?? "")
+        }
+    }
+}

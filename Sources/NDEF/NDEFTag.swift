@@ -1,0 +1,34 @@
+import APDU
+import FeliCaCommands
+
+/// An NFC Forum tag, whichever transport found it, as an exchange that speaks its commands:
+/// Type 2 (READ/WRITE of pages), Type 3 (FeliCa frames to the NDEF system 12FC) or Type 4
+/// (ISO 7816 APDUs to the NDEF application). Reads and writes go through ``NDEFTags``.
+public enum NDEFTag {
+    case type2(CardExchange)
+    case type3(CardExchange, idm: IDm)
+    case type4(CardExchange)
+
+    /// `type2`, `type3`, `type4`: as the JSON output names it.
+    public var name: String {
+        switch self { case .type2: return "type2"; case .type3: return "type3"; case .type4: return "type4" }
+    }
+
+    /// The tag's NDEF status and message (nil when it holds none).
+    public func read() throws -> (NDEFStatus, NDEFMessage?) {
+        switch self {
+        case .type2(let x): return try NDEFTags.readType2(x)
+        case .type3(let x, let idm): return try NDEFTags.readType3(x, idm: idm.bytes)
+        case .type4(let x): return try NDEFTags.readType4(x)
+        }
+    }
+
+    /// Writes `message` (after checking the tag takes it), then reads it back and compares.
+    public func write(_ message: NDEFMessage) throws {
+        switch self {
+        case .type2(let x): try NDEFTags.writeType2(x, message: message)
+        case .type3(let x, let idm): try NDEFTags.writeType3(x, idm: idm.bytes, message: message)
+        case .type4(let x): try NDEFTags.writeType4(x, message: message)
+        }
+    }
+}

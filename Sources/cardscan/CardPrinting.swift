@@ -1,0 +1,75 @@
+import APDU
+import ArgumentParser
+import CardProfiles
+import CardReading
+import Foundation
+import NFCTransport
+
+/// What `scan` and `watch` share: the profile (resolved before any card is waited for), the
+/// trace and recording options, and how a read is printed.
+struct ScanSettings {
+    let registry: ProfileRegistry
+    let profile: Profile?
+    let trace: Bool
+    let verbose: Bool
+    let record: String?
+
+    init(_ options: ProfileOptions, trace: Bool, verbose: Bool = false, record: String? = nil) throws {
+        let registry = options.registry()
+        self.registry = registry
+        profile = try guarded { try options.profile.map(registry.resolve) }
+        self.trace = trace; self.verbose = verbose; self.record = record
+    }
+
+    /// Reads the card on `connection` (the library does the work), writing `--record`'s transcript.
+    func read(_ connection: CardConnection) throws -> CardReadOutcome {
+        if verbose { eprint("Card on \(connection.reader): \(connection.card)") }
+        var reader = CardReader(registry: registry, profile: profile)
+        reader.recordsTranscript = record != nil
+        if trace { reader.observer = Tracer(felica: connection.card.technology == .felica).observe }
+        let outcome = reader.read(connection)
+        if verbose, let p = outcome.profile { eprint("Profile \(p.id) (\(p.source))") }
+        if let record, let transcript = outcome.transcript {
+            try guarded { try TextFile.write(transcript.serialized(), to: record) }
+            if outcome.ndef != nil { eprint("note: the card is an NFC Forum tag, not a transit card: \(record) holds its NDEF read") }
+        }
+        return outcome
+    }
+
+    /// Prints the report (or the NDEF content of a tag no profile knew); a failed read exits
+    /// with its status after printing what was read, unless `jsonl` (watch goes on).
+    func print(_ outcome: CardReadOutcome, json: Bool, jsonl: Bool) throws {
+        if let ndef = outcome.ndef { return printNDEF(ndef, json: json || jsonl) }
+        if let report = outcome.report {
+            if jsonl { out(report.json.serialized()) }
+            else { out(json ? report.json.serialized(pretty: true) : ReportPrinter(style: Style()).render(report)) }
+        }
+        if let error = outcome.error {
+            if !jsonl || outcome.report == nil { printError(error) }
+            if !jsonl { throw ExitStatus(for: error).exit }
+        }
+    }
+}
+
+/// Says what `PCSCReaders.waitForOneCard` is waiting for, on stderr.
+func announce(_ notice: PCSCReaders.WaitNotice) {
+    switch notice {
+    case .waiting(let reader, let timeout):
+        let secs = timeout.map { " (\($0.components.seconds) s; Ctrl-C to stop)" } ?? " (Ctrl-C to stop)"
+        eprint("Hold a card on \(reader ?? "a reader")…" + secs)
+    case .severalCards(let readers):
+        eprint("More than one card is present (\(readers.joined(separator: ", "))): leave only one, or pick a reader with -r.")
+    }
+}
+
+/// Opens a libnfc device with a per-exchange timeout.
+func openNFC(_ connectionString: String, apduTimeout: Double) throws -> NFCDevice {
+    let device = try guarded { try NFCDevice(connectionString: connectionString) }
+    device.timeoutMilliseconds = Int32(apduTimeout * 1000)
+    return device
+}
+
+extension Duration {
+    /// From a command-line number of seconds.
+    static func seconds(option: Double) -> Duration { .milliseconds(Int(option * 1000)) }
+}
