@@ -59,7 +59,7 @@ let package = Package(
         .target(name: "LabSupport", dependencies: ["APDU", "PCSCTransport"], path: "Tests/LabSupport"),
         .testTarget(name: "PCSCTransportTests", dependencies: ["APDU", "FeliCaCommands", "CardProfiles", "CardReading", "PCSCTransport", "LabSupport"]),
         .testTarget(name: "NFCTransportTests", dependencies: ["APDU", "FeliCaCommands", "NDEF", "CardProfiles", "CardReading", "NFCTransport", "LabSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["APDU", "CardProfiles", "PCSCTransport", "LabSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["APDU", "CardProfiles", "CardReading", "PCSCTransport", "LabSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -49,7 +49,7 @@ public struct StatusWord: Hashable, Sendable {
     /// 63Cx: the verification retries remaining.
     public var retriesRemaining: Int? { sw1 == 0x63 && sw2 & 0xF0 == 0xC0 ? Int(sw2 & 0x0F) : nil }
 
-    /// What the status word means, in ISO/IEC 7816-4's words (card-reference §5).
+    /// What the status word means, in ISO/IEC 7816-4's words (docs/cards/README.md, status words).
     public var meaning: String {
         if let n = bytesAvailable { return "\(n) more bytes available (GET RESPONSE)" }
         if let n = correctLength { return "wrong Le: the card has exactly \(n) bytes" }

@@ -2,7 +2,7 @@ import APDU
 
 /// A FeliCa card behind a PC/SC contactless reader, for `cardsim vpcd`. PC/SC readers give a
 /// FeliCa card a PC/SC part 3 pseudo-ATR and carry its frames in pseudo-APDUs, in one of two
-/// conventions (shared/docs/card-reference.md §3.1):
+/// conventions (docs/cards/README.md, contactless readers):
 /// - `direct` (ACS ACR1252U, ACM1252U, ACR3x: ATR `… 11 00 3B …`): `FF 00 00 00 Lc FRAME`
 ///   → `ANSWER 90 00`;
 /// - `pn532` (the PN532-based ACR122U/T: ATR `… 03 F0 11 …`): `FF 00 00 00 Lc D4 40 01 FRAME`

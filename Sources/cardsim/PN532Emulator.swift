@@ -2,7 +2,7 @@ import APDU
 import Foundation
 
 /// An emulated PN532 on a pseudo-terminal, good enough for libnfc's `pn532_uart` driver
-/// (the frames libnfc sends are listed in shared/docs/pn532-lab.md). The card in its field
+/// (the frames libnfc sends are listed in docs/lab.md). The card in its field
 /// is a transcript served by lenient replay:
 /// - `technology: felica` (headers `idm`, `pmm`, `system-code`): answers Polling from the
 ///   headers and FeliCa frames (InCommunicateThru / InDataExchange) from the transcript;

@@ -37,6 +37,8 @@ struct VPCD: ParsableCommand {
     @Option(name: .customLong("mute-after"), help: ArgumentHelp("Stop answering after N answers (the client's timeout must fire).", valueName: "N"))
     var muteAfter: Int?
     @Flag(help: "Exit when the connection ends instead of reconnecting.") var once = false
+    @Flag(name: .customLong("multi-app"), help: "ISO 7816: be one application of several: a SELECT of another AID selects it, and other commands then answer 6A 82 until the transcript's application is selected again.")
+    var multiApp = false
     @Flag(name: .shortAndLong, help: "Log each exchange to stderr.") var verbose = false
 
     /// The card the file describes: an ISO 7816 transcript by replay, or a FeliCa card behind
@@ -70,6 +72,11 @@ struct VPCD: ParsableCommand {
             throw ExitCode(64)
         }
         let card = PCSCTagReader(parsed, file: transcript, type2UID: nil)
+        if multiApp {
+            let gate = ApplicationGate(parsed, respond: card.respond)
+            return VirtualCard(atr: atrBytes, removeAfter: removeAfter, latencyMs: latencyMs, muteAfter: muteAfter,
+                               verbose: verbose, respond: gate.respond, powerOn: { card.reset(); gate.reset() })
+        }
         return VirtualCard(atr: atrBytes, removeAfter: removeAfter, latencyMs: latencyMs, muteAfter: muteAfter,
                            verbose: verbose, respond: card.respond, powerOn: card.reset)
     }

@@ -2,7 +2,7 @@ import Testing
 @testable import APDU
 
 @Suite struct StatusWordTests {
-    /// card-reference.md §5, row by row: (SW, category, words that must appear in the text).
+    /// docs/cards/README.md (status words), row by row: (SW, category, words that must appear in the text).
     static let table: [(UInt16, StatusWord.Category, String)] = [
         (0x9000, .success, "success"),
         (0x6200, .warning, "no information"),

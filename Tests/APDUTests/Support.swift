@@ -1,6 +1,6 @@
 @testable import APDU
 
-/// The FCI of card-reference.md §1.1 (a City Union SELECT answer, data part), with 30
+/// The FCI of docs/cards/china.md (a City Union SELECT answer, data part), with 30
 /// bytes of EF 0x15 chosen for the tests: city 20 00, serial 0x12345678, 2019-03-01..2029-03-01.
 let sampleEF15: [UInt8] = try! Hex.parse("01 02 20 00 00 00 00 00 00 01 00 00 00 00 00 00 12 34 56 78 20 19 03 01 20 29 03 01 00 00")
 let sampleFCI: [UInt8] = try! Hex.parse("6F 32 84 09 A0 00 00 00 03 86 98 07 01 A5 25 9F 08 01 02 9F 0C 1E") + sampleEF15

@@ -66,7 +66,7 @@ import CardReading
         #expect(r.balance == 1270 && r.currency == "JPY")
         #expect(r.trips.count == 7)                                        // 13 empty blocks skipped
         let worked = try #require(r.trips.first { $0.contains { $0.0 == "time" && $0.1 == .string("2011-03-12") } })
-        #expect(worked.first { $0.0 == "amount" }?.1 == .int(-160))        // card-reference §3.2 worked check
+        #expect(worked.first { $0.0 == "amount" }?.1 == .int(-160))        // docs/cards/suica.md worked check
         #expect(worked.first { $0.0 == "entry" }?.1 == .string("E33B") && worked.first { $0.0 == "exit" }?.1 == .string("E621"))
         #expect(r.trips.last?.contains { $0.0 == "amount" } == false)      // the oldest has no older record
     }
