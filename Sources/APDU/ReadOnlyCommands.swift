@@ -31,29 +31,9 @@ public enum ReadOnlyCommands {
         Entry(claMask: 0xFF, cla: 0xFF, ins: 0xB0, name: "READ BINARY (PC/SC reader: storage card pages)"),
     ]
 
-    /// FeliCa commands that only read, by command code (JIS X 6319-4 §7.4; 0A is Search
-    /// Service Code), allowed inside a PC/SC reader's pseudo-APDU `FF 00 00 00 Lc FRAME`
-    /// (ACS ACR1252U) or `FF 00 00 00 Lc D4 40 01 FRAME` (PN532-based ACR122U).
-    static let feliCaReads: [UInt8: String] = [
-        0x00: "Polling", 0x02: "Request Service", 0x04: "Request Response", 0x06: "Read Without Encryption",
-        0x0A: "Search Service Code", 0x0C: "Request System Code",
-    ]
-
     /// The name of the read command `command` is, or nil when it is not on the list.
     public static func name(of command: CommandAPDU) -> String? {
-        if let e = entries.first(where: { command.cla & $0.claMask == $0.cla && command.ins == $0.ins }) { return e.name }
-        return feliCaRead(in: command)
-    }
-
-    /// `FeliCa Read Without Encryption (in a PC/SC pseudo-APDU)` when `command` carries a
-    /// whole FeliCa frame (its length byte right) whose command only reads.
-    static func feliCaRead(in command: CommandAPDU) -> String? {
-        guard command.cla == 0xFF, command.ins == 0x00, command.p1 == 0x00, command.p2 == 0x00 else { return nil }
-        var frame = command.data[...]
-        if frame.starts(with: [0xD4, 0x40, 0x01]) { frame = frame.dropFirst(3) }
-        guard frame.count >= 2, Int(frame[frame.startIndex]) == frame.count,
-              let name = feliCaReads[frame[frame.startIndex + 1]] else { return nil }
-        return "FeliCa \(name) (in a PC/SC pseudo-APDU)"
+        entries.first(where: { command.cla & $0.claMask == $0.cla && command.ins == $0.ins })?.name
     }
 
     public static func isReadOnly(_ command: CommandAPDU) -> Bool { name(of: command) != nil }
@@ -62,6 +42,6 @@ public enum ReadOnlyCommands {
     public static var summary: String {
         var names: [String] = []
         for e in entries where !names.contains(e.name) { names.append(e.name) }
-        return names.joined(separator: ", ") + ", FeliCa read commands in a PC/SC reader's pseudo-APDU"
+        return names.joined(separator: ", ")
     }
 }

@@ -55,7 +55,7 @@ struct APDUCommand: ParsableCommand {
                 do { c = try CommandAPDU(hex: t) } catch {
                     throw ValidationErrorWithPlace(place: where_, message: (error as? UserFacingError)?.message ?? "\(error)")
                 }
-                if !allowWrite, !ReadOnlyCommands.isReadOnly(c) {
+                if !allowWrite, !PseudoAPDUReads.isReadOnly(c) {
                     throw ValidationErrorWithPlace(place: where_, message: "refused \(c): it may change the card (not in the read-only list); pass --allow-write to send it", status: .usage)
                 }
                 lines.append(.apdu(c, t))

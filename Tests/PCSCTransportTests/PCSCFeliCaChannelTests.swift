@@ -55,3 +55,20 @@ import Testing
         #expect(reader.script.isEmpty)
     }
 }
+
+/// The read-only FeliCa frames `cardscan apdu` lets through inside pseudo-APDUs.
+@Suite struct PseudoAPDUReadsTests {
+    @Test(arguments: ["FF 00 00 00 10 10 06 01 2E 4C D0 1A 2B 3C 4D 01 8B 00 01 80 00",
+                      "FF 00 00 00 13 D4 40 01 10 06 01 2E 4C D0 1A 2B 3C 4D 01 8B 00 01 80 00", "FF 00 00 00 06 06 00 00 03 01 00",
+                      "00 A4 04 00 02 A0 00 00"])
+    func readsPass(_ hex: String) throws {
+        #expect(PseudoAPDUReads.isReadOnly(try CommandAPDU(hex: hex)))
+    }
+
+    @Test(arguments: ["FF 00 00 00 20 20 08 01 2E 4C D0 1A 2B 3C 4D 01 09 00 01 80 00 41 41 41 41 41 41 41 41 41 41 41 41 41 41 41 41",
+                      "FF 00 00 00 23 D4 40 01 20 08 01 2E 4C D0 1A 2B 3C 4D 01 09 00 01 80 00 41 41 41 41 41 41 41 41 41 41 41 41 41 41 41 41",
+                      "FF 00 00 00 0A 0C 06 01 2E 4C D0 1A 2B 3C 4D", "FF 00 00 00 02 D4 40", "FF D6 00 04 04 01 02 03 04"])
+    func writesAndBadFramesAreRefused(_ hex: String) throws {
+        #expect(!PseudoAPDUReads.isReadOnly(try CommandAPDU(hex: hex)))
+    }
+}
