@@ -5,7 +5,7 @@ APT_PACKAGES := libpcsclite-dev libnfc-dev libnfc-bin libusb-dev pcscd vsmartcar
 DEMO_TRANSCRIPT := Tests/Fixtures/shanghai-transit/full-read.apdu
 BIN = $(shell swift build --show-bin-path)
 
-.PHONY: setup apt-packages build demo test lab-stop install bench man clean
+.PHONY: setup apt-packages build demo test lab-stop install bench man clean format lint
 
 apt-packages:
 	@echo $(APT_PACKAGES)
@@ -33,6 +33,16 @@ test: setup build
 	CARDSCAN_BIN=$(BIN) swift test
 	/usr/bin/python3 scripts/validate-schema.py
 	$(BIN)/cardscan test Tests/Fixtures
+	$(MAKE) --no-print-directory lint
+
+## format: rewrite the Swift sources in the house style (.swift-format; the toolchain's `swift format`)
+FORMAT_PATHS := Package.swift Sources Tests Examples
+format:
+	swift format format --in-place --parallel --recursive $(FORMAT_PATHS)
+
+## lint: fail on anything `make format` would change, or a house rule it cannot fix
+lint:
+	swift format lint --strict --parallel --recursive $(FORMAT_PATHS)
 
 lab-stop:
 	scripts/lab.sh stop

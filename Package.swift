@@ -43,7 +43,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "cardsim", dependencies: [
-            "APDU",
+            "APDU", "FeliCaCommands",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "CardscanBench", dependencies: ["APDU", "CardProfiles", "CardReading", "PCSCTransport"]),
@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(name: "NDEFTests", dependencies: ["APDU", "FeliCaCommands", "NDEF"]),
         .testTarget(name: "CardProfilesTests", dependencies: ["APDU", "FeliCaCommands", "CardProfiles", "CardReading"]),
         // Starts and stops the PC/SC lab (pcscd + vpcd + cardsim) for the tests that need it.
-        .target(name: "LabSupport", dependencies: ["APDU", "PCSCTransport"], path: "Tests/LabSupport"),
+        .target(name: "LabSupport", dependencies: ["APDU", "PCSCTransport"], path: "Tests/LabSupport", exclude: ["rival_client.py"]),
         .testTarget(name: "PCSCTransportTests", dependencies: ["APDU", "FeliCaCommands", "CardProfiles", "CardReading", "PCSCTransport", "LabSupport"]),
         .testTarget(name: "NFCTransportTests", dependencies: ["APDU", "FeliCaCommands", "NDEF", "CardProfiles", "CardReading", "NFCTransport", "LabSupport"]),
         .testTarget(name: "CLITests", dependencies: ["APDU", "CardProfiles", "CardReading", "PCSCTransport", "LabSupport"]),

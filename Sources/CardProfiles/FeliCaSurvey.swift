@@ -105,3 +105,24 @@ public struct FeliCaSurvey: Sendable {
         return out
     }
 }
+
+extension FeliCaSurvey {
+    /// The survey as a card image (``FeliCaCardImage``): IDm, PMm, each system's areas and
+    /// services, with the blocks read (none for a service that needs a key).
+    public var cardImage: FeliCaCardImage {
+        FeliCaCardImage(
+            note: "written by cardscan felica --image: the services a card listed and the blocks it gave without a key",
+            idm: systems.first?.idm ?? [], pmm: pmm,
+            systems: systems.map { system in
+                var areas: [String] = []
+                var services: [String: [String]] = [:]
+                for n in system.nodes {
+                    switch n.node {
+                    case .area(let code, let end): areas.append(Hex.format(code) + " " + Hex.format(end))
+                    case .service(let code): services[Hex.format(code.value)] = (n.blocks ?? []).map(\.hexString)
+                    }
+                }
+                return .init(code: Hex.format(system.code), areas: areas, services: services)
+            })
+    }
+}

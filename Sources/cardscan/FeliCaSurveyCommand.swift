@@ -48,7 +48,7 @@ struct FeliCaSurveyCommand: ParsableCommand {
             if survey.partial || survey.systems.isEmpty {
                 eprint("note: \(image) not written: the survey did not finish")
             } else {
-                try guarded { try TextFile.write(Self.cardImage(survey).serialized(pretty: true) + "\n", to: image) }
+                try guarded { try TextFile.write(survey.cardImage.json(), to: image) }
                 eprint("Wrote \(image): serve it with `cardsim vpcd \(image)` or `cardsim pn532 --pty PATH \(image)`.")
             }
         }
@@ -78,27 +78,6 @@ struct FeliCaSurveyCommand: ParsableCommand {
         if case .iso7816(let c) = connection.card, let uid = c.uid { what = "ISO 14443-A, UID \(uid.hexString)" }
         if case .type2Tag(let uid?) = connection.card { what = "ISO 14443-A, UID \(uid.hexString)" }
         throw fail(NotFeliCa(what: "the card on \(connection.reader) is not a FeliCa card (\(what))"), .notRecognised)
-    }
-
-    /// The survey as a cardsim FeliCa card image (docs/felica.md): IDm, PMm, each system's
-    /// areas and services, with the blocks read (none for a service that needs a key).
-    static func cardImage(_ s: FeliCaSurvey) -> JSONValue {
-        .object([
-            ("technology", .string("felica")),
-            ("note", .string("written by cardscan felica --image: the services a card listed and the blocks it gave without a key")),
-            ("idm", .string(s.systems[0].idm.hexString)),
-            ("pmm", .string(s.pmm.hexString)),
-            ("systems", .array(s.systems.map { system in
-                var areas: [JSONValue] = [], services: [(String, JSONValue)] = []
-                for n in system.nodes {
-                    switch n.node {
-                    case .area(let code, let end): areas.append(.string(Hex.format(code) + " " + Hex.format(end)))
-                    case .service(let code): services.append((Hex.format(code.value), .array((n.blocks ?? []).map { .string($0.hexString) })))
-                    }
-                }
-                return .object([("code", .string(Hex.format(system.code))), ("areas", .array(areas)), ("services", .object(services))])
-            })),
-        ])
     }
 
     static func text(_ s: FeliCaSurvey) -> String {

@@ -12,7 +12,7 @@ protocol FeliCaCard: AnyObject {
     func reset()
 }
 
-extension FeliCaCardImage: FeliCaCard {
+extension FeliCaImageCard: FeliCaCard {
     func reset() {}
 }
 

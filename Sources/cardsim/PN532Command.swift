@@ -33,8 +33,8 @@ struct PN532: ParsableCommand {
         }
         let emulator: PN532Emulator
         do {
-            if FeliCaCardImage.isImage(data) {
-                emulator = PN532Emulator(image: try FeliCaCardImage(json: data, file: card),
+            if FeliCaImageCard.isImage(data) {
+                emulator = PN532Emulator(image: try FeliCaImageCard(json: data, file: card),
                                          removeAfter: removeAfter, silentAfter: silentAfter, verbose: verbose)
             } else {
                 emulator = try PN532Emulator(transcript: try Transcript(parsing: String(decoding: data, as: UTF8.self), file: card), file: card,

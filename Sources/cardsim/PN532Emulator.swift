@@ -43,8 +43,8 @@ final class PN532Emulator {
         }
     }
 
-    /// A FeliCa card from a card image (FeliCaCardImage).
-    init(image: FeliCaCardImage, removeAfter: Int?, silentAfter: Int?, verbose: Bool) {
+    /// A FeliCa card from a card image (FeliCaImageCard).
+    init(image: FeliCaImageCard, removeAfter: Int?, silentAfter: Int?, verbose: Bool) {
         replay = ReplayChannel(Transcript(), mode: .lenient)
         memory = TagMemory(seed: Transcript())
         card = .felica(image)

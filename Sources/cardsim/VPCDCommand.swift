@@ -47,7 +47,7 @@ struct VPCD: ParsableCommand {
         var felica: FeliCaCard? = nil
         var parsed: Transcript? = nil
         var recordedOnACR122 = false
-        if FeliCaCardImage.isImage(data) { felica = try FeliCaCardImage(json: data, file: transcript) } else {
+        if FeliCaImageCard.isImage(data) { felica = try FeliCaImageCard(json: data, file: transcript) } else {
             let t = try Transcript(parsing: String(decoding: data, as: UTF8.self), file: transcript)
             if t.technology == "felica" { felica = try FeliCaTranscriptCard(t, file: transcript) } else { parsed = t }
             // A FeliCa transcript recorded through an ACR122U keeps that reader's ATR: play it again.

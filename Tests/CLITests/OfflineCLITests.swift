@@ -186,7 +186,7 @@ import Testing
 @Suite struct CardImageErrorTests {
     static let cases: [(json: String, words: String)] = [
         ("{ not json", "not a JSON object"),
-        ("{\"pmm\": \"00 00 00 00 00 00 00 00\", \"systems\": []}", "idm must be hex of 8 bytes"),
+        ("{\"pmm\": \"00 00 00 00 00 00 00 00\", \"systems\": []}", "no 'idm'"),
         ("{\"idm\": \"01 02 03 04 05 06 07 08\", \"pmm\": \"00 00 00 00 00 00 00 00\", \"systems\": []}", "systems must be a non-empty list"),
         ("{\"idm\": \"01 02 03 04 05 06 07 08\", \"pmm\": \"00 00 00 00 00 00 00 00\", \"systems\": [{\"code\": \"0003\", \"services\": {\"8B\": []}}]}", "service code 8B must be hex of 2 bytes"),
         ("{\"idm\": \"01 02 03 04 05 06 07 08\", \"pmm\": \"00 00 00 00 00 00 00 00\", \"systems\": [{\"code\": \"0003\", \"services\": {\"008B\": [\"00 11\"]}}]}", "a block of service 008B must be hex of 16 bytes"),

@@ -1,9 +1,9 @@
 import Testing
 @testable import CardProfiles
 
-/// Expected reports are read with Foundation's JSONDecoder: what RFC 8259 rejects is (but a
-/// trailing comma, which swift-corelibs-foundation accepts)
-/// rejected, what it allows (surrogate pairs) is read, and a report's numbers are integers.
+/// Expected reports are read with Foundation's JSONDecoder: what RFC 8259 rejects is
+/// rejected (but a trailing comma, which swift-corelibs-foundation accepts), what it allows
+/// (surrogate pairs) is read, and a report's numbers are integers.
 @Suite struct JSONValueTests {
     @Test func readsAReport() throws {
         let v = try JSONValue(parsing: #"{"b": [1, -2, true, null], "a": "x\u00e9\ud83d\ude80"}"#)

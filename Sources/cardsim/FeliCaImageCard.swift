@@ -1,16 +1,10 @@
 import APDU
+import FeliCaCommands
 import Foundation
 
-/// A FeliCa card described by its contents rather than a recording, for `cardsim pn532`:
-///
-/// ```json
-/// { "technology": "felica", "idm": "01 2E 4C D0 1A 2B 3C 4D", "pmm": "03 01 4B 02 4F 49 93 FF",
-///   "systems": [ { "code": "0003", "services": { "008B": ["…16 bytes…"], "090F": ["…", "…"] } },
-///                { "code": "FE00", "services": {} } ] }
-/// ```
-///
-/// A system may also list its areas (`"areas": ["0000 FFFE", "0040 07FF"]`: area code, end
-/// code), and a service may have no blocks (`"1CC8": []`: a locked service that exists).
+/// A FeliCa card served from a card image (``FeliCaCardImage``, the document
+/// `cardscan felica --image` writes). A system may list its areas, and a service may have no
+/// blocks (a locked service that exists).
 ///
 /// The card answers Polling for any of its systems (system n: the upper nibble of IDm byte 0
 /// is n), Request System Code, Request Service (key version 0000 for a listed service code,
@@ -18,7 +12,7 @@ import Foundation
 /// area before the services it starts with), Read Without Encryption (A8 past the last block,
 /// A6 for an unknown service or one that needs a key) and Write Without Encryption to a
 /// service with a "w/o key" read/write attribute (same service number: 0009 writes 000B).
-final class FeliCaCardImage {
+final class FeliCaImageCard {
     struct System {
         let code: UInt16
         var services: [UInt16: [[UInt8]]]
@@ -37,33 +31,25 @@ final class FeliCaCardImage {
     let pmm: [UInt8]
     private(set) var systems: [System]
 
-    struct Invalid: Error, CustomStringConvertible { let description: String }
-
+    /// The card an image describes; an image that does not check out is refused naming `file`.
     init(json data: Data, file: String) throws {
-        guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { throw Invalid(description: "\(file): not a JSON object") }
-        func hex(_ v: Any?, _ what: String, count: Int? = nil) throws -> [UInt8] {
-            guard let s = v as? String, let b = try? Hex.parse(s), count == nil || b.count == count! else {
-                throw Invalid(description: "\(file): \(what) must be hex\(count.map { " of \($0) bytes" } ?? "")")
-            }
-            return b
+        let image: FeliCaCardImage
+        do { image = try JSONDecoder().decode(FeliCaCardImage.self, from: data) } catch {
+            throw FeliCaCardImage.Invalid(reason: "\(file): not a JSON object in the card image format (\(Self.describe(error)))")
         }
-        idm = try hex(root["idm"], "idm", count: 8)
-        pmm = try hex(root["pmm"], "pmm", count: 8)
-        guard let list = root["systems"] as? [[String: Any]], !list.isEmpty else { throw Invalid(description: "\(file): systems must be a non-empty list") }
-        systems = try list.map { s in
-            let code = try hex(s["code"], "system code", count: 2)
-            var services: [UInt16: [[UInt8]]] = [:]
-            for (k, v) in (s["services"] as? [String: Any]) ?? [:] {
-                let sc = try hex(k, "service code \(k)", count: 2)
-                guard let blocks = v as? [Any] else { throw Invalid(description: "\(file): service \(k) must list its blocks") }
-                services[UInt16(sc[0]) << 8 | UInt16(sc[1])] = try blocks.map { try hex($0, "a block of service \(k)", count: 16) }
-            }
-            var areas: [(UInt16, UInt16)] = []
-            for a in (s["areas"] as? [Any]) ?? [] {
-                let b = try hex(a, "an area (code and end, e.g. \"0040 07FF\")", count: 4)
-                areas.append((UInt16(b[0]) << 8 | UInt16(b[1]), UInt16(b[2]) << 8 | UInt16(b[3])))
-            }
-            return System(code: UInt16(code[0]) << 8 | UInt16(code[1]), services: services, areas: areas)
+        let contents: FeliCaCardImage.Contents
+        do { contents = try image.contents() } catch { throw FeliCaCardImage.Invalid(reason: "\(file): \(error.reason)") }
+        idm = contents.idm
+        pmm = contents.pmm
+        systems = contents.systems.map { System(code: $0.code, services: $0.services, areas: $0.areas) }
+    }
+
+    private static func describe(_ error: Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, _): return "no '\(key.stringValue)'"
+        case DecodingError.typeMismatch(_, let c), DecodingError.dataCorrupted(let c), DecodingError.valueNotFound(_, let c):
+            return (c.codingPath.map(\.stringValue).joined(separator: ".") + " " + c.debugDescription).trimmingCharacters(in: .whitespaces)
+        default: return "\(error)"
         }
     }
 
