@@ -59,7 +59,7 @@ swift build -c release --product cardsim >/dev/null 2>&1
 PTY="/tmp/cardscan-bench-pn532"
 "$REL/cardsim" pn532 --pty "$PTY" Tests/Fixtures/suica/full-read.apdu >/dev/null 2>&1 &
 SIM=$!
-trap 'kill $SIM 2>/dev/null; scripts/lab.sh stop >/dev/null 2>&1 || true' EXIT
+trap 'kill $SIM 2>/dev/null || true; scripts/lab.sh stop >/dev/null 2>&1 || true' EXIT
 for _ in $(seq 1 100); do [ -e "$PTY" ] && break; sleep 0.05; done
 LIBNFC_AUTO_SCAN=false /usr/bin/python3 - "$REL/cardscan" "pn532_uart:$PTY" <<'PY'
 import json, subprocess, sys, time, statistics as st
