@@ -29,36 +29,48 @@ let package = Package(
         // Pure Swift: NDEF messages, the NFC Forum tag mappings and their read/write procedures
         // over any channel. No I/O of its own.
         .target(name: "NDEF", dependencies: ["APDU", "FeliCaCommands"]),
-        .systemLibrary(name: "CPCSCLite", pkgConfig: "libpcsclite",
-                       providers: [.apt(["libpcsclite-dev"])]),
+        .systemLibrary(
+            name: "CPCSCLite", pkgConfig: "libpcsclite",
+            providers: [.apt(["libpcsclite-dev"])]),
         .target(name: "PCSCTransport", dependencies: ["APDU", "FeliCaCommands", "CPCSCLite"]),
-        .systemLibrary(name: "CLibNFC", pkgConfig: "libnfc",
-                       providers: [.apt(["libnfc-dev", "libusb-dev"])]),
+        .systemLibrary(
+            name: "CLibNFC", pkgConfig: "libnfc",
+            providers: [.apt(["libnfc-dev", "libusb-dev"])]),
         .target(name: "NFCTransport", dependencies: ["APDU", "FeliCaCommands", "CLibNFC"]),
         .target(name: "CardProfiles", dependencies: ["APDU", "FeliCaCommands", "Yams"]),
         // What other Swift programs use to read a card: detectors per transport, one entry point.
         .target(name: "CardReading", dependencies: ["APDU", "FeliCaCommands", "NDEF", "CardProfiles", "PCSCTransport", "NFCTransport"]),
-        .executableTarget(name: "cardscan", dependencies: [
-            "APDU", "FeliCaCommands", "CardProfiles", "PCSCTransport", "NFCTransport", "NDEF", "CardReading",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
-        .executableTarget(name: "cardsim", dependencies: [
-            "APDU", "FeliCaCommands",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        .executableTarget(
+            name: "cardscan",
+            dependencies: [
+                "APDU", "FeliCaCommands", "CardProfiles", "PCSCTransport", "NFCTransport", "NDEF", "CardReading",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(
+            name: "cardsim",
+            dependencies: [
+                "APDU", "FeliCaCommands",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         .executableTarget(name: "CardscanBench", dependencies: ["APDU", "CardProfiles", "CardReading", "PCSCTransport"]),
         // The library walk-through (docs/library.md): read whatever card is on the first reader.
         .executableTarget(name: "read-card-example", dependencies: ["CardReading"], path: "Examples/read-card"),
-        .testTarget(name: "APDUTests", dependencies: [
-            "APDU", .product(name: "PropertyBased", package: "swift-property-based"),
-        ]),
+        .testTarget(
+            name: "APDUTests",
+            dependencies: [
+                "APDU", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
         .testTarget(name: "FeliCaCommandsTests", dependencies: ["APDU", "FeliCaCommands"]),
         .testTarget(name: "NDEFTests", dependencies: ["APDU", "FeliCaCommands", "NDEF"]),
         .testTarget(name: "CardProfilesTests", dependencies: ["APDU", "FeliCaCommands", "CardProfiles", "CardReading"]),
         // Starts and stops the PC/SC lab (pcscd + vpcd + cardsim) for the tests that need it.
         .target(name: "LabSupport", dependencies: ["APDU", "PCSCTransport"], path: "Tests/LabSupport", exclude: ["rival_client.py"]),
-        .testTarget(name: "PCSCTransportTests", dependencies: ["APDU", "FeliCaCommands", "CardProfiles", "CardReading", "PCSCTransport", "LabSupport"]),
-        .testTarget(name: "NFCTransportTests", dependencies: ["APDU", "FeliCaCommands", "NDEF", "CardProfiles", "CardReading", "NFCTransport", "LabSupport"]),
+        .testTarget(
+            name: "PCSCTransportTests",
+            dependencies: ["APDU", "FeliCaCommands", "CardProfiles", "CardReading", "PCSCTransport", "LabSupport"]),
+        .testTarget(
+            name: "NFCTransportTests",
+            dependencies: ["APDU", "FeliCaCommands", "NDEF", "CardProfiles", "CardReading", "NFCTransport", "LabSupport"]),
         .testTarget(name: "CLITests", dependencies: ["APDU", "CardProfiles", "CardReading", "PCSCTransport", "LabSupport"]),
     ],
     swiftLanguageModes: [.v6]

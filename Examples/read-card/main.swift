@@ -4,14 +4,16 @@ import CardProfiles
 import CardReading
 import Foundation
 
-let readers = try PCSCReaders()                                  // pcscd, and the reader to use
+let readers = try PCSCReaders()  // pcscd, and the reader to use
 print("Hold a card on \(try readers.chosenReader() ?? "a reader")…")
 guard let card = try readers.waitForCard(timeout: .seconds(30)) else {
-    print("No card within 30 s."); exit(75)
+    print("No card within 30 s.")
+    exit(75)
 }
-let outcome = CardReader(registry: .standard()).read(card)       // detection among all profiles
+let outcome = CardReader(registry: .standard()).read(card)  // detection among all profiles
 guard let report = outcome.report else {
-    print("Not read: \(outcome.error?.message ?? "no profile knows this card")"); exit(76)
+    print("Not read: \(outcome.error?.message ?? "no profile knows this card")")
+    exit(76)
 }
 print("\(report.name)\(report.partial ? " (partial)" : "")")
 if let balance = report.money { print("Balance: \(balance)") }

@@ -62,10 +62,22 @@ public struct ATR: Hashable, Sendable {
         var needsTCK = false
         while true {
             var g = InterfaceGroup(index: index)
-            if y & 1 != 0 { guard let b = s.popFirst() else { throw .truncated(expecting: "TA\(index)") }; g.ta = b }
-            if y & 2 != 0 { guard let b = s.popFirst() else { throw .truncated(expecting: "TB\(index)") }; g.tb = b }
-            if y & 4 != 0 { guard let b = s.popFirst() else { throw .truncated(expecting: "TC\(index)") }; g.tc = b }
-            if y & 8 != 0 { guard let b = s.popFirst() else { throw .truncated(expecting: "TD\(index)") }; g.td = b }
+            if y & 1 != 0 {
+                guard let b = s.popFirst() else { throw .truncated(expecting: "TA\(index)") }
+                g.ta = b
+            }
+            if y & 2 != 0 {
+                guard let b = s.popFirst() else { throw .truncated(expecting: "TB\(index)") }
+                g.tb = b
+            }
+            if y & 4 != 0 {
+                guard let b = s.popFirst() else { throw .truncated(expecting: "TC\(index)") }
+                g.tc = b
+            }
+            if y & 8 != 0 {
+                guard let b = s.popFirst() else { throw .truncated(expecting: "TD\(index)") }
+                g.td = b
+            }
             groups.append(g)
             guard let td = g.td else { break }
             if td & 0x0F != 0 { needsTCK = true }
@@ -86,7 +98,8 @@ public struct ATR: Hashable, Sendable {
         }
         if !s.isEmpty { throw .trailingBytes(s.count) }
         self.bytes = all
-        self.ts = ts; self.t0 = t0
+        self.ts = ts
+        self.t0 = t0
         self.interfaceGroups = groups
         self.historicalBytes = historical
         self.tck = tck
@@ -105,8 +118,12 @@ public struct ATR: Hashable, Sendable {
         }
         rows.append(("protocols", protocols.map { "T=\($0)" }.joined(separator: ", ")))
         let printable = historicalBytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
-        rows.append(("historical", historicalBytes.isEmpty ? "(none)" :
-                        historicalBytes.hexString + (printable ? "  \"\(String(decoding: historicalBytes, as: UTF8.self))\"" : "")))
+        rows.append(
+            (
+                "historical",
+                historicalBytes.isEmpty
+                    ? "(none)" : historicalBytes.hexString + (printable ? "  \"\(String(decoding: historicalBytes, as: UTF8.self))\"" : "")
+            ))
         if let tck { rows.append(("TCK", "\([tck].hexString)  (correct)")) }
         return rows
     }

@@ -37,7 +37,9 @@ public struct BERTLV: Hashable, Sendable {
     }
 
     public init(tag: TLVTag, value: [UInt8], children: [BERTLV] = []) {
-        self.tag = tag; self.value = value; self.children = children
+        self.tag = tag
+        self.value = value
+        self.children = children
     }
 
     /// Parses exactly one object; bytes after it are an error.

@@ -37,7 +37,10 @@ public protocol CardTransportError: UserFacingError {
 public struct ReplayedTransportFailure: CardTransportError, Equatable {
     public let failure: TransportFailure
     public let line: Int
-    public init(failure: TransportFailure, line: Int) { self.failure = failure; self.line = line }
+    public init(failure: TransportFailure, line: Int) {
+        self.failure = failure
+        self.line = line
+    }
     public var message: String {
         switch failure {
         case .removed: return "the card was removed (transcript line \(line))"

@@ -51,15 +51,19 @@ public final class CardExchange {
         roundTrips += 1
         do {
             let answer = try channel.transmit(bytes)
-            observer?(WireExchange(command: bytes, response: answer, failure: nil,
-                                   duration: ContinuousClock.now - start,
-                                   secret: WireRedaction.secretRange(in: bytes)))
+            observer?(
+                WireExchange(
+                    command: bytes, response: answer, failure: nil,
+                    duration: ContinuousClock.now - start,
+                    secret: WireRedaction.secretRange(in: bytes)))
             return answer
         } catch {
-            observer?(WireExchange(command: bytes, response: nil,
-                                   failure: (error as? CardTransportError)?.failure ?? .other("\(type(of: error))"),
-                                   duration: ContinuousClock.now - start,
-                                   secret: WireRedaction.secretRange(in: bytes)))
+            observer?(
+                WireExchange(
+                    command: bytes, response: nil,
+                    failure: (error as? CardTransportError)?.failure ?? .other("\(type(of: error))"),
+                    duration: ContinuousClock.now - start,
+                    secret: WireRedaction.secretRange(in: bytes)))
             throw error
         }
     }
@@ -76,7 +80,7 @@ public final class CardExchange {
         guard handlesT0 else { return response }
         if let exact = response.statusWord.correctLength {
             var resend = command.with(le: exact)
-            resend.forceExtended = false     // an extended Le shrinks to the short form
+            resend.forceExtended = false  // an extended Le shrinks to the short form
             response = try roundTrip(resend.encoded())
         }
         var data = response.data

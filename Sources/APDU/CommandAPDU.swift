@@ -19,11 +19,18 @@ public struct CommandAPDU: Hashable, Sendable {
     /// The data holds a secret (a PIN): traces and transcripts show `..` instead.
     public var dataIsSecret: Bool
 
-    public init(cla: UInt8, ins: UInt8, p1: UInt8, p2: UInt8, data: [UInt8] = [], le: Int? = nil,
-                forceExtended: Bool = false, dataIsSecret: Bool = false) {
-        self.cla = cla; self.ins = ins; self.p1 = p1; self.p2 = p2
-        self.data = data; self.le = le
-        self.forceExtended = forceExtended; self.dataIsSecret = dataIsSecret
+    public init(
+        cla: UInt8, ins: UInt8, p1: UInt8, p2: UInt8, data: [UInt8] = [], le: Int? = nil,
+        forceExtended: Bool = false, dataIsSecret: Bool = false
+    ) {
+        self.cla = cla
+        self.ins = ins
+        self.p1 = p1
+        self.p2 = p2
+        self.data = data
+        self.le = le
+        self.forceExtended = forceExtended
+        self.dataIsSecret = dataIsSecret
     }
 
     /// ISO/IEC 7816-3 §12.1.3 cases.
@@ -67,8 +74,7 @@ public struct CommandAPDU: Hashable, Sendable {
         out.reserveCapacity(4 + 3 + data.count + 3)
         let ext = isExtended
         if !data.isEmpty {
-            if ext { out += [0, UInt8(data.count >> 8), UInt8(data.count & 0xFF)] }
-            else { out.append(UInt8(data.count)) }
+            if ext { out += [0, UInt8(data.count >> 8), UInt8(data.count & 0xFF)] } else { out.append(UInt8(data.count)) }
             out += data
         }
         if let le {
@@ -89,13 +95,19 @@ public struct CommandAPDU: Hashable, Sendable {
         guard b.count >= 4 else { throw .tooShort(b.count) }
         self.init(cla: b[0], ins: b[1], p1: b[2], p2: b[3])
         let body = b[4...]
-        if body.isEmpty { return }                                   // case 1
-        if body.count == 1 { le = body.first! == 0 ? 256 : Int(body.first!); return }  // 2S
+        if body.isEmpty { return }  // case 1
+        if body.count == 1 {
+            le = body.first! == 0 ? 256 : Int(body.first!)
+            return
+        }  // 2S
         let first = body[body.startIndex]
-        if first != 0 {                                              // short 3 or 4
+        if first != 0 {  // short 3 or 4
             let lc = Int(first)
             let rest = body.count - 1
-            if rest == lc { data = Array(body.dropFirst()); return }
+            if rest == lc {
+                data = Array(body.dropFirst())
+                return
+            }
             if rest == lc + 1 {
                 data = Array(body.dropFirst().dropLast())
                 le = body.last! == 0 ? 256 : Int(body.last!)
@@ -105,7 +117,7 @@ public struct CommandAPDU: Hashable, Sendable {
         }
         // Extended: body starts with 00.
         forceExtended = true
-        if body.count == 3 {                                         // 2E
+        if body.count == 3 {  // 2E
             let v = Int(body[body.startIndex + 1]) << 8 | Int(body[body.startIndex + 2])
             le = v == 0 ? 65536 : v
             return
@@ -115,8 +127,11 @@ public struct CommandAPDU: Hashable, Sendable {
         guard lc > 0 else { throw .malformedExtendedLength }
         let rest = body.count - 3
         let dataStart = body.startIndex + 3
-        if rest == lc { data = Array(body[dataStart...]); return }   // 3E
-        if rest == lc + 2 {                                          // 4E
+        if rest == lc {
+            data = Array(body[dataStart...])
+            return
+        }  // 3E
+        if rest == lc + 2 {  // 4E
             data = Array(body[dataStart..<(dataStart + lc)])
             let v = Int(body[dataStart + lc]) << 8 | Int(body[dataStart + lc + 1])
             le = v == 0 ? 65536 : v

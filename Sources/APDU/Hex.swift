@@ -37,7 +37,12 @@ public enum Hex {
             defer { position += 1 }
             if let v = nibble(c) {
                 digits += 1
-                if let h = high { out.append(h << 4 | v); high = nil } else { high = v }
+                if let h = high {
+                    out.append(h << 4 | v)
+                    high = nil
+                } else {
+                    high = v
+                }
             } else if c == 0x20 || c == 0x09 || c == 0x3A {
                 if high != nil { throw .splitByte(position: position) }
             } else {
@@ -66,7 +71,12 @@ public enum Hex {
         return String(unsafeUninitializedCapacity: capacity) { out in
             var i = 0
             for b in bytes {
-                if i > 0 { for s in sep { out[i] = s; i += 1 } }
+                if i > 0 {
+                    for s in sep {
+                        out[i] = s
+                        i += 1
+                    }
+                }
                 out[i] = digitsUpper[Int(b >> 4)]
                 out[i + 1] = digitsUpper[Int(b & 0x0F)]
                 i += 2

@@ -10,8 +10,9 @@ extension CommandAPDU {
     }
 
     private static func select(p1: UInt8, data: [UInt8], occurrence: Occurrence, returning: SelectResponse) -> CommandAPDU {
-        CommandAPDU(cla: 0x00, ins: 0xA4, p1: p1, p2: returning.rawValue | occurrence.rawValue,
-                    data: data, le: returning == .none ? nil : 256)
+        CommandAPDU(
+            cla: 0x00, ins: 0xA4, p1: p1, p2: returning.rawValue | occurrence.rawValue,
+            data: data, le: returning == .none ? nil : 256)
     }
 
     /// SELECT by DF name (AID), P1 = 04 (ISO/IEC 7816-4 §11.2.2).

@@ -59,7 +59,10 @@ public final class ReplayChannel: CardChannel {
         case .lenient:
             var lastUsed: Int? = nil
             for (i, entry) in transcript.entries.enumerated() where entry.command != nil && entry.matches(command) {
-                if !used[i] { used[i] = true; return try answer(entry) }
+                if !used[i] {
+                    used[i] = true
+                    return try answer(entry)
+                }
                 lastUsed = i
             }
             if let i = lastUsed { return try answer(transcript.entries[i]) }

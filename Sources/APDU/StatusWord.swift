@@ -5,7 +5,10 @@ public struct StatusWord: Hashable, Sendable {
     public let sw1: UInt8
     public let sw2: UInt8
 
-    public init(_ sw1: UInt8, _ sw2: UInt8) { self.sw1 = sw1; self.sw2 = sw2 }
+    public init(_ sw1: UInt8, _ sw2: UInt8) {
+        self.sw1 = sw1
+        self.sw2 = sw2
+    }
     public init(_ value: UInt16) { self.init(UInt8(value >> 8), UInt8(value & 0xFF)) }
 
     public var value: UInt16 { UInt16(sw1) << 8 | UInt16(sw2) }

@@ -11,7 +11,10 @@ public struct Transcript: Hashable, Sendable {
     public struct Header: Hashable, Sendable {
         public var key: String
         public var value: String
-        public init(_ key: String, _ value: String) { self.key = key; self.value = value }
+        public init(_ key: String, _ value: String) {
+            self.key = key
+            self.value = value
+        }
     }
 
     /// A command byte pattern: a byte, or `..` (any byte on replay; a redacted secret).
@@ -27,7 +30,10 @@ public struct Transcript: Hashable, Sendable {
         public var comment: String?
 
         public init(command: Pattern?, outcome: Outcome, line: Int = 0, comment: String? = nil) {
-            self.command = command; self.outcome = outcome; self.line = line; self.comment = comment
+            self.command = command
+            self.outcome = outcome
+            self.line = line
+            self.comment = comment
         }
 
         /// Whether `bytes` fits the command pattern (`..` matches anything).
@@ -45,7 +51,8 @@ public struct Transcript: Hashable, Sendable {
     }
 
     public init(headers: [Header] = [], entries: [Entry] = []) {
-        self.headers = headers; self.entries = entries
+        self.headers = headers
+        self.entries = entries
     }
 
     /// The value of the first header named `key`.

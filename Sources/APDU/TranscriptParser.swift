@@ -5,7 +5,10 @@ public struct TranscriptError: UserFacingError, Equatable {
     public var column: Int
     public var reason: String
     public init(file: String, line: Int, column: Int, reason: String) {
-        self.file = file; self.line = line; self.column = column; self.reason = reason
+        self.file = file
+        self.line = line
+        self.column = column
+        self.reason = reason
     }
     public var message: String { "\(file):\(line):\(column): \(reason)" }
     public var hint: String? { "see docs/transcripts.md for the format" }
@@ -35,16 +38,21 @@ extension Transcript {
                         throw fail(1, "the first line must be '\(Transcript.magicLine)'")
                     }
                     let version = trimmed.dropFirst("# cardscan transcript ".count)
-                    guard version == "1" else { throw fail(24, "unsupported transcript version '\(version)' (this cardscan reads version 1)") }
+                    guard version == "1" else {
+                        throw fail(24, "unsupported transcript version '\(version)' (this cardscan reads version 1)")
+                    }
                     sawMagic = true
                     continue
                 }
                 if inHeader, let colon = trimmed.firstIndex(of: ":") {
                     let key = trimmed[trimmed.index(after: trimmed.startIndex)..<colon].trimmingSpaces
                     let value = trimmed[trimmed.index(after: colon)...].trimmingSpaces
-                    if !key.isEmpty, !key.contains(" ") { headers.append(Header(String(key), String(value))); continue }
+                    if !key.isEmpty, !key.contains(" ") {
+                        headers.append(Header(String(key), String(value)))
+                        continue
+                    }
                 }
-                continue                               // a comment line
+                continue  // a comment line
             }
             if !sawMagic { throw fail(1, "the first line must be '\(Transcript.magicLine)'") }
             inHeader = false
@@ -58,7 +66,10 @@ extension Transcript {
             let bodyColumn = indent + 2
             switch marker {
             case ">":
-                if let p = pending { throw TranscriptError(file: file, line: p.line, column: 1, reason: "command has no answer ('<' or '!' line) before line \(lineNumber)") }
+                if let p = pending {
+                    throw TranscriptError(
+                        file: file, line: p.line, column: 1, reason: "command has no answer ('<' or '!' line) before line \(lineNumber)")
+                }
                 let pattern = try Self.parseBytes(body, allowWildcard: true, column: bodyColumn) { fail($0, $1) }
                 if pattern.isEmpty { throw fail(bodyColumn, "empty command") }
                 pending = (pattern, lineNumber)
@@ -70,23 +81,32 @@ extension Transcript {
             case "!":
                 let word = body.trimmingSpaces
                 let failure: TransportFailure
-                if word == "removed" { failure = .removed }
-                else if word.hasPrefix("error:") {
+                if word == "removed" {
+                    failure = .removed
+                } else if word.hasPrefix("error:") {
                     let name = word.dropFirst("error:".count).trimmingSpaces
                     if name.isEmpty { throw fail(bodyColumn, "'! error:' needs a name, e.g. '! error: timeout'") }
                     failure = name == "timeout" ? .timeout : .other(String(name))
                 } else {
                     throw fail(bodyColumn, "unknown event '\(word)': expected 'removed' or 'error: NAME'")
                 }
-                entries.append(Entry(command: pending?.pattern, outcome: .failure(failure),
-                                     line: pending?.line ?? lineNumber, comment: comment))
+                entries.append(
+                    Entry(
+                        command: pending?.pattern, outcome: .failure(failure),
+                        line: pending?.line ?? lineNumber, comment: comment))
                 pending = nil
             default:
                 throw fail(indent + 1, "a line must start with '#', '>', '<' or '!', not '\(marker)'")
             }
         }
-        if !sawMagic { throw TranscriptError(file: file, line: max(lineNumber, 1), column: 1, reason: "empty file: the first line must be '\(Transcript.magicLine)'") }
-        if let p = pending { throw TranscriptError(file: file, line: p.line, column: 1, reason: "command has no answer ('<' or '!' line) at the end of the file") }
+        if !sawMagic {
+            throw TranscriptError(
+                file: file, line: max(lineNumber, 1), column: 1, reason: "empty file: the first line must be '\(Transcript.magicLine)'")
+        }
+        if let p = pending {
+            throw TranscriptError(
+                file: file, line: p.line, column: 1, reason: "command has no answer ('<' or '!' line) at the end of the file")
+        }
     }
 
     /// Parses a byte pattern (`3B 8B .. 01`): hex bytes, `..` for any byte.
@@ -95,16 +115,23 @@ extension Transcript {
     }
 
     /// Hex bytes separated by spaces, colons or nothing; `..` is a wildcard byte.
-    static func parseBytes(_ text: Substring, allowWildcard: Bool, column: Int,
-                           fail: (Int, String) -> TranscriptError) throws(TranscriptError) -> Pattern {
+    static func parseBytes(
+        _ text: Substring, allowWildcard: Bool, column: Int,
+        fail: (Int, String) -> TranscriptError
+    ) throws(TranscriptError) -> Pattern {
         var out: Pattern = []
         let utf8 = Array(text.utf8)
         var i = 0
         while i < utf8.count {
             let c = utf8[i]
-            if c == 0x20 || c == 0x09 || c == 0x3A { i += 1; continue }
+            if c == 0x20 || c == 0x09 || c == 0x3A {
+                i += 1
+                continue
+            }
             guard i + 1 < utf8.count else {
-                throw fail(column + i, Hex.nibble(c) == nil ? "'\(Character(Unicode.Scalar(c)))' is not hex" : "odd number of hex digits: a byte needs two")
+                throw fail(
+                    column + i,
+                    Hex.nibble(c) == nil ? "'\(Character(Unicode.Scalar(c)))' is not hex" : "odd number of hex digits: a byte needs two")
             }
             let d = utf8[i + 1]
             if c == 0x2E && d == 0x2E {

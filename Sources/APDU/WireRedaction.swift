@@ -10,7 +10,8 @@ public enum WireRedaction {
     /// The range of data-field bytes to hide in `command`, or nil.
     public static func secretRange(in command: [UInt8]) -> Range<Int>? {
         guard command.count > 5, command[0] != 0xFF, secretInstructions.contains(command[1]),
-              let parsed = try? CommandAPDU(bytes: command), !parsed.data.isEmpty else { return nil }
+            let parsed = try? CommandAPDU(bytes: command), !parsed.data.isEmpty
+        else { return nil }
         let start = parsed.isExtended ? 7 : 5
         return start..<(start + parsed.data.count)
     }

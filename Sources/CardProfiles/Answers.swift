@@ -48,9 +48,15 @@ public struct Answers: Sendable, Equatable {
         }
         set {
             if let i = names.firstIndex(of: name) {
-                if let newValue { values[i] = newValue } else { names.remove(at: i); values.remove(at: i) }
+                if let newValue {
+                    values[i] = newValue
+                } else {
+                    names.remove(at: i)
+                    values.remove(at: i)
+                }
             } else if let newValue {
-                names.append(name); values.append(newValue)
+                names.append(name)
+                values.append(newValue)
             }
         }
     }

@@ -15,7 +15,9 @@ public struct CardReport: Equatable, Sendable {
     public var warnings: [ReportWarning] = []
 
     public init(profile: String, name: String, currency: String) {
-        self.profile = profile; self.name = name; self.currency = currency
+        self.profile = profile
+        self.name = name
+        self.currency = currency
     }
 
     public static func == (a: CardReport, b: CardReport) -> Bool { a.json == b.json }
@@ -24,7 +26,18 @@ public struct CardReport: Equatable, Sendable {
 
     public var json: JSONValue {
         func object(_ pairs: [(String, FieldValue)]) -> JSONValue {
-            .object(pairs.map { ($0.0, { switch $0 { case .int(let i): return .int(i); case .string(let s): return .string(s) } }($0.1)) })
+            .object(
+                pairs.map {
+                    (
+                        $0.0,
+                        {
+                            switch $0 {
+                            case .int(let i): return .int(i)
+                            case .string(let s): return .string(s)
+                            }
+                        }($0.1)
+                    )
+                })
         }
         var pairs: [(String, JSONValue)] = [
             ("profile", .string(profile)),
@@ -47,6 +60,9 @@ public struct CardReport: Equatable, Sendable {
 public struct ReportWarning: Hashable, Sendable, CustomStringConvertible {
     public var field: String
     public var reason: String
-    public init(field: String, reason: String) { self.field = field; self.reason = reason }
+    public init(field: String, reason: String) {
+        self.field = field
+        self.reason = reason
+    }
     public var description: String { "\(field): \(reason)" }
 }

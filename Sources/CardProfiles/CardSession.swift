@@ -25,10 +25,17 @@ public final class CardSession {
         }
     }
     private var cache: [Key: ResponseAPDU] = [:]
-    private var logical: [[UInt8]] = [] {     // where the profile thinks the card is
-        didSet { logicalID = contextIDs[logical] ?? { contextIDs[logical] = contextIDs.count; return contextIDs.count - 1 }() }
+    private var logical: [[UInt8]] = [] {  // where the profile thinks the card is
+        didSet {
+            logicalID =
+                contextIDs[logical]
+                ?? {
+                    contextIDs[logical] = contextIDs.count
+                    return contextIDs.count - 1
+                }()
+        }
     }
-    private var actual: [[UInt8]] = []        // where the card really is
+    private var actual: [[UInt8]] = []  // where the card really is
     /// Each selection context seen gets a small number, so cache keys hash cheaply.
     private var contextIDs: [[[UInt8]]: Int] = [[]: 0]
     private var logicalID = 0
@@ -98,9 +105,9 @@ public final class CardSession {
     static func context(after select: [UInt8], p1: UInt8, from current: [[UInt8]]) -> [[UInt8]] {
         switch p1 {
         case 0x00 where select.count >= 7 && select[5] == 0x3F && select[6] == 0x00:
-            return [select]                                    // the MF: absolute
-        case 0x00, 0x01, 0x02: return current + [select]      // by FID / child DF / EF: relative
-        default: return [select]                               // by DF name, by path: absolute
+            return [select]  // the MF: absolute
+        case 0x00, 0x01, 0x02: return current + [select]  // by FID / child DF / EF: relative
+        default: return [select]  // by DF name, by path: absolute
         }
     }
 }

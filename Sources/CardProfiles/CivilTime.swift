@@ -6,7 +6,9 @@ public struct CivilDate: Hashable, Sendable, CustomStringConvertible {
 
     public init?(year: Int, month: Int, day: Int) {
         guard (1...12).contains(month), day >= 1, day <= CivilDate.daysIn(month: month, year: year) else { return nil }
-        self.year = year; self.month = month; self.day = day
+        self.year = year
+        self.month = month
+        self.day = day
     }
 
     /// Parses `YYYY-MM-DD`.
@@ -54,7 +56,11 @@ public struct CivilDate: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         var out: [UInt8] = []
         out.reserveCapacity(10)
-        appendDigits(&out, year, 4); out.append(0x2D); appendDigits(&out, month, 2); out.append(0x2D); appendDigits(&out, day, 2)
+        appendDigits(&out, year, 4)
+        out.append(0x2D)
+        appendDigits(&out, month, 2)
+        out.append(0x2D)
+        appendDigits(&out, day, 2)
         return String(decoding: out, as: UTF8.self)
     }
 }
@@ -63,13 +69,23 @@ public struct CivilDate: Hashable, Sendable, CustomStringConvertible {
 /// below 10^width, as dates and times are; anything else goes through String).
 @inline(__always)
 func appendDigits(_ out: inout [UInt8], _ v: Int, _ width: Int) {
-    guard v >= 0 else { out.append(contentsOf: Array(String(v).utf8)); return }
+    guard v >= 0 else {
+        out.append(contentsOf: Array(String(v).utf8))
+        return
+    }
     var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0)
     var n = v, count = 0
     withUnsafeMutableBytes(of: &digits) { buf in
-        repeat { buf[count] = UInt8(0x30 + n % 10); n /= 10; count += 1 } while n > 0 && count < 6
+        repeat {
+            buf[count] = UInt8(0x30 + n % 10)
+            n /= 10
+            count += 1
+        } while n > 0 && count < 6
     }
-    if n > 0 { out.append(contentsOf: Array(String(v).utf8)); return }
+    if n > 0 {
+        out.append(contentsOf: Array(String(v).utf8))
+        return
+    }
     for _ in count..<max(count, width) { out.append(0x30) }
     withUnsafeBytes(of: &digits) { buf in for i in stride(from: count - 1, through: 0, by: -1) { out.append(buf[i]) } }
 }
@@ -80,7 +96,8 @@ enum UTCOffset {
         if text == "Z" || text == "UTC" { return 0 }
         let chars = Array(text)
         guard chars.count == 6, chars[0] == "+" || chars[0] == "-", chars[3] == ":",
-              let h = Int(String(chars[1...2])), let m = Int(String(chars[4...5])), h <= 14, m < 60 else { return nil }
+            let h = Int(String(chars[1...2])), let m = Int(String(chars[4...5])), h <= 14, m < 60
+        else { return nil }
         return (chars[0] == "-" ? -1 : 1) * (h * 60 + m)
     }
 }
@@ -89,10 +106,20 @@ enum UTCOffset {
 func isoDateTime(_ date: CivilDate, _ h: Int, _ m: Int, _ s: Int, zoneMinutes: Int) -> String {
     var out: [UInt8] = []
     out.reserveCapacity(25)
-    appendDigits(&out, date.year, 4); out.append(0x2D); appendDigits(&out, date.month, 2); out.append(0x2D)
-    appendDigits(&out, date.day, 2); out.append(0x54)
-    appendDigits(&out, h, 2); out.append(0x3A); appendDigits(&out, m, 2); out.append(0x3A); appendDigits(&out, s, 2)
+    appendDigits(&out, date.year, 4)
+    out.append(0x2D)
+    appendDigits(&out, date.month, 2)
+    out.append(0x2D)
+    appendDigits(&out, date.day, 2)
+    out.append(0x54)
+    appendDigits(&out, h, 2)
+    out.append(0x3A)
+    appendDigits(&out, m, 2)
+    out.append(0x3A)
+    appendDigits(&out, s, 2)
     out.append(zoneMinutes < 0 ? 0x2D : 0x2B)
-    appendDigits(&out, abs(zoneMinutes) / 60, 2); out.append(0x3A); appendDigits(&out, abs(zoneMinutes) % 60, 2)
+    appendDigits(&out, abs(zoneMinutes) / 60, 2)
+    out.append(0x3A)
+    appendDigits(&out, abs(zoneMinutes) % 60, 2)
     return String(decoding: out, as: UTF8.self)
 }

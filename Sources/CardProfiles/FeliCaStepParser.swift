@@ -20,7 +20,10 @@ enum FeliCaStepParser {
             if g("service") == nil { r.issue(node, "\(apath).service", "required key 'service' is missing (e.g. 0x090F)") }
             let service = r.int(g("service"), "\(apath).service", range: 0...0xFFFF)
             if let service, ServiceCode(UInt16(service)).needsAuthentication {
-                r.issue(g("service"), "\(apath).service", "service \(String(service, radix: 16)) needs authentication (a 'with key' attribute): cardscan only reads without encryption")
+                r.issue(
+                    g("service"), "\(apath).service",
+                    "service \(String(service, radix: 16)) needs authentication (a 'with key' attribute): cardscan only reads without encryption"
+                )
             }
             let first = g("first").flatMap { r.int($0, "\(apath).first", range: 0...0xFFFF) } ?? 0
             let count = g("count").flatMap { r.int($0, "\(apath).count", range: 1...255) } ?? 1

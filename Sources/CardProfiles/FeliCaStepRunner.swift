@@ -22,14 +22,16 @@ final class FeliCaStepRunner: StepRunner {
                 return .answered(.data(found.bytes))
             case .readBlocks(let service, let first, let count, let perCommand, let records):
                 guard let idm = target?.idm else {
-                    throw ReadError.badAnswer(profile: profile.id, step: step.name, line: step.line, reason: "read-blocks needs a poll step before it")
+                    throw ReadError.badAnswer(
+                        profile: profile.id, step: step.name, line: step.line, reason: "read-blocks needs a poll step before it")
                 }
                 var blocks: [[UInt8]] = []
                 func collected() -> Answer { records ? .records(blocks) : .data(blocks.flatMap { $0 }) }
                 for chunk in try FeliCaCommand.readPlan(first: first, count: count, perCommand: perCommand) {
                     let frame = try FeliCaCommand.readWithoutEncryption(idm, services: [ServiceCode(service)], blocks: chunk)
                     do {
-                        blocks += try FeliCaResponse.readWithoutEncryption(try session.transmitFrame(frame), idm: idm, expectedBlocks: chunk.count)
+                        blocks += try FeliCaResponse.readWithoutEncryption(
+                            try session.transmitFrame(frame), idm: idm, expectedBlocks: chunk.count)
                     } catch let e as CardTransportError where !blocks.isEmpty {
                         var result = StepResult.answered(collected())
                         result.interrupted = .transport(e)

@@ -46,7 +46,9 @@ public struct FeliCaSurvey: Sendable {
             let idm = first.idm
             var codes: [UInt16] = [first.systemCode.value]
             // Octopus does not answer Request System Code: the polled system is then all we know.
-            if let listed = try? FeliCaResponse.requestSystemCode(try exchange.transmit(FeliCaCommand.requestSystemCode(idm)), idm: idm), !listed.isEmpty {
+            if let listed = try? FeliCaResponse.requestSystemCode(try exchange.transmit(FeliCaCommand.requestSystemCode(idm)), idm: idm),
+                !listed.isEmpty
+            {
                 codes = listed.map(\.value)
             }
             for code in codes {
@@ -66,7 +68,7 @@ public struct FeliCaSurvey: Sendable {
     /// Search Service Code from index 0 until the card answers FF FF.
     static func walk(_ system: inout System, _ exchange: CardExchange, readBlocks: Bool) throws {
         let idm = try IDm(system.idm)
-        var open: [ClosedRange<UInt16>] = []          // the service numbers of the areas we are in
+        var open: [ClosedRange<UInt16>] = []  // the service numbers of the areas we are in
         for index in 0..<nodeLimit {
             let answer = try exchange.transmit(FeliCaCommand.searchServiceCode(idm, index: UInt16(index)))
             guard let node = try FeliCaResponse.searchServiceCode(answer, idm: idm) else { return }

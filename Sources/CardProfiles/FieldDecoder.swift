@@ -25,7 +25,8 @@ enum FieldDecoder {
             var value: Int
             if spec.type == .int {
                 // Two's complement over `width` bits (64 bits: the bit pattern as it is).
-                value = width > 0 && width < 64 && raw & (1 << UInt64(width - 1)) != 0
+                value =
+                    width > 0 && width < 64 && raw & (1 << UInt64(width - 1)) != 0
                     ? Int(truncatingIfNeeded: raw) - (1 << width) : Int(truncatingIfNeeded: raw)
             } else {
                 guard raw <= UInt64(Int.max) else {
@@ -127,7 +128,8 @@ enum FieldDecoder {
     static func checkBCD(_ bytes: ArraySlice<UInt8>) throws(Failure) {
         for (i, b) in bytes.enumerated() {
             for nibble in [b >> 4, b & 0x0F] where nibble > 9 {
-                throw Failure(reason: "non-decimal BCD digit \(String(nibble, radix: 16, uppercase: true)) in byte \(i) (\(bytes.hexString))")
+                throw Failure(
+                    reason: "non-decimal BCD digit \(String(nibble, radix: 16, uppercase: true)) in byte \(i) (\(bytes.hexString))")
             }
         }
     }

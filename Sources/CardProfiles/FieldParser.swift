@@ -5,9 +5,11 @@ import Yams
 struct FieldParser {
     let reader: YAMLReader
 
-    static let keys = ["from", "offset", "length", "type", "endian", "bits", "mask", "scale", "add", "map", "default",
-                       "epoch", "zone", "year-base", "drop-digits", "strip-zeros", "check-digit", "format", "optional",
-                       "difference", "sum"]
+    static let keys = [
+        "from", "offset", "length", "type", "endian", "bits", "mask", "scale", "add", "map", "default",
+        "epoch", "zone", "year-base", "drop-digits", "strip-zeros", "check-digit", "format", "optional",
+        "difference", "sum",
+    ]
 
     func parse(_ node: Node, _ path: String, inTrips: Bool) -> FieldSpec? {
         let r = reader
@@ -51,13 +53,19 @@ struct FieldParser {
         spec.offset = r.int(g("offset"), "\(path).offset", range: 0...65535) ?? 0
         spec.length = g("length").flatMap { r.int($0, "\(path).length", range: 1...4096) }
         if let t = r.string(g("type"), "\(path).type") {
-            if let type = FieldType(rawValue: t) { spec.type = type } else {
-                r.issue(g("type"), "\(path).type", "unknown type '\(t)' (expected one of: \(FieldType.allCases.map(\.rawValue).joined(separator: ", ")))")
+            if let type = FieldType(rawValue: t) {
+                spec.type = type
+            } else {
+                r.issue(
+                    g("type"), "\(path).type",
+                    "unknown type '\(t)' (expected one of: \(FieldType.allCases.map(\.rawValue).joined(separator: ", ")))")
                 return nil
             }
         }
         if let fixed = spec.type.fixedLength {
-            if let l = spec.length, l != fixed { r.issue(g("length"), "\(path).length", "type \(spec.type.rawValue) is \(fixed) bytes, not \(l)") }
+            if let l = spec.length, l != fixed {
+                r.issue(g("length"), "\(path).length", "type \(spec.type.rawValue) is \(fixed) bytes, not \(l)")
+            }
             spec.length = fixed
         }
         if spec.length == nil, spec.type.isInteger {
@@ -68,8 +76,11 @@ struct FieldParser {
             r.issue(g("length"), "\(path).length", "a BCD number is at most 9 bytes (18 digits, what a 64-bit integer holds), not \(l)")
         }
         if let e = r.string(g("endian"), "\(path).endian") {
-            switch e { case "big": spec.littleEndian = false; case "little": spec.littleEndian = true
-            default: r.issue(g("endian"), "\(path).endian", "endian is 'big' or 'little', not '\(e)'") }
+            switch e {
+            case "big": spec.littleEndian = false
+            case "little": spec.littleEndian = true
+            default: r.issue(g("endian"), "\(path).endian", "endian is 'big' or 'little', not '\(e)'")
+            }
         }
         if let bitsNode = g("bits") {
             if let text = r.string(bitsNode, "\(path).bits") {
@@ -77,7 +88,9 @@ struct FieldParser {
                 if ends.count == 2, let lo = ends[0], let hi = ends[1], lo <= hi, hi < (spec.length ?? 8) * 8 {
                     spec.bits = lo...hi
                 } else {
-                    r.issue(bitsNode, "\(path).bits", "'\(text)' is not a bit range inside the field (e.g. 0-30; bit 0 is the least significant)")
+                    r.issue(
+                        bitsNode, "\(path).bits",
+                        "'\(text)' is not a bit range inside the field (e.g. 0-30; bit 0 is the least significant)")
                 }
             }
         }
@@ -87,7 +100,10 @@ struct FieldParser {
         if let mapNode = g("map") {
             var table: [Int: String] = [:]
             for (k, v) in r.mapping(mapNode, "\(path).map") ?? [] {
-                guard let code = YAMLReader.parseInt(k) else { r.issue(mapNode, "\(path).map", "map keys are numbers (e.g. 0x06), not '\(k)'"); continue }
+                guard let code = YAMLReader.parseInt(k) else {
+                    r.issue(mapNode, "\(path).map", "map keys are numbers (e.g. 0x06), not '\(k)'")
+                    continue
+                }
                 if let word = r.string(v, "\(path).map.\(k)") { table[code] = word }
             }
             spec.map = table
@@ -95,27 +111,41 @@ struct FieldParser {
         spec.mapDefault = r.string(g("default"), "\(path).default")
         if spec.mapDefault != nil, spec.map == nil { r.issue(g("default"), "\(path).default", "'default' only applies with 'map'") }
         if let e = r.string(g("epoch"), "\(path).epoch") {
-            if let d = CivilDate(iso: e) { spec.epoch = d } else { r.issue(g("epoch"), "\(path).epoch", "'\(e)' is not a date (YYYY-MM-DD)") }
+            if let d = CivilDate(iso: e) {
+                spec.epoch = d
+            } else {
+                r.issue(g("epoch"), "\(path).epoch", "'\(e)' is not a date (YYYY-MM-DD)")
+            }
         }
         if let z = r.string(g("zone"), "\(path).zone") {
-            if let minutes = UTCOffset.parse(z) { spec.zoneMinutes = minutes } else { r.issue(g("zone"), "\(path).zone", "'\(z)' is not a UTC offset (e.g. +08:00)") }
+            if let minutes = UTCOffset.parse(z) {
+                spec.zoneMinutes = minutes
+            } else {
+                r.issue(g("zone"), "\(path).zone", "'\(z)' is not a UTC offset (e.g. +08:00)")
+            }
         }
-        if (spec.type == .days || spec.type == .seconds), g("epoch") == nil {
+        if spec.type == .days || spec.type == .seconds, g("epoch") == nil {
             r.issue(node, "\(path).epoch", "type \(spec.type.rawValue) needs 'epoch' (the date it counts from)")
         }
-        if (spec.type == .seconds || spec.type == .bcdDateTime), g("zone") == nil {
+        if spec.type == .seconds || spec.type == .bcdDateTime, g("zone") == nil {
             r.issue(node, "\(path).zone", "type \(spec.type.rawValue) needs 'zone' (the card's UTC offset, e.g. +08:00)")
         }
         spec.yearBase = g("year-base").flatMap { r.int($0, "\(path).year-base", range: 1900...2100) } ?? 2000
         spec.dropDigits = g("drop-digits").flatMap { r.int($0, "\(path).drop-digits", range: 0...64) } ?? 0
         spec.stripZeros = g("strip-zeros").flatMap { r.bool($0, "\(path).strip-zeros") } ?? false
         if let c = r.string(g("check-digit"), "\(path).check-digit") {
-            if let check = FieldSpec.CheckDigit(rawValue: c) { spec.checkDigit = check } else {
+            if let check = FieldSpec.CheckDigit(rawValue: c) {
+                spec.checkDigit = check
+            } else {
                 r.issue(g("check-digit"), "\(path).check-digit", "unknown check digit '\(c)' (expected digit-sum-10)")
             }
         }
         if let f = r.string(g("format"), "\(path).format") {
-            if f == "decimal" { spec.decimalText = true } else { r.issue(g("format"), "\(path).format", "unknown format '\(f)' (expected decimal)") }
+            if f == "decimal" {
+                spec.decimalText = true
+            } else {
+                r.issue(g("format"), "\(path).format", "unknown format '\(f)' (expected decimal)")
+            }
         }
         spec.optional = g("optional").flatMap { r.bool($0, "\(path).optional") } ?? false
         let integerOnly = ["endian", "bits", "mask", "scale", "add", "map", "check-digit", "format"]

@@ -38,13 +38,17 @@ enum ISO7816StepParser {
             let length = g("length").flatMap { r.int($0, "\(apath).length", range: 1...256) }
             let tryAll = g("try-all-first").flatMap { r.bool($0, "\(apath).try-all-first") } ?? false
             if tryAll && length == nil { r.issue(node, "\(apath).try-all-first", "needs 'length' to split the answer into records") }
-            return .readRecords(sfi: sfi.map(UInt8.init), first: UInt8(first), last: last.map(UInt8.init), length: length, tryAllFirst: tryAll)
+            return .readRecords(
+                sfi: sfi.map(UInt8.init), first: UInt8(first), last: last.map(UInt8.init), length: length, tryAllFirst: tryAll)
         case "command":
             guard let bytes = r.hex(node, apath) else { return nil }
             do {
                 let c = try CommandAPDU(bytes: bytes)
                 if ReadOnlyCommands.isReadOnly(c) { return .command(c) }
-                r.issue(node, apath, "refused: \(bytes.hexString) is not a read command (CLA \([c.cla].hexString) INS \([c.ins].hexString)); profiles may only send \(ReadOnlyCommands.summary)")
+                r.issue(
+                    node, apath,
+                    "refused: \(bytes.hexString) is not a read command (CLA \([c.cla].hexString) INS \([c.ins].hexString)); profiles may only send \(ReadOnlyCommands.summary)"
+                )
             } catch {
                 r.issue(node, apath, "'\(bytes.hexString)' is not a valid command APDU: \(error.message)")
             }
@@ -66,11 +70,17 @@ enum ISO7816StepParser {
         switch given[0] {
         case "aid":
             guard let aid = r.hex(g("aid"), "\(path).aid") else { return nil }
-            guard (1...16).contains(aid.count) else { r.issue(g("aid"), "\(path).aid", "an AID is 1 to 16 bytes"); return nil }
+            guard (1...16).contains(aid.count) else {
+                r.issue(g("aid"), "\(path).aid", "an AID is 1 to 16 bytes")
+                return nil
+            }
             return .select(aid: aid, returning: returning)
         case "fid":
             guard let b = r.hex(g("fid"), "\(path).fid") else { return nil }
-            guard b.count == 2 else { r.issue(g("fid"), "\(path).fid", "a file identifier is 2 bytes, e.g. 1001"); return nil }
+            guard b.count == 2 else {
+                r.issue(g("fid"), "\(path).fid", "a file identifier is 2 bytes, e.g. 1001")
+                return nil
+            }
             return .select(fileID: UInt16(b[0]) << 8 | UInt16(b[1]), returning: returning)
         default:
             guard let text = r.string(g("path"), "\(path).path") else { return nil }

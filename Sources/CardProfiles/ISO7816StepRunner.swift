@@ -41,7 +41,7 @@ final class ISO7816StepRunner: StepRunner {
         while n <= Int(last ?? 254) {
             let c = CommandAPDU.readRecord(UInt8(n), sfi: sfi, length: length ?? 256)
             let r: ResponseAPDU
-            do { r = try session.send(c) } catch where !records.isEmpty {
+            do { r = try session.send(c) } catch  where !records.isEmpty {
                 var result = StepResult.answered(.records(records))
                 result.interrupted = ReadError(error)
                 return result

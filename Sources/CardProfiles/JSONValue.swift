@@ -41,7 +41,10 @@ public indirect enum JSONValue: Hashable, Sendable {
         case .int(let i): out += String(i)
         case .string(let s): JSONValue.quote(s, into: &out)
         case .array(let items):
-            if items.isEmpty { out += "[]"; return }
+            if items.isEmpty {
+                out += "[]"
+                return
+            }
             let inner = indent + "  "
             out += "["
             for (i, v) in items.enumerated() {
@@ -51,7 +54,10 @@ public indirect enum JSONValue: Hashable, Sendable {
             }
             out += pretty ? "\n" + indent + "]" : "]"
         case .object(let pairs):
-            if pairs.isEmpty { out += "{}"; return }
+            if pairs.isEmpty {
+                out += "{}"
+                return
+            }
             let inner = indent + "  "
             out += "{"
             for (i, (k, v)) in pairs.enumerated() {

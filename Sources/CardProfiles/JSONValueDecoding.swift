@@ -33,14 +33,36 @@ extension JSONValue: Decodable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null; return }
-        if let b = try? c.decode(Bool.self) { self = .bool(b); return }
-        if let i = try? c.decode(Int.self) { self = .int(i); return }
-        if let s = try? c.decode(String.self) { self = .string(s); return }
-        if let a = try? c.decode([JSONValue].self) { self = .array(a); return }
-        if let o = try? c.decode([String: JSONValue].self) { self = .object(o.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }); return }
+        if c.decodeNil() {
+            self = .null
+            return
+        }
+        if let b = try? c.decode(Bool.self) {
+            self = .bool(b)
+            return
+        }
+        if let i = try? c.decode(Int.self) {
+            self = .int(i)
+            return
+        }
+        if let s = try? c.decode(String.self) {
+            self = .string(s)
+            return
+        }
+        if let a = try? c.decode([JSONValue].self) {
+            self = .array(a)
+            return
+        }
+        if let o = try? c.decode([String: JSONValue].self) {
+            self = .object(o.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+            return
+        }
         if (try? c.decode(Double.self)) != nil {
-            throw DecodingError.typeMismatch(Int.self, .init(codingPath: decoder.codingPath, debugDescription: "a number that is not an integer (report numbers are whole minor units)"))
+            throw DecodingError.typeMismatch(
+                Int.self,
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "a number that is not an integer (report numbers are whole minor units)"))
         }
         throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a JSON value"))
     }

@@ -6,7 +6,10 @@ public struct Money: Hashable, Sendable, CustomStringConvertible {
     /// ISO 4217 alphabetic code.
     public var currency: String
 
-    public init(minorUnits: Int, currency: String) { self.minorUnits = minorUnits; self.currency = currency }
+    public init(minorUnits: Int, currency: String) {
+        self.minorUnits = minorUnits
+        self.currency = currency
+    }
 
     /// The symbol and the digits after the decimal point for the currencies cardscan's
     /// profiles use; others are written with their code and two decimals.
@@ -37,7 +40,10 @@ public struct Money: Hashable, Sendable, CustomStringConvertible {
     static func grouped(_ n: UInt) -> String {
         var digits = Array(String(n))
         var i = digits.count - 3
-        while i > 0 { digits.insert(",", at: i); i -= 3 }
+        while i > 0 {
+            digits.insert(",", at: i)
+            i -= 3
+        }
         return String(digits)
     }
 }

@@ -77,18 +77,27 @@ public struct Step: Sendable {
         case felica(FeliCaStep)
 
         public var technology: Profile.Technology {
-            switch self { case .iso7816: return .iso7816; case .felica: return .felica }
+            switch self {
+            case .iso7816: return .iso7816
+            case .felica: return .felica
+            }
         }
     }
 
     /// The byte count this step's data is known to have, for load-time bounds checks.
     public var declaredLength: Int? {
-        switch action { case .iso7816(let a): return a.declaredLength; case .felica(let a): return a.declaredLength }
+        switch action {
+        case .iso7816(let a): return a.declaredLength
+        case .felica(let a): return a.declaredLength
+        }
     }
 
     /// Whether the answer is a list of records (read in `trips`) rather than one block of bytes.
     public var isRecords: Bool {
-        switch action { case .iso7816(let a): return a.isRecords; case .felica(let a): return a.isRecords }
+        switch action {
+        case .iso7816(let a): return a.isRecords
+        case .felica(let a): return a.isRecords
+        }
     }
 }
 

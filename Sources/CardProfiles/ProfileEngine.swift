@@ -32,7 +32,9 @@ public final class ProfileEngine {
             } ? 0 : 1
         }
         return profiles.sorted {
-            (atrRank($0), $0.detect.order, -$0.detect.require.count, $0.id) < (atrRank($1), $1.detect.order, -$1.detect.require.count, $1.id)
+            (atrRank($0), $0.detect.order, -$0.detect.require.count, $0.id) < (
+                atrRank($1), $1.detect.order, -$1.detect.require.count, $1.id
+            )
         }
     }
 
@@ -51,7 +53,9 @@ public final class ProfileEngine {
     func recognises(_ p: Profile) throws(ReadError) -> String? {
         for step in p.steps.prefix(p.detect.lastStep + 1) {
             if let why = try run(step, in: p, detecting: true), !step.optional {
-                if case .noSuchSystem(let code) = why { return "the card has no system \(code) (step '\(step.name)': Polling got no answer)" }
+                if case .noSuchSystem(let code) = why {
+                    return "the card has no system \(code) (step '\(step.name)': Polling got no answer)"
+                }
                 return "step '\(step.name)' answered \(why)"
             }
         }
@@ -79,7 +83,10 @@ public final class ProfileEngine {
         if p.technology != session.technology {
             // An ISO 7816 profile on a FeliCa card (or the reverse) would send commands the card
             // cannot understand: not this card, before anything is sent.
-            return ReadResult(report: nil, error: .notThisCard(profile: p.id, reason: "the card speaks \(session.technology.words) and the profile reads \(p.technology.words) cards"))
+            return ReadResult(
+                report: nil,
+                error: .notThisCard(
+                    profile: p.id, reason: "the card speaks \(session.technology.words) and the profile reads \(p.technology.words) cards"))
         }
         do {
             if let why = try recognises(p) { return ReadResult(report: nil, error: .notThisCard(profile: p.id, reason: why)) }
@@ -89,7 +96,10 @@ public final class ProfileEngine {
         }
         var failure: ReadError? = nil
         for step in p.steps.dropFirst(p.detect.lastStep + 1) {
-            do { _ = try run(step, in: p, detecting: false) } catch { failure = error; break }
+            do { _ = try run(step, in: p, detecting: false) } catch {
+                failure = error
+                break
+            }
         }
         var variant: String? = nil
         if failure == nil, !p.variants.isEmpty {
@@ -107,7 +117,8 @@ public final class ProfileEngine {
     @discardableResult
     func run(_ step: Step, in p: Profile, detecting: Bool) throws(ReadError) -> Absence? {
         if let u = step.useIfPresent, let outer = answers.data(u.answer),
-           let node = try? BERTLV.parse(outer), let hit = node.first(path: u.tlvPath) {
+            let node = try? BERTLV.parse(outer), let hit = node.first(path: u.tlvPath)
+        {
             answers[step.name] = .data(hit.value)
             return nil
         }
@@ -129,6 +140,9 @@ public final class ProfileEngine {
 extension Profile.Technology {
     /// `ISO 7816`, `FeliCa`: as messages name the technology.
     public var words: String {
-        switch self { case .iso7816: return "ISO 7816"; case .felica: return "FeliCa" }
+        switch self {
+        case .iso7816: return "ISO 7816"
+        case .felica: return "FeliCa"
+        }
     }
 }

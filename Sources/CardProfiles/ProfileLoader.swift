@@ -5,7 +5,9 @@ import Yams
 /// Loads and validates profile files. Every problem is reported, each with file:line:column
 /// and the key path, in one ``ProfileLoadError``.
 public enum ProfileLoader {
-    static let topKeys = ["id", "name", "region", "currency", "technology", "notes", "detect", "steps", "card", "balance", "trips", "variants"]
+    static let topKeys = [
+        "id", "name", "region", "currency", "technology", "notes", "detect", "steps", "card", "balance", "trips", "variants",
+    ]
     static let stepActions = ISO7816StepParser.actions + FeliCaStepParser.actions
 
     /// Parses profile text; `file` names the source in messages.
@@ -55,7 +57,9 @@ public enum ProfileLoader {
         }
         var technology = Profile.Technology.iso7816
         if let t = r.string(get("technology"), "technology") {
-            if let tech = Profile.Technology(rawValue: t) { technology = tech } else {
+            if let tech = Profile.Technology(rawValue: t) {
+                technology = tech
+            } else {
                 r.issue(get("technology"), "technology", "unknown technology '\(t)' (expected iso7816 or felica)")
             }
         }
@@ -76,9 +80,10 @@ public enum ProfileLoader {
         var detect = Profile.Detection()
         if let node = get("detect") { detect = parseDetect(node, r) }
         let variants = get("variants").map { parseVariants($0, r) } ?? []
-        var profile = Profile(id: id, name: name, region: r.string(get("region"), "region"), currency: currency,
-                              technology: technology, detect: detect, steps: steps, card: card,
-                              balance: balance, trips: trips, variants: variants, source: file)
+        var profile = Profile(
+            id: id, name: name, region: r.string(get("region"), "region"), currency: currency,
+            technology: technology, detect: detect, steps: steps, card: card,
+            balance: balance, trips: trips, variants: variants, source: file)
         ProfileValidator.validate(&profile, root: root, reader: r)
         return profile
     }
@@ -88,8 +93,11 @@ public enum ProfileLoader {
         let get = { (k: String) in m.first { $0.key == k }?.node }
         let actions = m.filter { stepActions.contains($0.key) }
         guard actions.count == 1, let (actionKey, actionNode) = actions.first.map({ ($0.key, $0.node) }) else {
-            r.issue(node, path, actions.isEmpty ? "a step needs one of: \(stepActions.joined(separator: ", "))"
-                                                : "a step has exactly one action, found \(actions.map(\.key).joined(separator: " and "))")
+            r.issue(
+                node, path,
+                actions.isEmpty
+                    ? "a step needs one of: \(stepActions.joined(separator: ", "))"
+                    : "a step has exactly one action, found \(actions.map(\.key).joined(separator: " and "))")
             return nil
         }
         guard let name = r.string(get("as"), "\(path).as") else {
@@ -99,7 +107,11 @@ public enum ProfileLoader {
         var end: [StatusWord] = []
         for (i, sw) in (r.list(get("end"), "\(path).end") ?? []).enumerated() {
             if let b = r.hex(sw, "\(path).end[\(i)]") {
-                if b.count == 2 { end.append(StatusWord(b[0], b[1])) } else { r.issue(sw, "\(path).end[\(i)]", "a status word is 2 bytes, e.g. 6A83") }
+                if b.count == 2 {
+                    end.append(StatusWord(b[0], b[1]))
+                } else {
+                    r.issue(sw, "\(path).end[\(i)]", "a status word is 2 bytes, e.g. 6A83")
+                }
             }
         }
         let optional = get("optional").flatMap { r.bool($0, "\(path).optional") } ?? false
@@ -114,7 +126,9 @@ public enum ProfileLoader {
         var useIfPresent: (String, TLVPath)? = nil
         if let u = get("use-if-present"), let text = r.string(u, "\(path).use-if-present") {
             let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
-            if parts.count == 2, let tags = try? TLVPath(parts[1]) { useIfPresent = (parts[0], tags) } else {
+            if parts.count == 2, let tags = try? TLVPath(parts[1]) {
+                useIfPresent = (parts[0], tags)
+            } else {
                 r.issue(u, "\(path).use-if-present", "'\(text)' is not ANSWER:TAG/PATH (e.g. app:6F/A5/9F0C)")
             }
         }
@@ -137,12 +151,17 @@ public enum ProfileLoader {
             let p = "detect.require[\(i)]"
             guard let qm = r.mapping(q, p, allowed: ["answer", "offset", "equals", "mask"]) else { continue }
             let qg = { (k: String) in qm.first { $0.key == k }?.node }
-            guard let answer = r.string(qg("answer"), "\(p).answer") else { r.issue(q, "\(p).answer", "required key 'answer' is missing"); continue }
+            guard let answer = r.string(qg("answer"), "\(p).answer") else {
+                r.issue(q, "\(p).answer", "required key 'answer' is missing")
+                continue
+            }
             let offset = r.int(qg("offset"), "\(p).offset", range: 0...65535) ?? 0
             let equals = qg("equals").flatMap { r.hex($0, "\(p).equals") } ?? []
             if qg("equals") != nil, equals.isEmpty { continue }
             let mask = qg("mask").flatMap { r.hex($0, "\(p).mask") }
-            if let mask, mask.count != equals.count { r.issue(qg("mask"), "\(p).mask", "mask has \(mask.count) byte(s) but equals has \(equals.count)") }
+            if let mask, mask.count != equals.count {
+                r.issue(qg("mask"), "\(p).mask", "mask has \(mask.count) byte(s) but equals has \(equals.count)")
+            }
             d.require.append(.init(answer: answer, offset: offset, equals: equals, mask: mask, line: r.line(q)))
         }
         d.order = g("order").flatMap { r.int($0, "detect.order", range: 0...1000) } ?? 100
@@ -174,9 +193,15 @@ public enum ProfileLoader {
     }
 
     static func parseTrips(_ node: Node, _ r: YAMLReader, _ fields: FieldParser) -> TripSpec? {
-        guard let m = r.mapping(node, "trips", allowed: ["from", "record-length", "fields", "skip-empty", "skip-when-zero", "credit-kinds", "order"]) else { return nil }
+        guard
+            let m = r.mapping(
+                node, "trips", allowed: ["from", "record-length", "fields", "skip-empty", "skip-when-zero", "credit-kinds", "order"])
+        else { return nil }
         let g = { (k: String) in m.first { $0.key == k }?.node }
-        guard let from = r.string(g("from"), "trips.from") else { r.issue(node, "trips.from", "required key 'from' is missing"); return nil }
+        guard let from = r.string(g("from"), "trips.from") else {
+            r.issue(node, "trips.from", "required key 'from' is missing")
+            return nil
+        }
         var spec = TripSpec(from: from, fields: [], line: r.line(node))
         spec.recordLength = g("record-length").flatMap { r.int($0, "trips.record-length", range: 1...256) }
         if g("fields") == nil { r.issue(node, "trips.fields", "required key 'fields' is missing") }
@@ -187,8 +212,12 @@ public enum ProfileLoader {
         spec.skipWhenZero = (r.list(g("skip-when-zero"), "trips.skip-when-zero") ?? []).compactMap { r.string($0, "trips.skip-when-zero") }
         spec.creditKinds = (r.list(g("credit-kinds"), "trips.credit-kinds") ?? []).compactMap { r.string($0, "trips.credit-kinds") }
         if let o = r.string(g("order"), "trips.order") {
-            if let order = TripSpec.Order(rawValue: o) { spec.order = order } else {
-                r.issue(g("order"), "trips.order", "unknown order '\(o)' (expected \(TripSpec.Order.allCases.map(\.rawValue).joined(separator: ", ")))")
+            if let order = TripSpec.Order(rawValue: o) {
+                spec.order = order
+            } else {
+                r.issue(
+                    g("order"), "trips.order",
+                    "unknown order '\(o)' (expected \(TripSpec.Order.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
         }
         return spec

@@ -9,7 +9,10 @@ public final class ProfileRegistry: @unchecked Sendable {
     public struct Directory: Sendable, Equatable {
         public var path: String
         public var isBuiltIn: Bool
-        public init(path: String, isBuiltIn: Bool) { self.path = path; self.isBuiltIn = isBuiltIn }
+        public init(path: String, isBuiltIn: Bool) {
+            self.path = path
+            self.isBuiltIn = isBuiltIn
+        }
     }
 
     public struct Entry: Sendable {
@@ -38,7 +41,8 @@ public final class ProfileRegistry: @unchecked Sendable {
         public var message: String {
             switch self {
             case .noSuchProfile(let id, _): return "no profile named '\(id)'"
-            case .transcriptProfileUnknown(let id, let t): return "\(t): its '# profile: \(id)' header names a profile that is not installed"
+            case .transcriptProfileUnknown(let id, let t):
+                return "\(t): its '# profile: \(id)' header names a profile that is not installed"
             }
         }
         public var hint: String? {
@@ -50,8 +54,10 @@ public final class ProfileRegistry: @unchecked Sendable {
     }
 
     /// The directories searched, from the options and environment.
-    public static func searchPath(profileDirs: [String] = [],
-                                  environment: [String: String] = ProcessInfo.processInfo.environment) -> [Directory] {
+    public static func searchPath(
+        profileDirs: [String] = [],
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> [Directory] {
         var dirs = profileDirs.map { Directory(path: $0, isBuiltIn: false) }
         if let p = environment["CARDSCAN_PROFILE_PATH"] {
             dirs += p.split(separator: ":").map { Directory(path: String($0), isBuiltIn: false) }
@@ -63,7 +69,8 @@ public final class ProfileRegistry: @unchecked Sendable {
 
     /// `$XDG_CONFIG_HOME/cardscan/profiles`, where `profiles add` copies to.
     public static func userDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let base =
+            environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.config")
         return base + "/cardscan/profiles"
     }
@@ -105,7 +112,8 @@ public final class ProfileRegistry: @unchecked Sendable {
     }
 
     private func loadAll() -> (entries: [Entry], invalid: [(file: String, error: ProfileLoadError)]) {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         if let loaded { return loaded }
         var entries: [Entry] = []
         var invalid: [(file: String, error: ProfileLoadError)] = []
@@ -114,7 +122,10 @@ public final class ProfileRegistry: @unchecked Sendable {
             for file in Self.profileFiles(in: dir.path) {
                 do {
                     let profile = try Self.loadFile(file)
-                    if let i = byID[profile.id] { entries[i].overrides.append(file); continue }
+                    if let i = byID[profile.id] {
+                        entries[i].overrides.append(file)
+                        continue
+                    }
                     byID[profile.id] = entries.count
                     entries.append(Entry(id: profile.id, file: file, directory: dir, profile: profile, overrides: []))
                 } catch let e as ProfileLoadError {
@@ -129,15 +140,22 @@ public final class ProfileRegistry: @unchecked Sendable {
     /// The profile `id` without loading every file: user directories are read whole (a file
     /// there may carry any id), built-in ones only as `ID.yaml` (built-ins are named by id).
     private func quickLookup(_ id: String) -> Profile? {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         if let p = resolved[id] { return p }
         if let loaded { return loaded.entries.first { $0.id == id }?.profile }
         for dir in directories {
             if dir.isBuiltIn {
-                if let p = try? Self.loadFile(dir.path + "/" + id + ".yaml"), p.id == id { resolved[id] = p; return p }
+                if let p = try? Self.loadFile(dir.path + "/" + id + ".yaml"), p.id == id {
+                    resolved[id] = p
+                    return p
+                }
             } else {
                 for file in Self.profileFiles(in: dir.path) {
-                    if let p = try? Self.loadFile(file), p.id == id { resolved[id] = p; return p }
+                    if let p = try? Self.loadFile(file), p.id == id {
+                        resolved[id] = p
+                        return p
+                    }
                 }
             }
         }

@@ -9,13 +9,18 @@ enum ProfileValidator {
         for (i, s) in p.steps.enumerated() {
             if stepIndex[s.name] != nil {
                 r.issues.append(issue(r, s.line, "steps[\(i)].as", "answer name '\(s.name)' is used by an earlier step"))
-            } else { stepIndex[s.name] = i }
+            } else {
+                stepIndex[s.name] = i
+            }
         }
         func step(_ name: String) -> Step? { stepIndex[name].map { p.steps[$0] } }
         for (i, s) in p.steps.enumerated() where s.action.technology != p.technology {
-            r.issues.append(issue(r, s.line, "steps[\(i)]", p.technology == .felica
-                ? "a felica profile reads with poll and read-blocks, not ISO 7816 commands"
-                : "poll and read-blocks are FeliCa steps: set technology: felica"))
+            r.issues.append(
+                issue(
+                    r, s.line, "steps[\(i)]",
+                    p.technology == .felica
+                        ? "a felica profile reads with poll and read-blocks, not ISO 7816 commands"
+                        : "poll and read-blocks are FeliCa steps: set technology: felica"))
         }
         for (i, s) in p.steps.enumerated() {
             if let u = s.useIfPresent, (stepIndex[u.answer] ?? Int.max) >= i {
@@ -34,7 +39,10 @@ enum ProfileValidator {
             }
             last = max(last, idx)
             if let n = p.steps[idx].declaredLength, !p.steps[idx].isRecords, q.offset + q.equals.count > n {
-                r.issues.append(issue(r, q.line, "detect.require[\(i)]", "checks bytes \(q.offset)…\(q.offset + q.equals.count - 1) but answer '\(q.answer)' is \(n) bytes"))
+                r.issues.append(
+                    issue(
+                        r, q.line, "detect.require[\(i)]",
+                        "checks bytes \(q.offset)…\(q.offset + q.equals.count - 1) but answer '\(q.answer)' is \(n) bytes"))
             }
         }
         p.detect.lastStep = last
@@ -43,19 +51,25 @@ enum ProfileValidator {
         func checkRead(_ f: FieldSpec, _ path: String) {
             guard case .answer(let name, let tlv) = f.source else { return }
             guard let s = step(name) else {
-                r.issues.append(issue(r, f.line, "\(path).from", "no step is named '\(name)' (steps: \(p.steps.map(\.name).joined(separator: ", ")))"))
+                r.issues.append(
+                    issue(r, f.line, "\(path).from", "no step is named '\(name)' (steps: \(p.steps.map(\.name).joined(separator: ", ")))"))
                 return
             }
             if s.isRecords {
                 r.issues.append(issue(r, f.line, "\(path).from", "answer '\(name)' holds records: read it in trips (trips.from: \(name))"))
             } else if tlv == nil, let n = s.declaredLength, f.offset + (f.length ?? 1) > n {
-                r.issues.append(issue(r, f.line, "\(path)", "reads bytes \(f.offset)…\(f.offset + (f.length ?? 1) - 1) but answer '\(name)' is \(n) bytes (Le of step '\(name)')"))
+                r.issues.append(
+                    issue(
+                        r, f.line, "\(path)",
+                        "reads bytes \(f.offset)…\(f.offset + (f.length ?? 1) - 1) but answer '\(name)' is \(n) bytes (Le of step '\(name)')"
+                    ))
             }
         }
         for f in p.card { checkRead(f.spec, "card.\(f.name)") }
         if let b = p.balance {
             checkRead(b, "balance")
-            if case .derived = b.source {} else if !b.type.isInteger || b.map != nil || b.checkDigit != nil || b.type == .days || b.type == .seconds {
+            if case .derived = b.source {
+            } else if !b.type.isInteger || b.map != nil || b.checkDigit != nil || b.type == .days || b.type == .seconds {
                 r.issues.append(issue(r, b.line, "balance", "the balance must decode to a number (type uint, int or bcd, no map)"))
             }
         }
@@ -64,16 +78,23 @@ enum ProfileValidator {
         if let t = p.trips {
             var recordLength = t.recordLength
             if let s = step(t.from) {
-                if s.isRecords { recordLength = recordLength ?? s.declaredLength }
-                else if t.recordLength == nil {
-                    r.issues.append(issue(r, t.line, "trips.record-length", "answer '\(t.from)' is one block of bytes: say how long each record is with record-length"))
+                if s.isRecords {
+                    recordLength = recordLength ?? s.declaredLength
+                } else if t.recordLength == nil {
+                    r.issues.append(
+                        issue(
+                            r, t.line, "trips.record-length",
+                            "answer '\(t.from)' is one block of bytes: say how long each record is with record-length"))
                 }
             } else {
                 r.issues.append(issue(r, t.line, "trips.from", "no step is named '\(t.from)'"))
             }
             for f in t.fields {
                 if let n = recordLength, case .record = f.spec.source, f.spec.offset + (f.spec.length ?? 1) > n {
-                    r.issues.append(issue(r, f.spec.line, "trips.fields.\(f.name)", "reads bytes \(f.spec.offset)…\(f.spec.offset + (f.spec.length ?? 1) - 1) but a record is \(n) bytes"))
+                    r.issues.append(
+                        issue(
+                            r, f.spec.line, "trips.fields.\(f.name)",
+                            "reads bytes \(f.spec.offset)…\(f.spec.offset + (f.spec.length ?? 1) - 1) but a record is \(n) bytes"))
                 }
             }
             let names = Set(t.fields.map(\.name))
@@ -108,8 +129,13 @@ enum ProfileValidator {
             }
             for s in v.services {
                 if let other = owner[s], other != v.name {
-                    r.issues.append(issue(r, v.line, "variants[\(i)].services", "service \(hex16(s)) is also listed for '\(other)': a service two variants share cannot tell them apart"))
-                } else { owner[s] = v.name }
+                    r.issues.append(
+                        issue(
+                            r, v.line, "variants[\(i)].services",
+                            "service \(hex16(s)) is also listed for '\(other)': a service two variants share cannot tell them apart"))
+                } else {
+                    owner[s] = v.name
+                }
             }
         }
     }
@@ -125,7 +151,10 @@ enum ProfileValidator {
                 var target = ref
                 if ref.hasPrefix("older.") {
                     target = String(ref.dropFirst("older.".count))
-                    if !allowOlder { r.issues.append(issue(r, spec.line, "\(scope).\(name)", "'older.' only exists in trip fields")); continue }
+                    if !allowOlder {
+                        r.issues.append(issue(r, spec.line, "\(scope).\(name)", "'older.' only exists in trip fields"))
+                        continue
+                    }
                 }
                 if !names.contains(target) {
                     r.issues.append(issue(r, spec.line, "\(scope).\(name)", "refers to '\(ref)', which is not a field here"))
@@ -136,7 +165,7 @@ enum ProfileValidator {
             deps[name] = edges
         }
         // Depth-first search for a cycle.
-        var state: [String: Int] = [:]          // 1 = visiting, 2 = done
+        var state: [String: Int] = [:]  // 1 = visiting, 2 = done
         func visit(_ n: String, _ trail: [String]) -> [String]? {
             if state[n] == 2 { return nil }
             if state[n] == 1 { return trail + [n] }
@@ -148,7 +177,8 @@ enum ProfileValidator {
         for (name, spec) in fields where deps[name] != nil {
             if let cycle = visit(name, []) {
                 let start = cycle.firstIndex(of: cycle.last!)!
-                r.issues.append(issue(r, spec.line, "\(scope).\(name)", "derived fields form a cycle: \(cycle[start...].joined(separator: " → "))"))
+                r.issues.append(
+                    issue(r, spec.line, "\(scope).\(name)", "derived fields form a cycle: \(cycle[start...].joined(separator: " → "))"))
                 return
             }
         }

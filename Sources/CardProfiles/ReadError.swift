@@ -38,8 +38,10 @@ public enum ReadError: UserFacingError {
         switch self {
         case .notThisCard: return "let detection choose among all the profiles, or pick another one"
         case .unrecognised: return "write a profile for it (docs/profile-format.md); sending raw read commands shows what the card holds"
-        case .stepFailed(_, _, _, _, .status): return "the card may lock this file; mark the step `optional: true` if the profile can do without it"
-        case .stepFailed: return "the card may not have this system, service or block; mark the step `optional: true` if the profile can do without it"
+        case .stepFailed(_, _, _, _, .status):
+            return "the card may lock this file; mark the step `optional: true` if the profile can do without it"
+        case .stepFailed:
+            return "the card may not have this system, service or block; mark the step `optional: true` if the profile can do without it"
         case .badAnswer: return "the card or reader answered something the standard does not allow; a trace of the exchanges shows it"
         case .transport(let e): return e.hint ?? "hold the card still on the reader until the read completes"
         case .replay(let e): return e.hint
@@ -61,7 +63,10 @@ public enum ReadError: UserFacingError {
 
     /// The card was not one the profile (or any profile) reads: nothing was read.
     public var isNotRecognised: Bool {
-        switch self { case .notThisCard, .unrecognised: return true; default: return false }
+        switch self {
+        case .notThisCard, .unrecognised: return true
+        default: return false
+        }
     }
 }
 
@@ -72,7 +77,8 @@ public struct ReadResult: Sendable {
     public var error: ReadError?
 
     public init(report: CardReport?, error: ReadError?) {
-        self.report = report; self.error = error
+        self.report = report
+        self.error = error
     }
 }
 

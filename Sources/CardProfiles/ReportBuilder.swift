@@ -43,17 +43,20 @@ public struct ReportBuilder {
         switch spec.source {
         case .record:
             guard let record else { return nil }
-            data = record; answerName = "record"
+            data = record
+            answerName = "record"
         case .answer(let a, let tlvPath):
             answerName = a
-            guard let bytes = answers.data(a) else { return nil }      // not read (optional, partial)
+            guard let bytes = answers.data(a) else { return nil }  // not read (optional, partial)
             if let tlvPath {
                 guard let node = try? BERTLV.parse(bytes), let hit = node.first(path: tlvPath) else {
                     if !spec.optional { warn("answer '\(a)' has no BER-TLV object at \(tlvPath)") }
                     return nil
                 }
                 data = hit.value
-            } else { data = bytes }
+            } else {
+                data = bytes
+            }
         case .derived: return nil
         }
         do {
@@ -71,7 +74,12 @@ public struct ReportBuilder {
         case .data(let d)?:
             guard let n = t.recordLength else { return [] }
             if d.count % n != 0 {
-                warnings.append(.init(field: "trips", reason: "answer '\(t.from)' has \(d.count) bytes, not a multiple of record-length \(n): the last \(d.count % n) left out"))
+                warnings.append(
+                    .init(
+                        field: "trips",
+                        reason:
+                            "answer '\(t.from)' has \(d.count) bytes, not a multiple of record-length \(n): the last \(d.count % n) left out"
+                    ))
             }
             records = stride(from: 0, to: d.count - d.count % n, by: n).map { Array(d[$0..<($0 + n)]) }
         default: return []
@@ -119,7 +127,11 @@ public struct ReportBuilder {
                 guard case .int(let amount)? = rows[i].values[ai] else { continue }
                 let credit = kindIndex.flatMap { rows[i].values[$0] }.map { t.creditKinds.contains($0.description) } ?? false
                 // |Int.min| does not exist: such an amount is a decoding problem, not a trap.
-                guard amount != .min else { rows[i].values[ai] = nil; rows[i].problems.append((ai, "amount \(amount) has no positive counterpart")); continue }
+                guard amount != .min else {
+                    rows[i].values[ai] = nil
+                    rows[i].problems.append((ai, "amount \(amount) has no positive counterpart"))
+                    continue
+                }
                 rows[i].values[ai] = .int(credit ? abs(amount) : -abs(amount))
             }
         }

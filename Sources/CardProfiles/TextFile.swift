@@ -13,7 +13,10 @@ public struct FileError: UserFacingError, Equatable {
     public let path: String
     public let reason: Reason
 
-    public init(path: String, reason: Reason) { self.path = path; self.reason = reason }
+    public init(path: String, reason: Reason) {
+        self.path = path
+        self.reason = reason
+    }
 
     public var isMissing: Bool { reason == .missing }
 

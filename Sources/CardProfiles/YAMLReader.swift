@@ -24,7 +24,10 @@ final class YAMLReader {
         var out: [(String, Node)] = []
         var seen = Set<String>()
         for (k, v) in m {
-            guard case .scalar(let ks) = k else { issue(k, path, "keys must be plain words"); continue }
+            guard case .scalar(let ks) = k else {
+                issue(k, path, "keys must be plain words")
+                continue
+            }
             if !seen.insert(ks.string).inserted { issue(k, join(path, ks.string), "duplicate key '\(ks.string)'") }
             if let allowed, !allowed.contains(ks.string) {
                 issue(k, join(path, ks.string), "unknown key '\(ks.string)' (expected one of: \(allowed.joined(separator: ", ")))")
@@ -77,7 +80,12 @@ final class YAMLReader {
     static func parseInt(_ text: String) -> Int? {
         var t = Substring(text.filter { $0 != "_" })
         var negative = false
-        if t.first == "-" { negative = true; t = t.dropFirst() } else if t.first == "+" { t = t.dropFirst() }
+        if t.first == "-" {
+            negative = true
+            t = t.dropFirst()
+        } else if t.first == "+" {
+            t = t.dropFirst()
+        }
         let v: Int?
         if t.hasPrefix("0x") || t.hasPrefix("0X") { v = Int(t.dropFirst(2), radix: 16) } else { v = Int(t) }
         return v.map { negative ? -$0 : $0 }
@@ -85,8 +93,13 @@ final class YAMLReader {
 
     func bool(_ node: Node?, _ path: String) -> Bool? {
         guard let text = string(node, path) else { return nil }
-        switch text { case "true", "yes": return true; case "false", "no": return false
-        default: issue(node, path, "expected true or false, found '\(text)'"); return nil }
+        switch text {
+        case "true", "yes": return true
+        case "false", "no": return false
+        default:
+            issue(node, path, "expected true or false, found '\(text)'")
+            return nil
+        }
     }
 
     func hex(_ node: Node?, _ path: String) -> [UInt8]? {
@@ -106,4 +119,3 @@ final class YAMLReader {
 
     func line(_ node: Node?) -> Int { node?.mark?.line ?? 1 }
 }
-

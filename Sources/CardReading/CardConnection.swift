@@ -21,11 +21,18 @@ public final class CardConnection {
 
     /// `exclusive` runs its argument with the card held for this connection alone (a PC/SC
     /// transaction); `close` releases the card.
-    public init(card: PresentedCard, channel: CardChannel, reader: String, atr: [UInt8]? = nil,
-                felicaPoller: FeliCaPoller? = nil, exclusive: ((() throws -> Void) throws -> Void)? = nil,
-                close: (() -> Void)? = nil) {
-        self.card = card; self.channel = channel; self.reader = reader; self.atr = atr
-        self.felicaPoller = felicaPoller; self.exclusive = exclusive; closer = close
+    public init(
+        card: PresentedCard, channel: CardChannel, reader: String, atr: [UInt8]? = nil,
+        felicaPoller: FeliCaPoller? = nil, exclusive: ((() throws -> Void) throws -> Void)? = nil,
+        close: (() -> Void)? = nil
+    ) {
+        self.card = card
+        self.channel = channel
+        self.reader = reader
+        self.atr = atr
+        self.felicaPoller = felicaPoller
+        self.exclusive = exclusive
+        closer = close
     }
 
     deinit { closer?() }
@@ -51,8 +58,10 @@ public final class CardConnection {
         case .iso7816(let c):
             if let uid = c.uid { h.append(.init(.uid, uid.hexString)) }
         case .felica(let t):
-            h += [.init(.idm, t.idm.bytes.hexString), .init(.pmm, t.pmm.bytes.hexString),
-                  .init(.systemCode, t.systemCode.bigEndianBytes.hexString)]
+            h += [
+                .init(.idm, t.idm.bytes.hexString), .init(.pmm, t.pmm.bytes.hexString),
+                .init(.systemCode, t.systemCode.bigEndianBytes.hexString),
+            ]
         case .type2Tag(let uid):
             if let uid { h.append(.init(.uid, uid.hexString)) }
         }

@@ -55,7 +55,9 @@ public struct CardReader {
         if let recorder {
             var headers = connection.transcriptHeaders
             headers.append(.init(.recorded, ISO8601DateFormatter().string(from: Date())))
-            if let profile { headers.append(.init(.profile, profile.id)) } else if let p = outcome.profile, outcome.report != nil {
+            if let profile {
+                headers.append(.init(.profile, profile.id))
+            } else if let p = outcome.profile, outcome.report != nil {
                 headers.append(.init(.detected, p.id))
             }
             outcome.transcript = recorder.transcript(headers: headers)
@@ -66,7 +68,8 @@ public struct CardReader {
     private func readProfile(_ connection: CardConnection, _ exchange: CardExchange, _ outcome: inout CardReadOutcome) {
         guard let technology = connection.card.technology else {
             // A Type 2 tag: no transit profile reads one; its NDEF message is what it holds.
-            let error: ReadError = profile.map { .notThisCard(profile: $0.id, reason: "the card is a \(connection.card)") }
+            let error: ReadError =
+                profile.map { .notThisCard(profile: $0.id, reason: "the card is a \(connection.card)") }
                 ?? .unrecognised(tried: [], atr: connection.atr)
             outcome.result = ReadResult(report: nil, error: error)
             return
@@ -76,7 +79,9 @@ public struct CardReader {
         session.felicaPoller = connection.felicaPoller
         let engine = ProfileEngine(session: session)
         let chosen: Profile
-        if let profile { chosen = profile } else {
+        if let profile {
+            chosen = profile
+        } else {
             do { chosen = try engine.detect(among: registry.profiles) } catch {
                 outcome.result = ReadResult(report: nil, error: error)
                 return
@@ -115,6 +120,8 @@ public struct NDEFContent {
     public var message: NDEFMessage?
 
     public init(tag: String, status: NDEFStatus, message: NDEFMessage?) {
-        self.tag = tag; self.status = status; self.message = message
+        self.tag = tag
+        self.status = status
+        self.message = message
     }
 }

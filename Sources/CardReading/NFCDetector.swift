@@ -10,12 +10,14 @@ public enum NFCDetector {
     /// One round of polling; nil when no card answers.
     public static func poll(_ device: NFCDevice) throws -> CardConnection? {
         if let target = try device.pollFeliCa() {
-            return CardConnection(card: .felica(target), channel: FeliCaChannel(device: device), reader: device.connectionString,
-                                  felicaPoller: { try device.pollFeliCa(systemCode: $0) })
+            return CardConnection(
+                card: .felica(target), channel: FeliCaChannel(device: device), reader: device.connectionString,
+                felicaPoller: { try device.pollFeliCa(systemCode: $0) })
         }
         if let a = try device.pollISO14443A() {
             if a.isISO14443_4 {
-                return CardConnection(card: .iso7816(.init(uid: a.uid)), channel: ISO14443Channel(device: device), reader: device.connectionString)
+                return CardConnection(
+                    card: .iso7816(.init(uid: a.uid)), channel: ISO14443Channel(device: device), reader: device.connectionString)
             }
             return CardConnection(card: .type2Tag(uid: a.uid), channel: ISO14443Channel(device: device), reader: device.connectionString)
         }
@@ -23,7 +25,9 @@ public enum NFCDetector {
     }
 
     /// Polls every `interval` until a card answers, or `timeout` passes (nil: forever).
-    public static func waitForCard(_ device: NFCDevice, timeout: Duration?, interval: Duration = .milliseconds(200)) throws -> CardConnection? {
+    public static func waitForCard(
+        _ device: NFCDevice, timeout: Duration?, interval: Duration = .milliseconds(200)
+    ) throws -> CardConnection? {
         let deadline = timeout.map { ContinuousClock.now + $0 }
         while true {
             if let found = try poll(device) { return found }

@@ -21,15 +21,17 @@ public enum PCSCDetector {
         let exclusive: (() throws -> Void) throws -> Void = { body in try card.withTransaction(body) }
         let close = { card.disconnect() }
         if let type2 = PCSCType2Channel(apdus: card, atr: atr) {
-            return CardConnection(card: .type2Tag(uid: nil), channel: type2, reader: card.reader, atr: atr,
-                                  exclusive: exclusive, close: close)
+            return CardConnection(
+                card: .type2Tag(uid: nil), channel: type2, reader: card.reader, atr: atr,
+                exclusive: exclusive, close: close)
         }
         if let felica = PCSCFeliCaChannel(apdus: card, atr: atr) {
             guard let target = try felica.poll(systemCode: .wildcard) else {
                 throw PseudoAPDUError(operation: "FeliCa Polling", answer: [], failure: .timeout)
             }
-            return CardConnection(card: .felica(target), channel: felica, reader: card.reader, atr: atr,
-                                  felicaPoller: felica.poll, exclusive: exclusive, close: close)
+            return CardConnection(
+                card: .felica(target), channel: felica, reader: card.reader, atr: atr,
+                felicaPoller: felica.poll, exclusive: exclusive, close: close)
         }
         let iso = PresentedCard.ISO7816Card(atr: atr, transmissionProtocol: card.activeProtocol.contains(.t1) ? "T=1" : "T=0")
         return CardConnection(card: .iso7816(iso), channel: card, reader: card.reader, atr: atr, exclusive: exclusive, close: close)

@@ -42,7 +42,10 @@ public final class PCSCReaders {
             let present = try context.readers().filter { $0.isPresent && !$0.isMute && (chosen == nil || $0.name == chosen) }
             if present.count == 1 { return present[0] }
             if present.count > 1 {
-                if !askedForOne { notify?(.severalCards(readers: present.map(\.name))); askedForOne = true }
+                if !askedForOne {
+                    notify?(.severalCards(readers: present.map(\.name)))
+                    askedForOne = true
+                }
             } else if !announced {
                 notify?(.waiting(reader: chosen, timeout: timeout))
                 announced = true
@@ -55,8 +58,10 @@ public final class PCSCReaders {
     }
 
     /// Waits for one card, connects, and tells what it is (``PCSCDetector``). Nil on timeout.
-    public func waitForCard(timeout: Duration?, transmitTimeout: Duration? = .seconds(5),
-                            notify: ((WaitNotice) -> Void)? = nil) throws -> CardConnection? {
+    public func waitForCard(
+        timeout: Duration?, transmitTimeout: Duration? = .seconds(5),
+        notify: ((WaitNotice) -> Void)? = nil
+    ) throws -> CardConnection? {
         guard let state = try waitForOneCard(timeout: timeout, notify: notify) else { return nil }
         return try PCSCDetector.connect(context, reader: state.name, transmitTimeout: transmitTimeout)
     }

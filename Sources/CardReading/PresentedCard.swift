@@ -24,7 +24,9 @@ public enum PresentedCard: Sendable, Equatable, CustomStringConvertible {
         public var uid: [UInt8]?
 
         public init(atr: [UInt8]? = nil, transmissionProtocol: String? = nil, uid: [UInt8]? = nil) {
-            self.atr = atr; self.transmissionProtocol = transmissionProtocol; self.uid = uid
+            self.atr = atr
+            self.transmissionProtocol = transmissionProtocol
+            self.uid = uid
         }
     }
 

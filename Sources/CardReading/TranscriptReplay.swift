@@ -18,7 +18,8 @@ public enum TranscriptReplay {
         public var message: String {
             switch self {
             case .unusedExchanges(let f, let lines):
-                return "\(f):\(lines[0]): the profile stopped before \(lines.count) recorded exchange(s) (lines \(lines.map(String.init).joined(separator: ", ")))"
+                return
+                    "\(f):\(lines[0]): the profile stopped before \(lines.count) recorded exchange(s) (lines \(lines.map(String.init).joined(separator: ", ")))"
             }
         }
         public var hint: String? { "the profile now sends fewer commands than were recorded: re-record the card, or replay leniently" }
@@ -39,42 +40,57 @@ public enum TranscriptReplay {
 
     static func feliCaTarget(_ transcript: Transcript) -> FeliCaTarget? {
         guard let idm = transcript.bytes(header: .idm).flatMap({ try? IDm($0) }),
-              let pmm = transcript.bytes(header: .pmm).flatMap({ try? PMm($0) }),
-              let code = transcript.systemCode else { return nil }
+            let pmm = transcript.bytes(header: .pmm).flatMap({ try? PMm($0) }),
+            let code = transcript.systemCode
+        else { return nil }
         return FeliCaTarget(idm: idm, pmm: pmm, systemCode: SystemCode(code))
     }
 
     /// The card a transcript recorded, answering from it. A FeliCa transcript needs its
     /// `idm`, `pmm` and `system-code` headers.
-    public static func connection(_ transcript: Transcript, file: String, lenient: Bool = false) throws(TranscriptError) -> (CardConnection, ReplayChannel) {
+    public static func connection(
+        _ transcript: Transcript, file: String, lenient: Bool = false
+    ) throws(TranscriptError) -> (CardConnection, ReplayChannel) {
         let channel = ReplayChannel(transcript, mode: lenient ? .lenient : .strict, file: file)
         let reader = transcript[header: .reader] ?? "transcript"
         switch transcript.technology {
         case "felica":
             guard let target = feliCaTarget(transcript) else {
-                throw TranscriptError(file: file, line: 1, column: 1, reason: "a felica transcript needs '# idm:', '# pmm:' (8 bytes each) and '# system-code:' (2 bytes) headers")
+                throw TranscriptError(
+                    file: file, line: 1, column: 1,
+                    reason: "a felica transcript needs '# idm:', '# pmm:' (8 bytes each) and '# system-code:' (2 bytes) headers")
             }
-            return (CardConnection(card: .felica(target), channel: channel, reader: reader, atr: transcript.atr,
-                                   felicaPoller: feliCaPoller(from: transcript)), channel)
+            return (
+                CardConnection(
+                    card: .felica(target), channel: channel, reader: reader, atr: transcript.atr,
+                    felicaPoller: feliCaPoller(from: transcript)), channel
+            )
         case "type2":
-            return (CardConnection(card: .type2Tag(uid: transcript.bytes(header: .uid)), channel: channel, reader: reader, atr: transcript.atr), channel)
+            return (
+                CardConnection(card: .type2Tag(uid: transcript.bytes(header: .uid)), channel: channel, reader: reader, atr: transcript.atr),
+                channel
+            )
         default:
-            let card = PresentedCard.ISO7816Card(atr: transcript.atr, transmissionProtocol: transcript[header: .protocol], uid: transcript.bytes(header: .uid))
+            let card = PresentedCard.ISO7816Card(
+                atr: transcript.atr, transmissionProtocol: transcript[header: .protocol], uid: transcript.bytes(header: .uid))
             return (CardConnection(card: .iso7816(card), channel: channel, reader: reader, atr: transcript.atr), channel)
         }
     }
 
     /// Which profile to use: `explicit` (an id or file) wins, then the transcript's
     /// `profile` header, then detection among `registry`'s profiles.
-    public static func run(_ transcript: Transcript, file: String, registry: ProfileRegistry,
-                           explicit: String? = nil, lenient: Bool = false,
-                           observer: ((WireExchange) -> Void)? = nil) throws -> Outcome {
+    public static func run(
+        _ transcript: Transcript, file: String, registry: ProfileRegistry,
+        explicit: String? = nil, lenient: Bool = false,
+        observer: ((WireExchange) -> Void)? = nil
+    ) throws -> Outcome {
         let (connection, channel) = try connection(transcript, file: file, lenient: lenient)
         var reader = CardReader(registry: registry)
         reader.readsNDEFWhenUnrecognised = false
         reader.observer = observer
-        if let explicit { reader.profile = try registry.resolve(explicit) }
-        else if let id = transcript[header: .profile] {
+        if let explicit {
+            reader.profile = try registry.resolve(explicit)
+        } else if let id = transcript[header: .profile] {
             do { reader.profile = try registry.resolve(id) } catch ProfileRegistry.LookupError.noSuchProfile {
                 throw ProfileRegistry.LookupError.transcriptProfileUnknown(id, transcript: file)
             }

@@ -13,9 +13,13 @@ import CardReading
 import Foundation
 import PCSCTransport
 
-func median(_ xs: [Double]) -> Double { let s = xs.sorted(); return s[s.count / 2] }
+func median(_ xs: [Double]) -> Double {
+    let s = xs.sorted()
+    return s[s.count / 2]
+}
 func quartiles(_ xs: [Double]) -> (Double, Double, Double) {
-    let s = xs.sorted(); return (s[s.count / 4], s[s.count / 2], s[s.count * 3 / 4])
+    let s = xs.sorted()
+    return (s[s.count / 4], s[s.count / 2], s[s.count * 3 / 4])
 }
 
 /// The APDUs of a full Shanghai read, record by record.
@@ -46,28 +50,40 @@ case "replay":
             var n = 0
             let start = ContinuousClock.now
             let end = start + .milliseconds(Int(seconds * 200))
-            while ContinuousClock.now < end { body(n % parsed.count); n += 1 }
+            while ContinuousClock.now < end {
+                body(n % parsed.count)
+                n += 1
+            }
             let elapsed = ContinuousClock.now - start
             rates.append(Double(n) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
         }
         return rates
     }
     let engineOnly = rate { i in _ = try! TranscriptReplay.run(parsed[i], file: files[i], registry: registry) }
-    if ProcessInfo.processInfo.environment["BENCH_ENGINE_ONLY"] != nil { print(median(engineOnly)); exit(0) }
-    let withParsing = rate { i in _ = try! TranscriptReplay.run(try! Transcript(parsing: texts[i], file: files[i]), file: files[i], registry: registry) }
+    if ProcessInfo.processInfo.environment["BENCH_ENGINE_ONLY"] != nil {
+        print(median(engineOnly))
+        exit(0)
+    }
+    let withParsing = rate { i in
+        _ = try! TranscriptReplay.run(try! Transcript(parsing: texts[i], file: files[i]), file: files[i], registry: registry)
+    }
     print("fixtures: \(files.count) transcripts")
-    print(String(format: "replay through the engine (parsed once): median %.0f transcripts/s over 5 runs (min %.0f, max %.0f)",
-                 median(engineOnly), engineOnly.min()!, engineOnly.max()!))
+    print(
+        String(
+            format: "replay through the engine (parsed once): median %.0f transcripts/s over 5 runs (min %.0f, max %.0f)",
+            median(engineOnly), engineOnly.min()!, engineOnly.max()!))
     print(String(format: "replay including transcript parsing:     median %.0f transcripts/s over 5 runs", median(withParsing)))
     let sh = try! TranscriptReplay.run(parsed[files.firstIndex(of: "shanghai-transit/full-read.apdu")!], file: "", registry: registry)
     let all = try! TranscriptReplay.run(parsed[files.firstIndex(of: "shanghai-transit/all-records.apdu")!], file: "", registry: registry)
-    print("exchanges per full Shanghai read: \(sh.result.report!.exchanges) record by record, \(all.result.report!.exchanges) with all-records-from-P1")
+    print(
+        "exchanges per full Shanghai read: \(sh.result.report!.exchanges) record by record, \(all.result.report!.exchanges) with all-records-from-P1"
+    )
 case "pcsc":
     let reader = args[2], n = Int(args[3])!
     let card = try! PCSCContext().connect(to: reader)
     let exchange = CardExchange(channel: card)
     let commands = try! shanghaiSequence.map { try CommandAPDU(bytes: $0) }
-    for c in commands { _ = try! exchange.send(c) }             // warm up
+    for c in commands { _ = try! exchange.send(c) }  // warm up
     var times: [Double] = []
     times.reserveCapacity(n)
     for i in 0..<n {

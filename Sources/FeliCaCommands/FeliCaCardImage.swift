@@ -28,13 +28,18 @@ public struct FeliCaCardImage: Codable, Equatable, Sendable {
         public var services: [String: [String]]?
 
         public init(code: String, areas: [String]? = nil, services: [String: [String]]) {
-            self.code = code; self.areas = areas; self.services = services
+            self.code = code
+            self.areas = areas
+            self.services = services
         }
     }
 
     public init(note: String? = nil, idm: [UInt8], pmm: [UInt8], systems: [System]) {
-        technology = "felica"; self.note = note
-        self.idm = idm.hexString; self.pmm = pmm.hexString; self.systems = systems
+        technology = "felica"
+        self.note = note
+        self.idm = idm.hexString
+        self.pmm = pmm.hexString
+        self.systems = systems
     }
 
     /// What is wrong with an image (the file is named by whoever read it).

@@ -11,7 +11,9 @@ public enum FeliCaCommand {
 
     /// Polling (§7.4.2): `06 00 SC_hi SC_lo RC TSN`. `requestCode` 1 asks for the system code,
     /// 2 for communication performance; `timeSlots` is 0, 1, 3, 7 or 15.
-    public static func polling(systemCode: SystemCode = .wildcard, requestCode: UInt8 = 0, timeSlots: UInt8 = 0) throws(FeliCaError) -> [UInt8] {
+    public static func polling(
+        systemCode: SystemCode = .wildcard, requestCode: UInt8 = 0, timeSlots: UInt8 = 0
+    ) throws(FeliCaError) -> [UInt8] {
         guard [0, 1, 3, 7, 15].contains(timeSlots) else { throw .invalidArgument("time slots must be 0, 1, 3, 7 or 15, not \(timeSlots)") }
         guard requestCode <= 2 else { throw .invalidArgument("request code must be 0, 1 or 2, not \(requestCode)") }
         return [6, polling] + systemCode.bigEndianBytes + [requestCode, timeSlots]
@@ -38,14 +40,17 @@ public enum FeliCaCommand {
 
     /// Read Without Encryption (§7.4.7): `LEN 06 IDm m SC… n BLE…`, service codes
     /// little-endian, 1…16 services, 1…15 blocks in one command.
-    public static func readWithoutEncryption(_ idm: IDm, services: [ServiceCode], blocks: [BlockListElement]) throws(FeliCaError) -> [UInt8] {
+    public static func readWithoutEncryption(_ idm: IDm, services: [ServiceCode], blocks: [BlockListElement]) throws(FeliCaError) -> [UInt8]
+    {
         try checkLists(services, blocks)
         return frame(readWithoutEncryption, idm, lists(services, blocks))
     }
 
     /// Write Without Encryption (§7.4.8): as Read, followed by 16 bytes per block. It changes
     /// the card: only `cardscan ndef write` sends it, on the user's request.
-    public static func writeWithoutEncryption(_ idm: IDm, services: [ServiceCode], blocks: [BlockListElement], data: [[UInt8]]) throws(FeliCaError) -> [UInt8] {
+    public static func writeWithoutEncryption(
+        _ idm: IDm, services: [ServiceCode], blocks: [BlockListElement], data: [[UInt8]]
+    ) throws(FeliCaError) -> [UInt8] {
         try checkLists(services, blocks)
         guard data.count == blocks.count else { throw .invalidArgument("\(blocks.count) block(s) but \(data.count) data block(s)") }
         for d in data where d.count != 16 { throw .badLength(field: "block data", expected: 16, actual: d.count) }

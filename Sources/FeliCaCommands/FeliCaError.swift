@@ -41,7 +41,10 @@ public enum FeliCaError: UserFacingError, Equatable, Sendable {
 public struct StatusFlags: Hashable, Sendable, CustomStringConvertible {
     public let flag1: UInt8
     public let flag2: UInt8
-    public init(_ flag1: UInt8, _ flag2: UInt8) { self.flag1 = flag1; self.flag2 = flag2 }
+    public init(_ flag1: UInt8, _ flag2: UInt8) {
+        self.flag1 = flag1
+        self.flag2 = flag2
+    }
 
     public var isSuccess: Bool { flag1 == 0 }
 

@@ -45,7 +45,10 @@ public enum FeliCaResponse {
     public static func requestService(_ frame: [UInt8], idm: IDm) throws(FeliCaError) -> [UInt16] {
         var body = try withIDm(frame, command: FeliCaCommand.requestService, idm: idm)
         guard let n = body.popFirst() else { throw .truncated(command: FeliCaCommand.requestService, length: frame.count) }
-        guard body.count == Int(n) * 2 else { throw body.count < Int(n) * 2 ? .truncated(command: FeliCaCommand.requestService, length: frame.count) : .trailingBytes(body.count - Int(n) * 2) }
+        guard body.count == Int(n) * 2 else {
+            throw body.count < Int(n) * 2
+                ? .truncated(command: FeliCaCommand.requestService, length: frame.count) : .trailingBytes(body.count - Int(n) * 2)
+        }
         return stride(from: body.startIndex, to: body.endIndex, by: 2).map { UInt16(body[$0]) | UInt16(body[$0 + 1]) << 8 }
     }
 
@@ -78,7 +81,10 @@ public enum FeliCaResponse {
     public static func requestSystemCode(_ frame: [UInt8], idm: IDm) throws(FeliCaError) -> [SystemCode] {
         var body = try withIDm(frame, command: FeliCaCommand.requestSystemCode, idm: idm)
         guard let n = body.popFirst() else { throw .truncated(command: FeliCaCommand.requestSystemCode, length: frame.count) }
-        guard body.count == Int(n) * 2 else { throw body.count < Int(n) * 2 ? .truncated(command: FeliCaCommand.requestSystemCode, length: frame.count) : .trailingBytes(body.count - Int(n) * 2) }
+        guard body.count == Int(n) * 2 else {
+            throw body.count < Int(n) * 2
+                ? .truncated(command: FeliCaCommand.requestSystemCode, length: frame.count) : .trailingBytes(body.count - Int(n) * 2)
+        }
         return stride(from: body.startIndex, to: body.endIndex, by: 2).map { SystemCode(UInt16(body[$0]) << 8 | UInt16(body[$0 + 1])) }
     }
 
@@ -117,7 +123,9 @@ public enum FeliCaResponse {
     }
 
     static func statusFlags(_ body: inout ArraySlice<UInt8>, _ frame: [UInt8]) throws(FeliCaError) -> StatusFlags {
-        guard let f1 = body.popFirst(), let f2 = body.popFirst() else { throw .truncated(command: frame.count > 1 ? frame[1] &- 1 : 0, length: frame.count) }
+        guard let f1 = body.popFirst(), let f2 = body.popFirst() else {
+            throw .truncated(command: frame.count > 1 ? frame[1] &- 1 : 0, length: frame.count)
+        }
         return StatusFlags(f1, f2)
     }
 }

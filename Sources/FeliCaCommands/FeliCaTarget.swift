@@ -8,14 +8,19 @@ public struct FeliCaTarget: Hashable, Sendable, CustomStringConvertible {
     public let systemCode: SystemCode
 
     public init(idm: IDm, pmm: PMm, systemCode: SystemCode) {
-        self.idm = idm; self.pmm = pmm; self.systemCode = systemCode
+        self.idm = idm
+        self.pmm = pmm
+        self.systemCode = systemCode
     }
 
     /// From the 18 bytes IDm (8) + PMm (8) + system code (2, big-endian); nothing may follow.
     public init(bytes: [UInt8]) throws(FeliCaError) {
-        guard bytes.count == 18 else { throw .badLength(field: "Polling answer (IDm, PMm, system code)", expected: 18, actual: bytes.count) }
-        self.init(idm: try IDm(Array(bytes[0..<8])), pmm: try PMm(Array(bytes[8..<16])),
-                  systemCode: SystemCode(UInt16(bytes[16]) << 8 | UInt16(bytes[17])))
+        guard bytes.count == 18 else {
+            throw .badLength(field: "Polling answer (IDm, PMm, system code)", expected: 18, actual: bytes.count)
+        }
+        self.init(
+            idm: try IDm(Array(bytes[0..<8])), pmm: try PMm(Array(bytes[8..<16])),
+            systemCode: SystemCode(UInt16(bytes[16]) << 8 | UInt16(bytes[17])))
     }
 
     /// From a Polling response: the system code it carries (request code 1), else the one asked for.

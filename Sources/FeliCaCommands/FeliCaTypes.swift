@@ -51,7 +51,8 @@ public struct ServiceCode: Hashable, Sendable, CustomStringConvertible {
         0x08: "Random RW with key", 0x09: "Random RW w/o key", 0x0A: "Random RO with key", 0x0B: "Random RO w/o key",
         0x0C: "Cyclic RW with key", 0x0D: "Cyclic RW w/o key", 0x0E: "Cyclic RO with key", 0x0F: "Cyclic RO w/o key",
         0x10: "Purse Direct with key", 0x11: "Purse Direct w/o key", 0x12: "Purse Cashback with key", 0x13: "Purse Cashback w/o key",
-        0x14: "Purse Decrement with key", 0x15: "Purse Decrement w/o key", 0x16: "Purse Read Only with key", 0x17: "Purse Read Only w/o key",
+        0x14: "Purse Decrement with key", 0x15: "Purse Decrement w/o key", 0x16: "Purse Read Only with key",
+        0x17: "Purse Read Only w/o key",
     ]
 
     /// The attribute in words: `Random RO w/o key`, `Purse Direct with key`, or `Type 18`
@@ -75,7 +76,9 @@ public struct BlockListElement: Hashable, Sendable {
     public init(serviceIndex: Int, blockNumber: UInt16, accessMode: UInt8 = 0) throws(FeliCaError) {
         guard (0...15).contains(serviceIndex) else { throw .invalidArgument("service index \(serviceIndex) is outside 0…15") }
         guard accessMode < 8 else { throw .invalidArgument("access mode \(accessMode) is outside 0…7") }
-        self.serviceIndex = serviceIndex; self.blockNumber = blockNumber; self.accessMode = accessMode
+        self.serviceIndex = serviceIndex
+        self.blockNumber = blockNumber
+        self.accessMode = accessMode
     }
 
     public var packed: [UInt8] {

@@ -38,9 +38,12 @@ public struct NDEFMessage: Hashable, Sendable {
             }
             let total = Int(typeLength) + idLength + payloadLength
             guard s.count >= total else { throw .lengthPastEnd(offset: offset, declared: total, available: s.count) }
-            let type = Array(s.prefix(Int(typeLength))); s = s.dropFirst(Int(typeLength))
-            let id = Array(s.prefix(idLength)); s = s.dropFirst(idLength)
-            let payload = Array(s.prefix(payloadLength)); s = s.dropFirst(payloadLength)
+            let type = Array(s.prefix(Int(typeLength)))
+            s = s.dropFirst(Int(typeLength))
+            let id = Array(s.prefix(idLength))
+            s = s.dropFirst(idLength)
+            let payload = Array(s.prefix(payloadLength))
+            s = s.dropFirst(payloadLength)
             let tnfRaw = header & 0x07
             let tnf = NDEFRecord.TNF(rawValue: tnfRaw)!
             if tnf == .empty, !(type.isEmpty && id.isEmpty && payload.isEmpty) { throw .invalidEmptyRecord(offset: offset) }
@@ -51,7 +54,12 @@ public struct NDEFMessage: Hashable, Sendable {
                     throw .invalidChunk(offset: offset, reason: "a following chunk must have TNF 6 and no type or id")
                 }
                 c.payload += payload
-                if header & Self.cf == 0 { records.append(c); chunk = nil } else { chunk = c }
+                if header & Self.cf == 0 {
+                    records.append(c)
+                    chunk = nil
+                } else {
+                    chunk = c
+                }
             } else {
                 if tnf == .unchanged { throw .invalidChunk(offset: offset, reason: "TNF 6 (unchanged) outside a chunked record") }
                 let record = NDEFRecord(tnf: tnf, type: type, id: id, payload: payload)
@@ -76,7 +84,9 @@ public struct NDEFMessage: Hashable, Sendable {
             if !r.id.isEmpty { header |= Self.il }
             out.append(header)
             out.append(UInt8(r.type.count))
-            if short { out.append(UInt8(r.payload.count)) } else {
+            if short {
+                out.append(UInt8(r.payload.count))
+            } else {
                 let n = r.payload.count
                 out += [UInt8(n >> 24 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)]
             }

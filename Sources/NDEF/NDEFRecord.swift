@@ -14,7 +14,10 @@ public struct NDEFRecord: Hashable, Sendable {
     public var payload: [UInt8]
 
     public init(tnf: TNF, type: [UInt8], id: [UInt8] = [], payload: [UInt8]) {
-        self.tnf = tnf; self.type = type; self.id = id; self.payload = payload
+        self.tnf = tnf
+        self.type = type
+        self.id = id
+        self.payload = payload
     }
 
     public var typeString: String { String(decoding: type, as: UTF8.self) }

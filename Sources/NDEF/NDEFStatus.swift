@@ -5,7 +5,10 @@ public struct NDEFStatus: Hashable, Sendable {
     /// Bytes available for an NDEF message.
     public var capacity: Int
 
-    public init(access: Access, capacity: Int) { self.access = access; self.capacity = capacity }
+    public init(access: Access, capacity: Int) {
+        self.access = access
+        self.capacity = capacity
+    }
 
     /// Whether `message` may be written here (a read-only or too small tag refuses).
     public func check(writing message: NDEFMessage) throws(NDEFError) {

@@ -11,7 +11,11 @@ public enum NDEFTag {
 
     /// `type2`, `type3`, `type4`: as the JSON output names it.
     public var name: String {
-        switch self { case .type2: return "type2"; case .type3: return "type3"; case .type4: return "type4" }
+        switch self {
+        case .type2: return "type2"
+        case .type3: return "type3"
+        case .type4: return "type4"
+        }
     }
 
     /// The tag's NDEF status and message (nil when it holds none).

@@ -38,8 +38,10 @@ extension NDEFTags {
         let (status, _) = try readType3(exchange, idm: idmBytes)
         try check(status, message, tag: "Type 3")
         let idm = try IDm(idmBytes)
-        let readFrame = try FeliCaCommand.readWithoutEncryption(idm, services: [ServiceCode(0x000B)], blocks: [BlockListElement(serviceIndex: 0, blockNumber: 0)])
-        var attribute = try Type3AttributeBlock(parsing: try FeliCaResponse.readWithoutEncryption(try exchange.transmit(readFrame), idm: idm)[0])
+        let readFrame = try FeliCaCommand.readWithoutEncryption(
+            idm, services: [ServiceCode(0x000B)], blocks: [BlockListElement(serviceIndex: 0, blockNumber: 0)])
+        var attribute = try Type3AttributeBlock(
+            parsing: try FeliCaResponse.readWithoutEncryption(try exchange.transmit(readFrame), idm: idm)[0])
         func write(_ first: UInt16, _ blocks: [[UInt8]]) throws {
             let list = try blocks.indices.map { try BlockListElement(serviceIndex: 0, blockNumber: first + UInt16($0)) }
             let frame = try FeliCaCommand.writeWithoutEncryption(idm, services: [ServiceCode(0x0009)], blocks: list, data: blocks)
@@ -85,7 +87,9 @@ extension NDEFTags {
             throw Failure.notNDEF("no capability container file")
         }
         let cc = try Type4CapabilityContainer(parsing: try exchange.send(.readBinary(offset: 0, length: 15)).data)
-        guard try exchange.send(.select(fileID: cc.ndefFileID, returning: .none)).statusWord.isSuccess else { throw Failure.notNDEF("no NDEF file") }
+        guard try exchange.send(.select(fileID: cc.ndefFileID, returning: .none)).statusWord.isSuccess else {
+            throw Failure.notNDEF("no NDEF file")
+        }
         func update(_ offset: Int, _ data: [UInt8]) throws {
             let r = try exchange.send(CommandAPDU(cla: 0x00, ins: 0xD6, p1: UInt8(offset >> 8), p2: UInt8(offset & 0xFF), data: data))
             guard r.statusWord.isSuccess else { throw WriteFailure.unsupported("UPDATE BINARY at \(offset) answered \(r.statusWord)") }

@@ -31,15 +31,17 @@ public enum NDEFTags {
             return try FeliCaResponse.readWithoutEncryption(try exchange.transmit(frame), idm: idm, expectedBlocks: blocks.count)
         }
         let attribute: Type3AttributeBlock
-        do { attribute = try Type3AttributeBlock(parsing: try read([BlockListElement(serviceIndex: 0, blockNumber: 0)])[0]) }
-        catch let e as NDEFError { throw Failure.malformed(e.description) }
+        do { attribute = try Type3AttributeBlock(parsing: try read([BlockListElement(serviceIndex: 0, blockNumber: 0)])[0]) } catch let e
+            as NDEFError
+        { throw Failure.malformed(e.description) }
         guard attribute.ln > 0 else { return (attribute.status, nil) }
         var data: [UInt8] = []
         for chunk in try FeliCaCommand.readPlan(first: 1, count: attribute.dataBlocks, perCommand: Int(min(attribute.nbr, 15))) {
             data += try read(chunk).flatMap { $0 }
         }
-        do { return (attribute.status, try NDEFMessage(parsing: Array(data.prefix(attribute.ln)))) }
-        catch { throw Failure.malformed(error.description) }
+        do { return (attribute.status, try NDEFMessage(parsing: Array(data.prefix(attribute.ln)))) } catch {
+            throw Failure.malformed(error.description)
+        }
     }
 
     /// Type 4 (T4T §5.4): SELECT the NDEF application (v2, then v1), the CC file E103, the
@@ -53,7 +55,9 @@ public enum NDEFTags {
             v1 = true
         }
         let selectCC = CommandAPDU.select(fileID: Type4CapabilityContainer.fileID, returning: v1 ? .fci : .none)
-        guard try exchange.send(v1 ? selectCC.with(le: nil) : selectCC).statusWord.isSuccess else { throw Failure.notNDEF("no capability container file") }
+        guard try exchange.send(v1 ? selectCC.with(le: nil) : selectCC).statusWord.isSuccess else {
+            throw Failure.notNDEF("no capability container file")
+        }
         let head = try exchange.send(.readBinary(offset: 0, length: 2))
         guard head.statusWord.isSuccess, head.data.count == 2 else { throw Failure.malformed("CCLEN unreadable (\(head.statusWord))") }
         let cclen = Int(head.data[0]) << 8 | Int(head.data[1])
@@ -61,7 +65,9 @@ public enum NDEFTags {
         let cc: Type4CapabilityContainer
         do { cc = try Type4CapabilityContainer(parsing: ccBody.data) } catch { throw Failure.malformed(error.description) }
         let selectFile = CommandAPDU.select(fileID: cc.ndefFileID, returning: v1 ? .fci : .none)
-        guard try exchange.send(v1 ? selectFile.with(le: nil) : selectFile).statusWord.isSuccess else { throw Failure.notNDEF("no NDEF file") }
+        guard try exchange.send(v1 ? selectFile.with(le: nil) : selectFile).statusWord.isSuccess else {
+            throw Failure.notNDEF("no NDEF file")
+        }
         let nlenAnswer = try exchange.send(.readBinary(offset: 0, length: cc.nlenSize))
         guard nlenAnswer.statusWord.isSuccess, nlenAnswer.data.count == cc.nlenSize else { throw Failure.malformed("NLEN unreadable") }
         let nlen = nlenAnswer.data.reduce(0) { $0 << 8 | Int($1) }

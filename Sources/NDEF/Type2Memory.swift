@@ -20,8 +20,8 @@ public struct Type2Memory: Hashable, Sendable {
         let capacity = size - 3 < 0xFF ? size - 3 : size - 5
         scan: while let tag = s.popFirst() {
             switch tag {
-            case 0x00: continue                      // NULL TLV
-            case 0xFE: break scan                    // terminator
+            case 0x00: continue  // NULL TLV
+            case 0xFE: break scan  // terminator
             default:
                 guard let first = s.popFirst() else { throw .truncated(offset: s.startIndex, what: "TLV length") }
                 var length = Int(first)

@@ -15,8 +15,13 @@ public struct Type3AttributeBlock: Hashable, Sendable {
     public var ln: Int
 
     public init(version: UInt8 = 0x10, nbr: UInt8, nbw: UInt8, nmaxb: UInt16, writeFlag: UInt8 = 0, rwFlag: UInt8, ln: Int) {
-        self.version = version; self.nbr = nbr; self.nbw = nbw; self.nmaxb = nmaxb
-        self.writeFlag = writeFlag; self.rwFlag = rwFlag; self.ln = ln
+        self.version = version
+        self.nbr = nbr
+        self.nbw = nbw
+        self.nmaxb = nmaxb
+        self.writeFlag = writeFlag
+        self.rwFlag = rwFlag
+        self.ln = ln
     }
 
     public init(parsing b: [UInt8]) throws(NDEFError) {
@@ -25,17 +30,22 @@ public struct Type3AttributeBlock: Hashable, Sendable {
         let stored = Int(b[14]) << 8 | Int(b[15])
         guard sum == stored else { throw .malformedPayload("attribute block checksum is \(stored), the bytes add up to \(sum)") }
         guard b[0] >> 4 == 1 else { throw .malformedPayload("unsupported Type 3 mapping version \(b[0] >> 4).\(b[0] & 0x0F)") }
-        version = b[0]; nbr = b[1]; nbw = b[2]
+        version = b[0]
+        nbr = b[1]
+        nbw = b[2]
         nmaxb = UInt16(b[3]) << 8 | UInt16(b[4])
-        writeFlag = b[9]; rwFlag = b[10]
+        writeFlag = b[9]
+        rwFlag = b[10]
         ln = Int(b[11]) << 16 | Int(b[12]) << 8 | Int(b[13])
         guard nbr > 0 else { throw .malformedPayload("Nbr is 0") }
         guard ln <= Int(nmaxb) * 16 else { throw .malformedPayload("Ln \(ln) exceeds the \(Int(nmaxb) * 16)-byte NDEF area") }
     }
 
     public var encoded: [UInt8] {
-        var b: [UInt8] = [version, nbr, nbw, UInt8(nmaxb >> 8), UInt8(nmaxb & 0xFF), 0, 0, 0, 0, writeFlag, rwFlag,
-                          UInt8(ln >> 16 & 0xFF), UInt8(ln >> 8 & 0xFF), UInt8(ln & 0xFF)]
+        var b: [UInt8] = [
+            version, nbr, nbw, UInt8(nmaxb >> 8), UInt8(nmaxb & 0xFF), 0, 0, 0, 0, writeFlag, rwFlag,
+            UInt8(ln >> 16 & 0xFF), UInt8(ln >> 8 & 0xFF), UInt8(ln & 0xFF),
+        ]
         let sum = b.reduce(0) { $0 + Int($1) }
         b += [UInt8(sum >> 8 & 0xFF), UInt8(sum & 0xFF)]
         return b

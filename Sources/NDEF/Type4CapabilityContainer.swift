@@ -29,13 +29,15 @@ public struct Type4CapabilityContainer: Hashable, Sendable {
         case (0x04, 0x06):
             ndefFileID = UInt16(b[9]) << 8 | UInt16(b[10])
             maxNDEFSize = Int(b[11]) << 8 | Int(b[12])
-            readAccess = b[13]; writeAccess = b[14]
+            readAccess = b[13]
+            writeAccess = b[14]
             nlenSize = 2
         case (0x06, 0x08):
             guard b.count >= 17 else { throw .truncated(offset: b.count, what: "extended NDEF File Control TLV") }
             ndefFileID = UInt16(b[9]) << 8 | UInt16(b[10])
             maxNDEFSize = Int(b[11]) << 24 | Int(b[12]) << 16 | Int(b[13]) << 8 | Int(b[14])
-            readAccess = b[15]; writeAccess = b[16]
+            readAccess = b[15]
+            writeAccess = b[16]
             nlenSize = 4
         default:
             throw .malformedPayload("no NDEF File Control TLV (found \(String(b[7], radix: 16)) \(String(b[8], radix: 16)))")

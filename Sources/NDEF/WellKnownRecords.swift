@@ -19,7 +19,7 @@ public enum NDEFPayload: Hashable, Sendable {
     /// Decodes a record's payload by its type.
     public init(_ r: NDEFRecord) throws(NDEFError) {
         switch (r.tnf, r.type) {
-        case (.wellKnown, [0x54]):                                 // "T"
+        case (.wellKnown, [0x54]):  // "T"
             guard let status = r.payload.first else { throw .malformedPayload("an empty Text record") }
             let langLength = Int(status & 0x3F)
             guard r.payload.count >= 1 + langLength else { throw .malformedPayload("the language code runs past the payload") }
@@ -28,16 +28,20 @@ public enum NDEFPayload: Hashable, Sendable {
             if status & 0x80 != 0 {
                 guard body.count % 2 == 0 else { throw .malformedPayload("UTF-16 text with an odd byte count") }
                 var units = stride(from: 0, to: body.count, by: 2).map { UInt16(body[$0]) << 8 | UInt16(body[$0 + 1]) }
-                if units.first == 0xFFFE { units = units.dropFirst().map { $0 >> 8 | $0 << 8 } } else if units.first == 0xFEFF { units.removeFirst() }
+                if units.first == 0xFFFE {
+                    units = units.dropFirst().map { $0 >> 8 | $0 << 8 }
+                } else if units.first == 0xFEFF {
+                    units.removeFirst()
+                }
                 self = .text(String(decoding: units, as: UTF16.self), language: language)
             } else {
                 self = .text(String(decoding: body, as: UTF8.self), language: language)
             }
-        case (.wellKnown, [0x55]):                                 // "U"
+        case (.wellKnown, [0x55]):  // "U"
             guard let code = r.payload.first else { throw .malformedPayload("an empty URI record") }
             guard Int(code) < Self.uriPrefixes.count else { throw .malformedPayload("URI identifier code \(code) is reserved") }
             self = .uri(Self.uriPrefixes[Int(code)] + String(decoding: r.payload.dropFirst(), as: UTF8.self))
-        case (.wellKnown, [0x53, 0x70]):                           // "Sp"
+        case (.wellKnown, [0x53, 0x70]):  // "Sp"
             self = .smartPoster(try NDEFMessage(parsing: r.payload))
         case (.media, _):
             self = .mime(type: r.typeString, data: r.payload)
@@ -56,8 +60,11 @@ public enum NDEFPayload: Hashable, Sendable {
             return NDEFRecord(tnf: .wellKnown, type: [0x54], payload: [UInt8(l.count)] + l + Array(s.utf8))
         case .uri(let uri):
             var best = 0
-            for (i, p) in Self.uriPrefixes.enumerated() where i > 0 && uri.hasPrefix(p) && p.count > Self.uriPrefixes[best].count { best = i }
-            return NDEFRecord(tnf: .wellKnown, type: [0x55], payload: [UInt8(best)] + Array(uri.utf8.dropFirst(Self.uriPrefixes[best].utf8.count)))
+            for (i, p) in Self.uriPrefixes.enumerated() where i > 0 && uri.hasPrefix(p) && p.count > Self.uriPrefixes[best].count {
+                best = i
+            }
+            return NDEFRecord(
+                tnf: .wellKnown, type: [0x55], payload: [UInt8(best)] + Array(uri.utf8.dropFirst(Self.uriPrefixes[best].utf8.count)))
         case .smartPoster(let m):
             return NDEFRecord(tnf: .wellKnown, type: [0x53, 0x70], payload: m.encoded)
         case .mime(let type, let data):

@@ -1,6 +1,6 @@
 import APDU
-import FeliCaCommands
 import CLibNFC
+import FeliCaCommands
 import Foundation
 
 /// A libnfc device (PN532 on a serial port, ACR122U over USB, …) opened as an initiator.
@@ -32,7 +32,8 @@ public final class NFCDevice: @unchecked Sendable {
         let capacity = 8
         let strings = UnsafeMutablePointer<nfc_connstring>.allocate(capacity: capacity)
         defer { strings.deallocate() }
-        UnsafeMutableRawPointer(strings).initializeMemory(as: UInt8.self, repeating: 0, count: capacity * MemoryLayout<nfc_connstring>.stride)
+        UnsafeMutableRawPointer(strings).initializeMemory(
+            as: UInt8.self, repeating: 0, count: capacity * MemoryLayout<nfc_connstring>.stride)
         let n = nfc_list_devices(ctx, strings, capacity)
         return (0..<n).map { i in withUnsafeBytes(of: strings[i]) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) } }
     }
@@ -56,7 +57,8 @@ public final class NFCDevice: @unchecked Sendable {
         self.connectionString = String(cString: nfc_device_get_connstring(dev))
         guard nfc_initiator_init(dev) >= 0 else {
             let e = lastError("nfc_initiator_init")
-            nfc_close(dev); nfc_exit(ctx)
+            nfc_close(dev)
+            nfc_exit(ctx)
             throw e
         }
         nfc_device_set_property_bool(dev, NP_INFINITE_SELECT, false)
@@ -73,8 +75,9 @@ public final class NFCDevice: @unchecked Sendable {
 
     func lastError(_ function: String) -> NFCError {
         let code = nfc_device_get_last_error(device)
-        return NFCError(code: NFCError.Code(rawValue: code) ?? .io, function: function, device: nil,
-                        detail: String(cString: nfc_strerror(device)))
+        return NFCError(
+            code: NFCError.Code(rawValue: code) ?? .io, function: function, device: nil,
+            detail: String(cString: nfc_strerror(device)))
     }
 
     /// Polls for a FeliCa card (212 or 424 kbps) with `systemCode` (FF FF: any); nil when

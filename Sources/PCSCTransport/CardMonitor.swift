@@ -37,7 +37,10 @@ public final class CardMonitor: @unchecked Sendable {
 
     /// Ends a wait in ``next(timeout:)``; it then returns nil.
     public func cancel() {
-        lock.withLock { cancelled = true; context?.cancel() }
+        lock.withLock {
+            cancelled = true
+            context?.cancel()
+        }
     }
 
     /// The next event, or nil when `timeout` passes (or after ``cancel()``).
@@ -59,13 +62,19 @@ public final class CardMonitor: @unchecked Sendable {
                 let ctx = try PCSCContext()
                 lock.withLock { context = ctx }
                 known = [:]
-                if lost { lost = false; pending.append(.serviceRestored) }
+                if lost {
+                    lost = false
+                    pending.append(.serviceRestored)
+                }
             }
             let ctx = context!
             let names = try ctx.readerNames().filter { reader == nil || $0 == reader }
             if names != readers {
                 if readers != nil { pending.append(.readersChanged(names)) }
-                for gone in present.subtracting(names) { present.remove(gone); pending.append(.cardRemoved(reader: gone)) }
+                for gone in present.subtracting(names) {
+                    present.remove(gone)
+                    pending.append(.cardRemoved(reader: gone))
+                }
                 readers = names
                 if !pending.isEmpty { return }
             }
@@ -75,8 +84,14 @@ public final class CardMonitor: @unchecked Sendable {
             for s in states where s.name != ReaderState.plugAndPlay {
                 known[s.name] = s.eventState & ~UInt(SCARD_STATE_CHANGED)
                 let isPresent = s.isPresent && !s.isMute
-                if isPresent && !present.contains(s.name) { present.insert(s.name); pending.append(.cardPresented(s)) }
-                if !isPresent && present.contains(s.name) { present.remove(s.name); pending.append(.cardRemoved(reader: s.name)) }
+                if isPresent && !present.contains(s.name) {
+                    present.insert(s.name)
+                    pending.append(.cardPresented(s))
+                }
+                if !isPresent && present.contains(s.name) {
+                    present.remove(s.name)
+                    pending.append(.cardRemoved(reader: s.name))
+                }
             }
         } catch {
             switch error.code {

@@ -94,8 +94,9 @@ public final class PCSCCard: CardChannel, @unchecked Sendable {
     }
 
     private func transmitOnce(_ command: [UInt8], retryAfterReset: Bool) throws(PCSCError) -> [UInt8] {
-        var pci = SCARD_IO_REQUEST(dwProtocol: DWORD(activeProtocol.contains(.t1) ? SCARD_PROTOCOL_T1 : SCARD_PROTOCOL_T0),
-                                   cbPciLength: DWORD(MemoryLayout<SCARD_IO_REQUEST>.size))
+        var pci = SCARD_IO_REQUEST(
+            dwProtocol: DWORD(activeProtocol.contains(.t1) ? SCARD_PROTOCOL_T1 : SCARD_PROTOCOL_T0),
+            cbPciLength: DWORD(MemoryLayout<SCARD_IO_REQUEST>.size))
         var length = DWORD(receiveBuffer.count)
         let rv = command.withUnsafeBufferPointer { cmd in
             receiveBuffer.withUnsafeMutableBufferPointer { buf in

@@ -56,14 +56,16 @@ public final class PCSCContext: @unchecked Sendable {
     /// ``cancel()``.
     public func statusChange(_ readers: [(name: String, known: UInt)], timeout: Duration?) throws(PCSCError) -> [ReaderState]? {
         let cNames = readers.map { strdup($0.name) }
-        defer { cNames.forEach { free($0) } }
+        defer { for name in cNames { free(name) } }
         var states = readers.indices.map { i -> SCARD_READERSTATE in
             var s = SCARD_READERSTATE()
             s.szReader = UnsafePointer(cNames[i])
             s.dwCurrentState = DWORD(readers[i].known)
             return s
         }
-        let ms: DWORD = timeout.map { DWORD(max(0, $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000)) } ?? DWORD(0xFFFF_FFFF)
+        let ms: DWORD =
+            timeout.map { DWORD(max(0, $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000)) }
+            ?? DWORD(0xFFFF_FFFF)
         let rv = SCardGetStatusChange(handle, ms, &states, DWORD(states.count))
         if UInt32(truncatingIfNeeded: rv) == 0x8010_000A { return nil }
         guard rv == SCARD_S_SUCCESS else { throw PCSCError(rawCode: Int(rv), function: "SCardGetStatusChange") }
@@ -109,8 +111,10 @@ public final class PCSCContext: @unchecked Sendable {
     }
 
     /// Connects to the card on `reader`.
-    public func connect(to reader: String, share: PCSCCard.ShareMode = .shared,
-                        protocols: PCSCCard.Protocols = .any) throws(PCSCError) -> PCSCCard {
+    public func connect(
+        to reader: String, share: PCSCCard.ShareMode = .shared,
+        protocols: PCSCCard.Protocols = .any
+    ) throws(PCSCError) -> PCSCCard {
         try PCSCCard(context: self, reader: reader, share: share, protocols: protocols)
     }
 }

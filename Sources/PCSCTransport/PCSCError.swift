@@ -10,7 +10,9 @@ public struct PCSCError: CardTransportError, Equatable {
     public let reader: String?
 
     public init(code: Code, function: String, reader: String? = nil) {
-        self.code = code; self.function = function; self.reader = reader
+        self.code = code
+        self.function = function
+        self.reader = reader
     }
 
     public init(rawCode: Int, function: String, reader: String? = nil) {
@@ -89,10 +91,13 @@ public struct PCSCError: CardTransportError, Equatable {
     public var hint: String? {
         switch code {
         case .noService, .serviceStopped:
-            return "start it with `sudo systemctl start pcscd` (or `sudo pcscd` where there is no systemd); `cardscan doctor` checks the setup"
-        case .noReadersAvailable: return "plug in a reader; `cardscan doctor` lists what pcscd sees. No reader? scripts/lab.sh starts a virtual one"
+            return
+                "start it with `sudo systemctl start pcscd` (or `sudo pcscd` where there is no systemd); `cardscan doctor` checks the setup"
+        case .noReadersAvailable:
+            return "plug in a reader; `cardscan doctor` lists what pcscd sees. No reader? scripts/lab.sh starts a virtual one"
         case .noSmartcard, .removedCard: return "hold the card still on the reader until the read completes"
-        case .sharingViolation: return "close the other program using \(reader ?? "the reader") (a browser, opensc, another cardscan) and try again"
+        case .sharingViolation:
+            return "close the other program using \(reader ?? "the reader") (a browser, opensc, another cardscan) and try again"
         case .timeout: return "the card took too long: hold it flat on the reader, or raise --timeout"
         case .resetCard: return "try again; if it keeps happening another program is resetting the card"
         case .unresponsiveCard, .unpoweredCard: return "take the card away and present it again"
@@ -119,7 +124,8 @@ public enum ReaderSelectionError: UserFacingError, Equatable {
     public var hint: String? {
         switch self {
         case .notFound(_, let a):
-            return a.isEmpty ? "no readers are connected" : "readers: " + a.enumerated().map { "\($0.offset) \($0.element)" }.joined(separator: ", ")
+            return a.isEmpty
+                ? "no readers are connected" : "readers: " + a.enumerated().map { "\($0.offset) \($0.element)" }.joined(separator: ", ")
         case .ambiguous: return "use more of the name, or the reader's index from `cardscan readers`"
         case .noReaders: return "plug in a reader; `cardscan doctor` lists what pcscd sees"
         }

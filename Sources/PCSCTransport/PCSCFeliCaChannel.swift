@@ -28,11 +28,13 @@ public final class PCSCFeliCaChannel: CardChannel {
     /// Nil when `atr` is not a FeliCa card's pseudo-ATR.
     public init?(apdus: CardChannel, atr: [UInt8]) {
         guard let w = Self.wrapping(forATR: atr) else { return nil }
-        self.apdus = apdus; wrapping = w
+        self.apdus = apdus
+        wrapping = w
     }
 
     public init(apdus: CardChannel, wrapping: Wrapping) {
-        self.apdus = apdus; self.wrapping = wrapping
+        self.apdus = apdus
+        self.wrapping = wrapping
     }
 
     /// How a reader that presents `atr` carries FeliCa frames, or nil when it is not FeliCa.
@@ -43,8 +45,9 @@ public final class PCSCFeliCaChannel: CardChannel {
 
     public func transmit(_ frame: [UInt8]) throws -> [UInt8] {
         let inner = wrapping == .pn532 ? [0xD4, 0x40, 0x01] + frame : frame
-        guard inner.count <= 255 else {       // Lc is one byte: a short APDU carries at most 255
-            throw PseudoAPDUError(operation: "FeliCa frame of \(frame.count) bytes", answer: [], failure: .other("too long for a pseudo-APDU"))
+        guard inner.count <= 255 else {  // Lc is one byte: a short APDU carries at most 255
+            throw PseudoAPDUError(
+                operation: "FeliCa frame of \(frame.count) bytes", answer: [], failure: .other("too long for a pseudo-APDU"))
         }
         let answer = try apdus.transmit([0xFF, 0x00, 0x00, 0x00, UInt8(inner.count)] + inner)
         func failed(_ f: TransportFailure) -> PseudoAPDUError { PseudoAPDUError(operation: "FeliCa frame", answer: answer, failure: f) }
@@ -63,7 +66,9 @@ public final class PCSCFeliCaChannel: CardChannel {
                 throw failed(.other("SW \(sw.hexString)"))
             }
             // PN532 status 01: time-out (the card did not answer); others: RF or protocol errors.
-            guard body[2] & 0x3F == 0 else { throw failed(body[2] & 0x3F == 0x01 ? .timeout : .other("PN532 status \([body[2]].hexString)")) }
+            guard body[2] & 0x3F == 0 else {
+                throw failed(body[2] & 0x3F == 0x01 ? .timeout : .other("PN532 status \([body[2]].hexString)"))
+            }
             return Array(body[3...])
         }
     }
@@ -71,7 +76,9 @@ public final class PCSCFeliCaChannel: CardChannel {
     /// Polling for `systemCode` through the reader; nil when no card system answers.
     public func poll(systemCode: SystemCode) throws -> FeliCaTarget? {
         let answer: [UInt8]
-        do { answer = try transmit(try FeliCaCommand.polling(systemCode: systemCode, requestCode: 1)) } catch let e as PseudoAPDUError where e.failure == .timeout {
+        do { answer = try transmit(try FeliCaCommand.polling(systemCode: systemCode, requestCode: 1)) } catch let e as PseudoAPDUError
+            where e.failure == .timeout
+        {
             return nil
         }
         return FeliCaTarget(try FeliCaResponse.polling(answer), requested: systemCode)

@@ -11,13 +11,16 @@ public struct PseudoAPDUError: CardTransportError, Equatable {
     public let failure: TransportFailure
 
     public init(operation: String, answer: [UInt8], failure: TransportFailure) {
-        self.operation = operation; self.answer = answer; self.failure = failure
+        self.operation = operation
+        self.answer = answer
+        self.failure = failure
     }
 
     public var message: String {
         let said = answer.isEmpty ? "" : " (the reader answered \(answer.hexString))"
-        return failure == .timeout ? "the card did not answer the \(operation)\(said)"
-                                   : "the reader did not pass the \(operation)\(said)"
+        return failure == .timeout
+            ? "the card did not answer the \(operation)\(said)"
+            : "the reader did not pass the \(operation)\(said)"
     }
 
     public var hint: String? {

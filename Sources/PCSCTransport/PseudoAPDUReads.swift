@@ -19,7 +19,8 @@ public enum PseudoAPDUReads {
         var frame = command.data[...]
         if frame.starts(with: [0xD4, 0x40, 0x01]) { frame = frame.dropFirst(3) }
         guard frame.count >= 2, Int(frame[frame.startIndex]) == frame.count,
-              let name = feliCaReads[frame[frame.startIndex + 1]] else { return nil }
+            let name = feliCaReads[frame[frame.startIndex + 1]]
+        else { return nil }
         return "FeliCa \(name) (in a PC/SC pseudo-APDU)"
     }
 

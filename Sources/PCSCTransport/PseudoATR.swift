@@ -17,7 +17,9 @@ public struct PseudoATR: Equatable, Sendable {
         cardName = UInt16(atr[13]) << 8 | UInt16(atr[14])
     }
 
-    public var isFeliCa: Bool { (standard == 0x11 && cardName == 0x003B) || (standard == 0x03 && (cardName == 0xF011 || cardName == 0xF012)) }
+    public var isFeliCa: Bool {
+        (standard == 0x11 && cardName == 0x003B) || (standard == 0x03 && (cardName == 0xF011 || cardName == 0xF012))
+    }
     /// MIFARE Ultralight and the NTAGs readers name so: an NFC Forum Type 2 tag.
     public var isType2: Bool { standard == 0x03 && cardName == 0x0003 }
 

@@ -1,7 +1,7 @@
 import APDU
+import ArgumentParser
 import CardProfiles
 import CardReading
-import ArgumentParser
 import Foundation
 import PCSCTransport
 
@@ -10,22 +10,23 @@ struct APDUCommand: ParsableCommand {
         commandName: "apdu",
         abstract: "Send raw APDUs and print each answer with its status word's meaning.",
         discussion: """
-        APDUs come as arguments or from a script in scriptor's format: one APDU a
-        line, `#` comments, `reset` to reset the card. Commands that may change the
-        card (anything but SELECT, READ BINARY/RECORD, GET RESPONSE/DATA/CHALLENGE,
-        GET BALANCE, CEPAS READ PURSE, the reader's FF CA GET DATA and FF B0 READ
-        BINARY, and FeliCa read commands in a FF 00 00 00 pseudo-APDU) are refused
-        unless --allow-write is given.
+            APDUs come as arguments or from a script in scriptor's format: one APDU a
+            line, `#` comments, `reset` to reset the card. Commands that may change the
+            card (anything but SELECT, READ BINARY/RECORD, GET RESPONSE/DATA/CHALLENGE,
+            GET BALANCE, CEPAS READ PURSE, the reader's FF CA GET DATA and FF B0 READ
+            BINARY, and FeliCa read commands in a FF 00 00 00 pseudo-APDU) are refused
+            unless --allow-write is given.
 
-        Examples:
-          cardscan apdu 00A4040009A0000000038698070100 805C000204
-          cardscan apdu FFCA000000 FF00000006060000030100    (FeliCa: IDm, Polling)
-          cardscan apdu --script commands.txt -r 1
-        """)
+            Examples:
+              cardscan apdu 00A4040009A0000000038698070100 805C000204
+              cardscan apdu FFCA000000 FF00000006060000030100    (FeliCa: IDm, Polling)
+              cardscan apdu --script commands.txt -r 1
+            """)
 
     @Argument(help: ArgumentHelp("APDUs in hex (quote one with spaces).", valueName: "HEX")) var apdus: [String] = []
     @Option(help: ArgumentHelp("A script file (scriptor format).", valueName: "FILE")) var script: String?
-    @Option(name: [.short, .long], help: ArgumentHelp("Reader: index, exact name or unique substring.", valueName: "READER")) var reader: String?
+    @Option(name: [.short, .long], help: ArgumentHelp("Reader: index, exact name or unique substring.", valueName: "READER")) var reader:
+        String?
     @Flag(name: .customLong("allow-write"), help: "Allow commands that may change the card.") var allowWrite = false
     @Flag(help: "Show 61xx/6Cxx as the card sent them (no GET RESPONSE, no re-send).") var raw = false
     @Option(help: ArgumentHelp("Seconds to wait for a card.", valueName: "SECONDS")) var timeout: Double = 60
@@ -42,21 +43,31 @@ struct APDUCommand: ParsableCommand {
         try guarded {
             let source: [(String, String)]
             if let script {
-                source = try TextFile.read(script).split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { ("\(script):\($0.offset + 1)", String($0.element)) }
+                source = try TextFile.read(script).split(separator: "\n", omittingEmptySubsequences: false).enumerated().map {
+                    ("\(script):\($0.offset + 1)", String($0.element))
+                }
             } else {
                 source = apdus.enumerated().map { ("argument \($0.offset + 1)", $0.element) }
             }
             for (where_, text) in source {
-                let t = text.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)?.trimmingCharacters(in: .whitespaces) ?? ""
+                let t =
+                    text.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)?.trimmingCharacters(
+                        in: .whitespaces) ?? ""
                 if t.isEmpty { continue }
-                if t.lowercased() == "reset" { lines.append(.reset); continue }
+                if t.lowercased() == "reset" {
+                    lines.append(.reset)
+                    continue
+                }
                 if t.lowercased() == "exit" || t.lowercased() == "quit" { break }
                 let c: CommandAPDU
                 do { c = try CommandAPDU(hex: t) } catch {
                     throw ValidationErrorWithPlace(place: where_, message: (error as? UserFacingError)?.message ?? "\(error)")
                 }
                 if !allowWrite, !PseudoAPDUReads.isReadOnly(c) {
-                    throw ValidationErrorWithPlace(place: where_, message: "refused \(c): it may change the card (not in the read-only list); pass --allow-write to send it", status: .usage)
+                    throw ValidationErrorWithPlace(
+                        place: where_,
+                        message: "refused \(c): it may change the card (not in the read-only list); pass --allow-write to send it",
+                        status: .usage)
                 }
                 lines.append(.apdu(c, t))
             }
@@ -80,7 +91,9 @@ struct APDUCommand: ParsableCommand {
                     out("> \(c)")
                     let r = try exchange.send(c)
                     let sw = r.statusWord
-                    let meaning = sw.isSuccess ? style.green(sw.meaning) : (sw.category == .warning ? style.yellow(sw.meaning) : style.red(sw.meaning))
+                    let meaning =
+                        sw.isSuccess
+                        ? style.green(sw.meaning) : (sw.category == .warning ? style.yellow(sw.meaning) : style.red(sw.meaning))
                     out("< \(r.bytes.hexString) : \(meaning)")
                 }
             }

@@ -1,7 +1,7 @@
 import APDU
 import ArgumentParser
-import Foundation
 import CardReading
+import Foundation
 import PCSCTransport
 
 struct ATRCommand: ParsableCommand {
@@ -9,12 +9,12 @@ struct ATRCommand: ParsableCommand {
         commandName: "atr",
         abstract: "Break an ATR down (ISO 7816-3) and identify the card.",
         discussion: """
-        Identification uses pcsc-tools' /usr/share/pcsc/smartcard_list.txt when it
-        is installed (apt-get install pcsc-tools); cardscan works without it.
-        Without HEX, the ATR of the card on the reader (-r) is used.
+            Identification uses pcsc-tools' /usr/share/pcsc/smartcard_list.txt when it
+            is installed (apt-get install pcsc-tools); cardscan works without it.
+            Without HEX, the ATR of the card on the reader (-r) is used.
 
-        Example: cardscan atr 3B 8B 80 01 20 85 00 8B 03 0F E0 9A A0 E0 40 52
-        """)
+            Example: cardscan atr 3B 8B 80 01 20 85 00 8B 03 0F E0 9A A0 E0 40 52
+            """)
 
     @Argument(help: ArgumentHelp("The ATR in hex (spaces and colons allowed).", valueName: "HEX")) var hex: [String] = []
     @Option(name: [.short, .long], help: ArgumentHelp("Reader index, name or unique substring.", valueName: "READER")) var reader: String?
@@ -76,7 +76,8 @@ enum SmartcardList {
             if line.isEmpty || line.hasPrefix("#") { continue }
             let pattern = "^" + line.trimmingCharacters(in: .whitespaces) + "$"
             if let re = try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive]),
-               re.firstMatch(in: target, range: NSRange(target.startIndex..., in: target)) != nil {
+                re.firstMatch(in: target, range: NSRange(target.startIndex..., in: target)) != nil
+            {
                 matching = true
             }
         }

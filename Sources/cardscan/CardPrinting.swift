@@ -18,7 +18,9 @@ struct ScanSettings {
         let registry = options.registry()
         self.registry = registry
         profile = try guarded { try options.profile.map(registry.resolve) }
-        self.trace = trace; self.verbose = verbose; self.record = record
+        self.trace = trace
+        self.verbose = verbose
+        self.record = record
     }
 
     /// Reads the card on `connection` (the library does the work), writing `--record`'s transcript.
@@ -41,8 +43,11 @@ struct ScanSettings {
     func print(_ outcome: CardReadOutcome, json: Bool, jsonl: Bool) throws {
         if let ndef = outcome.ndef { return printNDEF(ndef, json: json || jsonl) }
         if let report = outcome.report {
-            if jsonl { out(report.json.serialized()) }
-            else { out(json ? report.json.serialized(pretty: true) : ReportPrinter(style: Style()).render(report)) }
+            if jsonl {
+                out(report.json.serialized())
+            } else {
+                out(json ? report.json.serialized(pretty: true) : ReportPrinter(style: Style()).render(report))
+            }
         }
         if let error = outcome.error {
             if !jsonl || outcome.report == nil { printError(error) }

@@ -6,18 +6,20 @@ struct Cardscan: ParsableCommand {
         commandName: "cardscan",
         abstract: "Read smart cards and transit cards through PC/SC readers and libnfc devices.",
         discussion: """
-        Without a subcommand, cardscan scans: it waits for a card, recognises it
-        among the known profiles (or uses --profile), reads it and prints the
-        balance, the card's details and its trips.
+            Without a subcommand, cardscan scans: it waits for a card, recognises it
+            among the known profiles (or uses --profile), reads it and prints the
+            balance, the card's details and its trips.
 
-        Exit codes: 0 success, 1 test mismatch, 64 usage, 65 invalid
-        profile/transcript, 66 no such file or profile, 69 no pcscd/reader, 74 card
-        failed mid-read (partial report printed), 75 no card before the timeout, 76
-        card not recognised.
-        """,
+            Exit codes: 0 success, 1 test mismatch, 64 usage, 65 invalid
+            profile/transcript, 66 no such file or profile, 69 no pcscd/reader, 74 card
+            failed mid-read (partial report printed), 75 no card before the timeout, 76
+            card not recognised.
+            """,
         version: "cardscan 0.1.0",
-        subcommands: [Scan.self, Readers.self, Watch.self, Replay.self, TestCommand.self,
-                      Profiles.self, APDUCommand.self, ATRCommand.self, NDEFCommand.self, FeliCaSurveyCommand.self, Doctor.self],
+        subcommands: [
+            Scan.self, Readers.self, Watch.self, Replay.self, TestCommand.self,
+            Profiles.self, APDUCommand.self, ATRCommand.self, NDEFCommand.self, FeliCaSurveyCommand.self, Doctor.self,
+        ],
         defaultSubcommand: Scan.self
     )
 }

@@ -25,38 +25,56 @@ struct Doctor: ParsableCommand {
             let ctx = try PCSCContext()
             check(true, "pcscd is running")
             let readers = try ctx.readers()
-            check(!readers.isEmpty, readers.isEmpty ? "no PC/SC reader" : "\(readers.count) reader(s): " + readers.map { "\($0.name)\($0.isPresent ? " [card]" : "")" }.joined(separator: ", "),
-                  fix: "plug in a reader (for one without hardware: scripts/lab.sh start Tests/Fixtures/shanghai-transit/full-read.apdu)")
+            check(
+                !readers.isEmpty,
+                readers.isEmpty
+                    ? "no PC/SC reader"
+                    : "\(readers.count) reader(s): " + readers.map { "\($0.name)\($0.isPresent ? " [card]" : "")" }.joined(separator: ", "),
+                fix: "plug in a reader (for one without hardware: scripts/lab.sh start Tests/Fixtures/shanghai-transit/full-read.apdu)")
         } catch {
             check(false, error.message, fix: error.hint)
         }
         let vpcd = FileManager.default.fileExists(atPath: "/etc/reader.conf.d/vpcd")
-        check(vpcd, vpcd ? "vsmartcard vpcd driver installed (virtual readers for the lab)" : "vsmartcard vpcd driver not installed (only needed for the virtual-card lab)",
-              fix: "apt-get install vsmartcard-vpcd", warnOnly: true)
+        check(
+            vpcd,
+            vpcd
+                ? "vsmartcard vpcd driver installed (virtual readers for the lab)"
+                : "vsmartcard vpcd driver not installed (only needed for the virtual-card lab)",
+            fix: "apt-get install vsmartcard-vpcd", warnOnly: true)
         let list = FileManager.default.fileExists(atPath: SmartcardList.path)
-        check(list, list ? "ATR list \(SmartcardList.path)" : "no ATR list at \(SmartcardList.path): `cardscan atr` cannot name cards",
-              fix: "apt-get install pcsc-tools", warnOnly: true)
+        check(
+            list, list ? "ATR list \(SmartcardList.path)" : "no ATR list at \(SmartcardList.path): `cardscan atr` cannot name cards",
+            fix: "apt-get install pcsc-tools", warnOnly: true)
         let nfcDevices = NFCDevice.list()
-        check(!nfcDevices.isEmpty, nfcDevices.isEmpty ? "no libnfc device (PN532, ACR122U in libnfc mode); only needed for `cardscan --device`"
-                                                      : "libnfc device(s): " + nfcDevices.joined(separator: ", ") + " (use with --device)",
-              fix: "set LIBNFC_DEVICE, e.g. pn532_uart:/dev/ttyUSB0; an ACR122U held by pcscd cannot be opened by libnfc (docs/felica.md)", warnOnly: true)
+        check(
+            !nfcDevices.isEmpty,
+            nfcDevices.isEmpty
+                ? "no libnfc device (PN532, ACR122U in libnfc mode); only needed for `cardscan --device`"
+                : "libnfc device(s): " + nfcDevices.joined(separator: ", ") + " (use with --device)",
+            fix: "set LIBNFC_DEVICE, e.g. pn532_uart:/dev/ttyUSB0; an ACR122U held by pcscd cannot be opened by libnfc (docs/felica.md)",
+            warnOnly: true)
         let registry = profiles.registry()
         for dir in registry.directories {
             var isDir: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: dir.path, isDirectory: &isDir) && isDir.boolValue
             let count = registry.entries.filter { $0.directory == dir }.count
             if dir.isBuiltIn {
-                check(exists && count > 0, "built-in profiles: \(dir.path) (\(count))", fix: "reinstall cardscan (make install) so share/cardscan/profiles sits beside bin/")
+                check(
+                    exists && count > 0, "built-in profiles: \(dir.path) (\(count))",
+                    fix: "reinstall cardscan (make install) so share/cardscan/profiles sits beside bin/")
             } else {
-                out("\(exists ? style.green("ok  ") : style.dim("--  ")) profile directory \(dir.path)\(exists ? " (\(count))" : " (absent)")")
+                out(
+                    "\(exists ? style.green("ok  ") : style.dim("--  ")) profile directory \(dir.path)\(exists ? " (\(count))" : " (absent)")"
+                )
             }
         }
         if registry.directories.allSatisfy({ !$0.isBuiltIn }) {
             check(false, "built-in profiles not found", fix: "set CARDSCAN_BUILTIN_PROFILES, or install with `make install`")
         }
         for bad in registry.invalid {
-            check(false, "invalid profile \(bad.file): \(bad.error.issues.first?.description ?? "")",
-                  fix: "cardscan profiles validate \(bad.file)", warnOnly: true)
+            check(
+                false, "invalid profile \(bad.file): \(bad.error.issues.first?.description ?? "")",
+                fix: "cardscan profiles validate \(bad.file)", warnOnly: true)
         }
         if blocking { throw ExitStatus.unavailable.exit }
     }

@@ -41,10 +41,11 @@ enum ExitStatus: Int32 {
         case let e as NDEFTags.Failure: if case .notNDEF = e { self = .notRecognised } else { self = .invalidInput }
         case let e as NDEFTags.WriteFailure: if case .verification = e { self = .cardFailed } else { self = .invalidInput }
         case let e as FileError: self = e.isMissing ? .noSuchInput : .invalidInput
-        case is ProfileLoadError, is TranscriptError, is ReplayChannel.Mismatch, is TranscriptReplay.Failure, is DecodingError: self = .invalidInput
+        case is ProfileLoadError, is TranscriptError, is ReplayChannel.Mismatch, is TranscriptReplay.Failure, is DecodingError:
+            self = .invalidInput
         case is ProfileRegistry.LookupError: self = .noSuchInput
         case is Hex.ParseError, is CommandAPDU.EncodingError, is ATR.ParseError: self = .invalidInput
-        case is PseudoAPDUError: self = .cardFailed                  // the reader would not carry the card's commands
+        case is PseudoAPDUError: self = .cardFailed  // the reader would not carry the card's commands
         case let e as CardTransportError: self = e.failure == .removed || e.failure == .timeout ? .cardFailed : .unavailable
         case is NotFeliCa: self = .notRecognised
         default: self = .software
@@ -91,18 +92,24 @@ func commandLineHint(for error: any UserFacingError) -> String? {
     case let e as ReadError:
         switch e {
         case .notThisCard: return "run without --profile to let cardscan detect the card, or list profiles with `cardscan profiles list`"
-        case .unrecognised: return "write a profile for it (docs/profile-format.md) and pass it with --profile FILE; `cardscan apdu` sends raw commands to explore"
+        case .unrecognised:
+            return
+                "write a profile for it (docs/profile-format.md) and pass it with --profile FILE; `cardscan apdu` sends raw commands to explore"
         case .replay(let m): return commandLineHint(for: m)
         default: return nil
         }
     case is ReplayChannel.Mismatch: return "the profile sends different commands than were recorded: re-record, or replay with --lenient"
     case is TranscriptReplay.Failure: return "the profile now sends fewer commands than were recorded: re-record, or replay with --lenient"
     case let e as ProfileRegistry.LookupError:
-        if case .transcriptProfileUnknown = e { return "pass the profile file with --profile FILE, or install it with `cardscan profiles add FILE`" }
+        if case .transcriptProfileUnknown = e {
+            return "pass the profile file with --profile FILE, or install it with `cardscan profiles add FILE`"
+        }
         if case .noSuchProfile(_, let known) = e { return "known profiles: \(known.joined(separator: ", ")) (cardscan profiles list)" }
         return nil
     case let e as NDEFTags.Failure:
-        if case .notNDEF = e { return "a transit card is read with `cardscan`; `cardscan readers` and `cardscan felica` say what a card is" }
+        if case .notNDEF = e {
+            return "a transit card is read with `cardscan`; `cardscan readers` and `cardscan felica` say what a card is"
+        }
         return "`cardscan ndef read --trace` shows the bytes; `cardscan ndef write` replaces the message"
     case let e as FileError where e.isMissing: return "give an existing file, or a profile id from `cardscan profiles list`"
     default: return nil
@@ -138,6 +145,10 @@ struct ValidationErrorWithPlace: UserFacingError {
     let reason: String
     /// `usage` for a refused command, `invalidInput` for bad input.
     let status: ExitStatus
-    init(place: String, message: String, status: ExitStatus = .invalidInput) { self.place = place; reason = message; self.status = status }
+    init(place: String, message: String, status: ExitStatus = .invalidInput) {
+        self.place = place
+        reason = message
+        self.status = status
+    }
     var message: String { "\(place): \(reason)" }
 }

@@ -13,15 +13,15 @@ struct FeliCaSurveyCommand: ParsableCommand {
         commandName: "felica",
         abstract: "List a FeliCa card's systems, areas and services; with --blocks, read what needs no key.",
         discussion: """
-        Sends only read commands: Polling, Request System Code, Search Service Code
-        and, with --blocks, Read Without Encryption of each service whose attribute
-        needs no key. Works through a PC/SC contactless reader or a libnfc device
-        (--device).
+            Sends only read commands: Polling, Request System Code, Search Service Code
+            and, with --blocks, Read Without Encryption of each service whose attribute
+            needs no key. Works through a PC/SC contactless reader or a libnfc device
+            (--device).
 
-        Examples:
-          cardscan felica
-          cardscan felica --device pn532_uart:/dev/ttyUSB0 --blocks --json
-        """)
+            Examples:
+              cardscan felica
+              cardscan felica --device pn532_uart:/dev/ttyUSB0 --blocks --json
+            """)
 
     @Option(name: [.short, .long], help: ArgumentHelp("PC/SC reader: index, exact name or unique substring.", valueName: "READER"))
     var reader: String?
@@ -33,7 +33,10 @@ struct FeliCaSurveyCommand: ParsableCommand {
     @Flag(help: "Also read the blocks of every service readable without a key.") var blocks = false
     @Flag(help: "Print as JSON.") var json = false
     @Flag(help: "Print each exchange to stderr.") var trace = false
-    @Option(help: ArgumentHelp("Also write the card as a cardsim card image (implies --blocks): a virtual copy to develop a profile against.", valueName: "FILE"))
+    @Option(
+        help: ArgumentHelp(
+            "Also write the card as a cardsim card image (implies --blocks): a virtual copy to develop a profile against.",
+            valueName: "FILE"))
     var image: String?
 
     func run() throws {
@@ -65,14 +68,18 @@ struct FeliCaSurveyCommand: ParsableCommand {
         } else {
             let readers = try guarded { try PCSCReaders(choice: reader) }
             connection = try guarded {
-                try readers.waitForCard(timeout: .seconds(option: timeout), transmitTimeout: .seconds(option: apduTimeout), notify: announce)
+                try readers.waitForCard(
+                    timeout: .seconds(option: timeout), transmitTimeout: .seconds(option: apduTimeout), notify: announce)
             }
         }
         guard let connection else { throw nothingPresented(within: timeout) }
         if case .felica = connection.card { return connection }
         if let atr = connection.atr {
-            throw fail(NotFeliCa(what: "the card on \(connection.reader) is not a FeliCa card (ATR \(atr.hexString))",
-                                 hint: "`cardscan atr \(Hex.format(atr, separator: ""))` says what it is; `cardscan` reads it if a profile knows it"), .notRecognised)
+            throw fail(
+                NotFeliCa(
+                    what: "the card on \(connection.reader) is not a FeliCa card (ATR \(atr.hexString))",
+                    hint: "`cardscan atr \(Hex.format(atr, separator: ""))` says what it is; `cardscan` reads it if a profile knows it"),
+                .notRecognised)
         }
         var what = "\(connection.card)"
         if case .iso7816(let c) = connection.card, let uid = c.uid { what = "ISO 14443-A, UID \(uid.hexString)" }
@@ -97,7 +104,8 @@ struct FeliCaSurveyCommand: ParsableCommand {
                     services += 1
                     var line = indent + "Service \(Hex.format(code.value))h  \(code.attributeName)"
                     if let b = n.blocks {
-                        open += 1; blockCount += b.count
+                        open += 1
+                        blockCount += b.count
                         line += "  \(b.count) block(s)"
                     }
                     lines.append(line)
@@ -108,30 +116,42 @@ struct FeliCaSurveyCommand: ParsableCommand {
             }
         }
         let read = open > 0 ? " (\(open) read without a key: \(blockCount) blocks)" : ""
-        lines.append("\(services) service(s)\(read) in \(s.systems.count) system(s), \(s.exchanges) exchange(s) with the card\(s.partial ? "; stopped early" : "")")
+        lines.append(
+            "\(services) service(s)\(read) in \(s.systems.count) system(s), \(s.exchanges) exchange(s) with the card\(s.partial ? "; stopped early" : "")"
+        )
         return lines.joined(separator: "\n")
     }
 
     static func json(_ s: FeliCaSurvey) -> JSONValue {
         .object([
             ("pmm", .string(s.pmm.hexString)),
-            ("systems", .array(s.systems.map { system in
-                .object([
-                    ("code", .string(Hex.format(system.code))),
-                    ("idm", .string(system.idm.hexString)),
-                    ("nodes", .array(system.nodes.map { n in
-                        var pairs: [(String, JSONValue)] = [("depth", .int(n.depth))]
-                        switch n.node {
-                        case .area(let code, let end):
-                            pairs += [("area", .string(Hex.format(code))), ("end", .string(Hex.format(end)))]
-                        case .service(let code):
-                            pairs += [("service", .string(Hex.format(code.value))), ("attribute", .string(code.attributeName))]
-                            if let b = n.blocks { pairs.append(("blocks", .array(b.map { .string($0.hexString) }))) }
-                        }
-                        return .object(pairs)
-                    })),
-                ])
-            })),
+            (
+                "systems",
+                .array(
+                    s.systems.map { system in
+                        .object([
+                            ("code", .string(Hex.format(system.code))),
+                            ("idm", .string(system.idm.hexString)),
+                            (
+                                "nodes",
+                                .array(
+                                    system.nodes.map { n in
+                                        var pairs: [(String, JSONValue)] = [("depth", .int(n.depth))]
+                                        switch n.node {
+                                        case .area(let code, let end):
+                                            pairs += [("area", .string(Hex.format(code))), ("end", .string(Hex.format(end)))]
+                                        case .service(let code):
+                                            pairs += [
+                                                ("service", .string(Hex.format(code.value))), ("attribute", .string(code.attributeName)),
+                                            ]
+                                            if let b = n.blocks { pairs.append(("blocks", .array(b.map { .string($0.hexString) }))) }
+                                        }
+                                        return .object(pairs)
+                                    })
+                            ),
+                        ])
+                    })
+            ),
             ("exchanges", .int(s.exchanges)),
             ("partial", .bool(s.partial)),
         ])

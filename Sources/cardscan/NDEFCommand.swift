@@ -11,21 +11,21 @@ struct NDEFCommand: ParsableCommand {
         commandName: "ndef",
         abstract: "NFC Forum tags (NDEF): read or write a Type 2, 3 (FeliCa) or 4 tag.",
         discussion: """
-        Through a PC/SC contactless reader (the default; -r picks one), or a libnfc
-        device (--device). Over PC/SC the reader's pseudo-ATR says what the tag is:
-        FeliCa (Type 3, frames in the reader's pseudo-APDUs), MIFARE Ultralight/NTAG
-        (Type 2, pages through FF B0 / FF D6), anything else ISO 14443-4 (Type 4).
-        """,
+            Through a PC/SC contactless reader (the default; -r picks one), or a libnfc
+            device (--device). Over PC/SC the reader's pseudo-ATR says what the tag is:
+            FeliCa (Type 3, frames in the reader's pseudo-APDUs), MIFARE Ultralight/NTAG
+            (Type 2, pages through FF B0 / FF D6), anything else ISO 14443-4 (Type 4).
+            """,
         subcommands: [Read.self, Write.self])
 
     struct Read: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Read the NDEF message of a Type 2, 3 (FeliCa) or 4 tag.",
             discussion: """
-            Examples:
-              cardscan ndef read
-              cardscan ndef read --device pn532_uart:/dev/ttyUSB0 --json
-            """)
+                Examples:
+                  cardscan ndef read
+                  cardscan ndef read --device pn532_uart:/dev/ttyUSB0 --json
+                """)
 
         @OptionGroup var tag: TagOptions
         @Flag(help: "Print as JSON.") var json = false
@@ -40,34 +40,37 @@ struct NDEFCommand: ParsableCommand {
 
 /// Prints an NDEF tag's status and records (`ndef read`, and `scan`'s NDEF fallback).
 func printNDEF(_ content: NDEFContent, json: Bool) {
-            let (tag, status) = (content.tag, content.status)
-            let records = content.message?.records ?? []
-            if json {
-                let items: [JSONValue] = records.map { r in
-                    var pairs: [(String, JSONValue)] = [("tnf", .string("\(r.tnf)")), ("type", .string(r.typeString))]
-                    switch try? NDEFPayload(r) {
-                    case .text(let s, let lang)?: pairs += [("text", .string(s)), ("language", .string(lang))]
-                    case .uri(let u)?: pairs.append(("uri", .string(u)))
-                    default: pairs.append(("payload", .string(r.payload.hexString)))
-                    }
-                    return .object(pairs)
-                }
-                out(JSONValue.object([("tag", .string(tag)), ("access", .string(status.access.rawValue)),
-                                      ("capacity", .int(status.capacity)), ("records", .array(items))]).serialized(pretty: true))
-                return
+    let (tag, status) = (content.tag, content.status)
+    let records = content.message?.records ?? []
+    if json {
+        let items: [JSONValue] = records.map { r in
+            var pairs: [(String, JSONValue)] = [("tnf", .string("\(r.tnf)")), ("type", .string(r.typeString))]
+            switch try? NDEFPayload(r) {
+            case .text(let s, let lang)?: pairs += [("text", .string(s)), ("language", .string(lang))]
+            case .uri(let u)?: pairs.append(("uri", .string(u)))
+            default: pairs.append(("payload", .string(r.payload.hexString)))
             }
-            out("\(tag.replacingOccurrences(of: "type", with: "Type ")) tag, \(status.access.rawValue), capacity \(status.capacity) bytes")
-            if records.isEmpty { out("  (empty: no NDEF message)") }
-            for r in records {
-                switch try? NDEFPayload(r) {
-                case .text(let s, let lang)?: out("  Text (\(lang)): \(s)")
-                case .uri(let u)?: out("  URI: \(u)")
-                case .smartPoster(let m)?: out("  Smart Poster: \(m.records.count) record(s)")
-                case .mime(let type, let data)?: out("  MIME \(type): \(data.count) bytes")
-                case .external(let type, let data)?: out("  External \(type): \(data.hexString)")
-                default: out("  \(r.tnf) \(r.typeString): \(r.payload.hexString)")
-                }
-            }
+            return .object(pairs)
+        }
+        out(
+            JSONValue.object([
+                ("tag", .string(tag)), ("access", .string(status.access.rawValue)),
+                ("capacity", .int(status.capacity)), ("records", .array(items)),
+            ]).serialized(pretty: true))
+        return
+    }
+    out("\(tag.replacingOccurrences(of: "type", with: "Type ")) tag, \(status.access.rawValue), capacity \(status.capacity) bytes")
+    if records.isEmpty { out("  (empty: no NDEF message)") }
+    for r in records {
+        switch try? NDEFPayload(r) {
+        case .text(let s, let lang)?: out("  Text (\(lang)): \(s)")
+        case .uri(let u)?: out("  URI: \(u)")
+        case .smartPoster(let m)?: out("  Smart Poster: \(m.records.count) record(s)")
+        case .mime(let type, let data)?: out("  MIME \(type): \(data.count) bytes")
+        case .external(let type, let data)?: out("  External \(type): \(data.hexString)")
+        default: out("  \(r.tnf) \(r.typeString): \(r.payload.hexString)")
+        }
+    }
 }
 
 extension NDEFCommand {
@@ -75,14 +78,14 @@ extension NDEFCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write a Text or URI record to a Type 2, 3 or 4 tag, then read it back.",
             discussion: """
-            The tag's NDEF status is read first: a read-only tag, or one too small for
-            the message, is refused and nothing is written. After writing, the message
-            is read back and compared.
+                The tag's NDEF status is read first: a read-only tag, or one too small for
+                the message, is refused and nothing is written. After writing, the message
+                is read back and compared.
 
-            Examples:
-              cardscan ndef write --uri https://example.com
-              cardscan ndef write --device pn532_uart:/dev/ttyUSB0 --text "hello" --lang en
-            """)
+                Examples:
+                  cardscan ndef write --uri https://example.com
+                  cardscan ndef write --device pn532_uart:/dev/ttyUSB0 --text "hello" --lang en
+                """)
 
         @OptionGroup var tag: TagOptions
         @Option(help: "Write a Text record with this text.") var text: String?
@@ -106,9 +109,12 @@ extension NDEFCommand {
 
 /// `--device` or `-r`, and waiting for a tag: what the `ndef` commands share.
 struct TagOptions: ParsableArguments {
-    @Option(name: [.short, .long], help: ArgumentHelp("PC/SC reader: index, exact name or unique substring (default: any).", valueName: "READER"))
+    @Option(
+        name: [.short, .long],
+        help: ArgumentHelp("PC/SC reader: index, exact name or unique substring (default: any).", valueName: "READER"))
     var reader: String?
-    @Option(help: ArgumentHelp("Use this libnfc device instead of PC/SC (e.g. pn532_uart:/dev/ttyUSB0, acr122_usb).", valueName: "CONNSTRING"))
+    @Option(
+        help: ArgumentHelp("Use this libnfc device instead of PC/SC (e.g. pn532_uart:/dev/ttyUSB0, acr122_usb).", valueName: "CONNSTRING"))
     var device: String?
     @Option(help: ArgumentHelp("Seconds to wait for a tag.", valueName: "SECONDS")) var timeout: Double = 60
     @Flag(help: "Print each exchange to stderr.") var trace = false

@@ -16,10 +16,15 @@ struct Profiles: ParsableCommand {
         func run() throws {
             let registry = profiles.registry()
             if json {
-                out(JSONValue.array(registry.entries.map { e in
-                    .object([("id", .string(e.id)), ("name", .string(e.profile.name)), ("file", .string(e.file)),
-                             ("builtIn", .bool(e.directory.isBuiltIn)), ("overrides", .array(e.overrides.map { .string($0) }))])
-                }).serialized(pretty: true))
+                out(
+                    JSONValue.array(
+                        registry.entries.map { e in
+                            .object([
+                                ("id", .string(e.id)), ("name", .string(e.profile.name)), ("file", .string(e.file)),
+                                ("builtIn", .bool(e.directory.isBuiltIn)), ("overrides", .array(e.overrides.map { .string($0) })),
+                            ])
+                        }
+                    ).serialized(pretty: true))
                 return
             }
             let style = Style()

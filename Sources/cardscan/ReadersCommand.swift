@@ -10,7 +10,11 @@ struct Readers: ParsableCommand {
         discussion: "The index or any unique part of the name can be given to -r (or CARDSCAN_READER).")
 
     @Flag(help: "Print as JSON.") var json = false
-    @Flag(name: .customLong("nfc"), help: "Also let libnfc scan for devices (PN532, ACR122U in libnfc mode); without it only the configured ones (LIBNFC_DEVICE, libnfc.conf) are listed.")
+    @Flag(
+        name: .customLong("nfc"),
+        help:
+            "Also let libnfc scan for devices (PN532, ACR122U in libnfc mode); without it only the configured ones (LIBNFC_DEVICE, libnfc.conf) are listed."
+    )
     var includeNFC = false
 
     func run() throws {
@@ -18,11 +22,16 @@ struct Readers: ParsableCommand {
         // Configured libnfc devices (LIBNFC_DEVICE, libnfc.conf) always; a scan only with --nfc.
         let nfcDevices = NFCDevice.list(probe: includeNFC)
         if json {
-            out(JSONValue.array(states.enumerated().map { i, s in
-                .object([("name", .string(s.name)), ("present", .bool(s.isPresent)), ("index", .int(i)),
-                         ("exclusive", .bool(s.isExclusive)), ("atr", s.atr.isEmpty || !s.isPresent ? .null : .string(s.atr.hexString)),
-                         ("contactless", (s.isPresent ? PseudoATR(s.atr)?.cardDescription : nil).map { .string($0) } ?? .null)])
-            } + nfcDevices.map { .object([("name", .string($0)), ("libnfc", .bool(true))]) }).serialized(pretty: true))
+            out(
+                JSONValue.array(
+                    states.enumerated().map { i, s in
+                        .object([
+                            ("name", .string(s.name)), ("present", .bool(s.isPresent)), ("index", .int(i)),
+                            ("exclusive", .bool(s.isExclusive)), ("atr", s.atr.isEmpty || !s.isPresent ? .null : .string(s.atr.hexString)),
+                            ("contactless", (s.isPresent ? PseudoATR(s.atr)?.cardDescription : nil).map { .string($0) } ?? .null),
+                        ])
+                    } + nfcDevices.map { .object([("name", .string($0)), ("libnfc", .bool(true))]) }
+                ).serialized(pretty: true))
             return
         }
         for d in nfcDevices { out("libnfc  \(d)   (use: cardscan --device \(d))") }

@@ -7,14 +7,14 @@ struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a profile over recorded transcripts (*.apdu) instead of a card.",
         discussion: """
-        The profile comes from --profile, else the transcript's `profile` header,
-        else detection among all known profiles. Replay is strict by default: each
-        command must equal the next recorded one. --lenient answers any recorded
-        command in any order (and 6D 00 to unknown ones), like the card simulator.
+            The profile comes from --profile, else the transcript's `profile` header,
+            else detection among all known profiles. Replay is strict by default: each
+            command must equal the next recorded one. --lenient answers any recorded
+            command in any order (and 6D 00 to unknown ones), like the card simulator.
 
-        Example: cardscan replay Tests/Fixtures/shanghai-transit/full-read.apdu
-        --json
-        """)
+            Example: cardscan replay Tests/Fixtures/shanghai-transit/full-read.apdu
+            --json
+            """)
 
     @Argument(help: ArgumentHelp("Transcript files.", valueName: "FILE")) var files: [String]
     @OptionGroup var profiles: ProfileOptions
@@ -28,8 +28,9 @@ struct Replay: ParsableCommand {
         for file in files {
             let code: Int32 = try guarded { () throws -> Int32 in
                 let transcript = try Transcript(parsing: try TextFile.read(file), file: file)
-                let outcome = try TranscriptReplay.run(transcript, file: file, registry: registry, explicit: profiles.profile,
-                                                       lenient: lenient, observer: trace ? { Tracer(felica: transcript.technology == "felica").observe($0) } : nil)
+                let outcome = try TranscriptReplay.run(
+                    transcript, file: file, registry: registry, explicit: profiles.profile,
+                    lenient: lenient, observer: trace ? { Tracer(felica: transcript.technology == "felica").observe($0) } : nil)
                 if let report = outcome.result.report {
                     out(json ? report.json.serialized(pretty: true) : ReportPrinter(style: Style()).render(report))
                 }

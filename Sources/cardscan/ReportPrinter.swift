@@ -36,7 +36,8 @@ struct ReportPrinter {
             let widths = columns.indices.map { i in max(header[i].count, cells.map { $0[i].count }.max() ?? 0) }
             let numeric = columns.map { $0 == "amount" || $0 == "sequence" }
             func row(_ c: [String]) -> String {
-                var line = "  " + c.indices.map { numeric[$0] ? c[$0].leftPadding(widths[$0]) : c[$0].padding(widths[$0]) }.joined(separator: "  ")
+                var line =
+                    "  " + c.indices.map { numeric[$0] ? c[$0].leftPadding(widths[$0]) : c[$0].padding(widths[$0]) }.joined(separator: "  ")
                 while line.last == " " { line.removeLast() }
                 return line
             }

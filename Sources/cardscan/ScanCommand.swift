@@ -8,24 +8,30 @@ struct Scan: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Wait for a card, recognise it, read it and print what it holds (the default).",
         discussion: """
-        Examples:
-          cardscan --profile shanghai-transit
-          cardscan -r 1 --json
-          cardscan --record card.apdu --trace
-        """)
+            Examples:
+              cardscan --profile shanghai-transit
+              cardscan -r 1 --json
+              cardscan --record card.apdu --trace
+            """)
 
     @OptionGroup var profiles: ProfileOptions
-    @Option(name: [.short, .long], help: ArgumentHelp("Reader: index, exact name or unique substring (default: $CARDSCAN_READER, else any).", valueName: "READER"))
+    @Option(
+        name: [.short, .long],
+        help: ArgumentHelp("Reader: index, exact name or unique substring (default: $CARDSCAN_READER, else any).", valueName: "READER"))
     var reader: String?
     @Option(help: ArgumentHelp("Seconds to wait for a card (0: only a card already there).", valueName: "SECONDS"))
     var timeout: Double = 60
-    @Option(name: .customLong("apdu-timeout"), help: ArgumentHelp("Seconds one command may take before the card counts as unresponsive.", valueName: "SECONDS"))
+    @Option(
+        name: .customLong("apdu-timeout"),
+        help: ArgumentHelp("Seconds one command may take before the card counts as unresponsive.", valueName: "SECONDS"))
     var apduTimeout: Double = 5
     @Flag(help: "Print the report as JSON.") var json = false
     @Option(help: ArgumentHelp("Write the exchanges to this transcript file (*.apdu).", valueName: "FILE")) var record: String?
     @Flag(help: "Print each exchange to stderr as it happens.") var trace = false
     @Flag(name: .shortAndLong, help: "Say which reader and profile are used.") var verbose = false
-    @Option(help: ArgumentHelp("Read through this libnfc device instead of PC/SC (e.g. pn532_uart:/dev/ttyUSB0, acr122_usb).", valueName: "CONNSTRING"))
+    @Option(
+        help: ArgumentHelp(
+            "Read through this libnfc device instead of PC/SC (e.g. pn532_uart:/dev/ttyUSB0, acr122_usb).", valueName: "CONNSTRING"))
     var device: String?
 
     func run() throws {
@@ -38,7 +44,8 @@ struct Scan: ParsableCommand {
         } else {
             let readers = try guarded { try PCSCReaders(choice: reader) }
             connection = try guarded {
-                try readers.waitForCard(timeout: .seconds(option: timeout), transmitTimeout: .seconds(option: apduTimeout), notify: announce)
+                try readers.waitForCard(
+                    timeout: .seconds(option: timeout), transmitTimeout: .seconds(option: apduTimeout), notify: announce)
             }
         }
         guard let connection else { throw nothingPresented(within: timeout) }

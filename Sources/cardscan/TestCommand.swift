@@ -9,15 +9,15 @@ struct TestCommand: ParsableCommand {
         commandName: "test",
         abstract: "Regression: replay each transcript and compare with its expected report.",
         discussion: """
-        Every NAME.apdu under the directories is replayed (strictly) and its report
-        compared with NAME.expected.json beside it. A mismatch prints each differing
-        field path with the expected and actual values. The last line is `N passed,
-        N failed` (and `, N skipped` for transcripts without an expected report).
-        --update rewrites the expected reports, for a maintainer who changed a
-        profile on purpose.
+            Every NAME.apdu under the directories is replayed (strictly) and its report
+            compared with NAME.expected.json beside it. A mismatch prints each differing
+            field path with the expected and actual values. The last line is `N passed,
+            N failed` (and `, N skipped` for transcripts without an expected report).
+            --update rewrites the expected reports, for a maintainer who changed a
+            profile on purpose.
 
-        Example: cardscan test Tests/Fixtures
-        """)
+            Example: cardscan test Tests/Fixtures
+            """)
 
     @Argument(help: ArgumentHelp("Directories (searched recursively) or transcript files.", valueName: "DIR"))
     var paths: [String]
@@ -36,7 +36,9 @@ struct TestCommand: ParsableCommand {
             if isDir.boolValue {
                 let files = FileManager.default.enumerator(atPath: p)?.compactMap { $0 as? String } ?? []
                 transcripts += files.filter { $0.hasSuffix(".apdu") }.sorted().map { p + "/" + $0 }
-            } else { transcripts.append(p) }
+            } else {
+                transcripts.append(p)
+            }
         }
         var passed = 0, failed = 0, skipped = 0
         for file in transcripts {
@@ -47,7 +49,7 @@ struct TestCommand: ParsableCommand {
                 let outcome = try TranscriptReplay.run(t, file: file, registry: registry, explicit: profiles.profile)
                 if !outcome.unused.isEmpty { throw TranscriptReplay.Failure.unusedExchanges(file: file, lines: outcome.unused.map(\.line)) }
                 switch outcome.result.error {
-                case nil, .transport?: break          // a recorded removal gives an expected partial report
+                case nil, .transport?: break  // a recorded removal gives an expected partial report
                 case let e?: throw e
                 }
                 guard let report = outcome.result.report else { throw ReadError.notThisCard(profile: "?", reason: "no report") }

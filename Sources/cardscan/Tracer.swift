@@ -20,7 +20,11 @@ struct Tracer {
         let ms = formatMilliseconds(e.duration)
         if let r = e.response {
             var meaning = ""
-            if felica { meaning = FeliCaResponse.summary(r) } else if r.count >= 2 { meaning = StatusWord(r[r.count - 2], r[r.count - 1]).meaning }
+            if felica {
+                meaning = FeliCaResponse.summary(r)
+            } else if r.count >= 2 {
+                meaning = StatusWord(r[r.count - 2], r[r.count - 1]).meaning
+            }
             eprint(style.dim("< ") + r.hexString + style.dim("  (\(ms)) \(meaning)"))
         } else if let f = e.failure {
             eprint(style.red("! " + f.transcriptText) + style.dim("  (\(ms))"))

@@ -10,12 +10,12 @@ struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Read every card presented, until interrupted (Ctrl-C).",
         discussion: """
-        Each card is read and printed when it arrives; the next is read after it
-        leaves. A card removed mid-read prints its partial report and watching goes
-        on, as it does when a reader is unplugged or pcscd restarts.
+            Each card is read and printed when it arrives; the next is read after it
+            leaves. A card removed mid-read prints its partial report and watching goes
+            on, as it does when a reader is unplugged or pcscd restarts.
 
-        Example: cardscan watch --jsonl | jq .balance.amount
-        """)
+            Example: cardscan watch --jsonl | jq .balance.amount
+            """)
 
     @OptionGroup var profiles: ProfileOptions
     @Option(name: [.short, .long], help: ArgumentHelp("Reader: index, exact name or unique substring.", valueName: "READER"))
@@ -63,7 +63,7 @@ struct Watch: ParsableCommand {
             try settings.print(try settings.read(try connect()), json: false, jsonl: jsonl)
             if !jsonl { out("") }
         } catch let e as ExitCode {
-            _ = e                                   // a failed read was reported; keep watching
+            _ = e  // a failed read was reported; keep watching
         } catch {
             printError(error)
         }

@@ -24,13 +24,17 @@ final class ApplicationGate {
     /// The AID of a SELECT by DF name (ISO/IEC 7816-4 §11.2.2, P1 = 04), else nil.
     static func selectedAID(_ command: [UInt8]) -> [UInt8]? {
         guard command.count >= 5, command[1] == 0xA4, command[2] == 0x04,
-              let c = try? CommandAPDU(bytes: command), !c.data.isEmpty else { return nil }
+            let c = try? CommandAPDU(bytes: command), !c.data.isEmpty
+        else { return nil }
         return c.data
     }
 
     func respond(_ command: [UInt8]) throws -> [UInt8] {
         if let aid = Self.selectedAID(command) {
-            if ownAIDs.contains(aid) { foreignSelected = false; return try inner(command) }
+            if ownAIDs.contains(aid) {
+                foreignSelected = false
+                return try inner(command)
+            }
             foreignSelected = true
             return [0x90, 0x00]
         }

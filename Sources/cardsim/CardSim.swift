@@ -4,7 +4,8 @@ import ArgumentParser
 struct CardSim: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cardsim",
-        abstract: "Virtual cards for tests and demos: a transcript served as a card to pcscd's vpcd reader, or by an emulated PN532 to libnfc.",
+        abstract:
+            "Virtual cards for tests and demos: a transcript served as a card to pcscd's vpcd reader, or by an emulated PN532 to libnfc.",
         version: "cardsim 0.1.0",
         subcommands: [VPCD.self, PN532.self])
 }

@@ -21,7 +21,12 @@ final class FeliCaImageCard {
         /// Search Service Code's order: by service number, an area before the services it
         /// starts with, then by code.
         var nodes: [[UInt8]] {
-            let areaNodes = areas.map { (key: ($0.code >> 6, 0, $0.code), bytes: [UInt8($0.code & 0xFF), UInt8($0.code >> 8), UInt8($0.end & 0xFF), UInt8($0.end >> 8)]) }
+            let areaNodes = areas.map {
+                (
+                    key: ($0.code >> 6, 0, $0.code),
+                    bytes: [UInt8($0.code & 0xFF), UInt8($0.code >> 8), UInt8($0.end & 0xFF), UInt8($0.end >> 8)]
+                )
+            }
             let serviceNodes = services.keys.map { (key: ($0 >> 6, 1, $0), bytes: [UInt8($0 & 0xFF), UInt8($0 >> 8)]) }
             return (areaNodes + serviceNodes).sorted { $0.key < $1.key }.map(\.bytes)
         }
@@ -73,11 +78,11 @@ final class FeliCaImageCard {
         guard let n = (0..<systems.count).first(where: { idm(forSystem: $0) == cardIDm }) else { return nil }
         func reply(_ code: UInt8, _ body: [UInt8]) -> [UInt8] { [UInt8(10 + body.count), code] + cardIDm + body }
         switch f[1] {
-        case 0x0C:                                                    // Request System Code
+        case 0x0C:  // Request System Code
             return reply(0x0D, [UInt8(systems.count)] + systems.flatMap { [UInt8($0.code >> 8), UInt8($0.code & 0xFF)] })
-        case 0x04:                                                    // Request Response
+        case 0x04:  // Request Response
             return reply(0x05, [0x00])
-        case 0x02:                                                    // Request Service
+        case 0x02:  // Request Service
             guard f.count >= 11 else { return nil }
             let count = Int(f[10])
             var versions: [UInt8] = [UInt8(count)]
@@ -86,24 +91,31 @@ final class FeliCaImageCard {
                 versions += systems[n].services[code] != nil ? [0x00, 0x00] : [0xFF, 0xFF]
             }
             return reply(0x03, versions)
-        case 0x0A:                                                    // Search Service Code
+        case 0x0A:  // Search Service Code
             guard f.count == 12 else { return nil }
             let index = Int(f[10]) | Int(f[11]) << 8
             let nodes = systems[n].nodes
             return reply(0x0B, index < nodes.count ? nodes[index] : [0xFF, 0xFF])
-        case 0x06, 0x08:                                              // Read / Write Without Encryption
+        case 0x06, 0x08:  // Read / Write Without Encryption
             guard f.count >= 11 else { return nil }
             let m = Int(f[10])
             guard f.count >= 12 + 2 * m else { return reply(f[1] + 1, [0xFF, 0xA1]) }
             let codes = (0..<m).map { UInt16(f[11 + 2 * $0]) | UInt16(f[12 + 2 * $0]) << 8 }
             var i = 11 + 2 * m
-            let blockCount = Int(f[i]); i += 1
+            let blockCount = Int(f[i])
+            i += 1
             var elements: [(service: Int, block: Int)] = []
             for _ in 0..<blockCount {
                 guard i + 1 < f.count else { return reply(f[1] + 1, [0xFF, 0xA2]) }
                 let head = f[i]
-                if head & 0x80 != 0 { elements.append((Int(head & 0x0F), Int(f[i + 1]))); i += 2 }
-                else { guard i + 2 < f.count else { return reply(f[1] + 1, [0xFF, 0xA2]) }; elements.append((Int(head & 0x0F), Int(f[i + 1]) | Int(f[i + 2]) << 8)); i += 3 }
+                if head & 0x80 != 0 {
+                    elements.append((Int(head & 0x0F), Int(f[i + 1])))
+                    i += 2
+                } else {
+                    guard i + 2 < f.count else { return reply(f[1] + 1, [0xFF, 0xA2]) }
+                    elements.append((Int(head & 0x0F), Int(f[i + 1]) | Int(f[i + 2]) << 8))
+                    i += 3
+                }
             }
             // The service's own blocks, else those of a service with the same number (overlapping services).
             func storage(_ code: UInt16) -> UInt16? {

@@ -10,7 +10,9 @@ import APDU
 /// - An ISO 14443-4 card (`technology: iso7816`): APDUs go to the card as they are; a Type 4
 ///   tag's CC and NDEF files live in TagMemory so writes can be read back.
 final class PCSCTagReader {
-    static let ultralightATR: [UInt8] = [0x3B, 0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06, 0x03, 0x00, 0x03, 0x00, 0x00, 0x00, 0x00, 0x68]
+    static let ultralightATR: [UInt8] = [
+        0x3B, 0x8F, 0x80, 0x01, 0x80, 0x4F, 0x0C, 0xA0, 0x00, 0x00, 0x03, 0x06, 0x03, 0x00, 0x03, 0x00, 0x00, 0x00, 0x00, 0x68,
+    ]
 
     let replay: ReplayChannel
     let type2UID: [UInt8]?
@@ -23,7 +25,7 @@ final class PCSCTagReader {
         self.type2UID = type2UID
     }
 
-    func reset() { replay.reset() }         // written memory stays, as on a tag
+    func reset() { replay.reset() }  // written memory stays, as on a tag
 
     func respond(_ apdu: [UInt8]) throws -> [UInt8] {
         guard let uid = type2UID else {
@@ -33,13 +35,13 @@ final class PCSCTagReader {
         guard apdu.count >= 5, apdu[0] == 0xFF, apdu[2] == 0x00 else { return [0x6A, 0x81] }
         let page = apdu[3]
         switch apdu[1] {
-        case 0xB0:                                                         // READ BINARY: Le bytes
+        case 0xB0:  // READ BINARY: Le bytes
             let le = apdu[4] == 0 ? 16 : Int(apdu[4])
             guard le <= 16 else { return [0x6C, 0x10] }
             let four = try memory.answer([0x30, page], felica: false) ?? replay.transmit([0x30, page])
             guard four.count == 16 else { return [0x6A, 0x82] }
             return Array(four.prefix(le)) + [0x90, 0x00]
-        case 0xD6:                                                         // UPDATE BINARY: one page
+        case 0xD6:  // UPDATE BINARY: one page
             guard apdu[4] == 4, apdu.count == 9 else { return [0x67, 0x00] }
             _ = memory.answer([0xA2, page] + apdu[5...], felica: false)
             return [0x90, 0x00]

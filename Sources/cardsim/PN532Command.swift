@@ -7,20 +7,22 @@ struct PN532: ParsableCommand {
         commandName: "pn532",
         abstract: "Be a PN532 reader with a card in its field, on a pseudo-terminal, for libnfc.",
         discussion: """
-        Creates a pseudo-terminal, links PATH to it, and answers libnfc's pn532_uart
-        driver:
-          LIBNFC_AUTO_SCAN=false LIBNFC_DEVICE=pn532_uart:PATH nfc-list
-        The card is a transcript: `technology: felica` (with `idm`, `pmm`,
-        `system-code` headers), `iso7816` (an ISO 14443-4 card) or `type2`, its
-        commands answered by lenient replay; or a FeliCa card image (JSON: idm, pmm,
-        systems with their services and blocks; see docs/felica.md). PATH must not
-        contain ':' (libnfc splits connection strings on it).
-        """)
+            Creates a pseudo-terminal, links PATH to it, and answers libnfc's pn532_uart
+            driver:
+              LIBNFC_AUTO_SCAN=false LIBNFC_DEVICE=pn532_uart:PATH nfc-list
+            The card is a transcript: `technology: felica` (with `idm`, `pmm`,
+            `system-code` headers), `iso7816` (an ISO 14443-4 card) or `type2`, its
+            commands answered by lenient replay; or a FeliCa card image (JSON: idm, pmm,
+            systems with their services and blocks; see docs/felica.md). PATH must not
+            contain ':' (libnfc splits connection strings on it).
+            """)
 
     @Option(help: ArgumentHelp("Where to link the pseudo-terminal (no ':').", valueName: "PATH")) var pty: String
     @Argument(help: ArgumentHelp("The card: a transcript.", valueName: "CARDFILE")) var card: String
-    @Option(name: .customLong("remove-after"), help: ArgumentHelp("The card leaves after N exchanges.", valueName: "N")) var removeAfter: Int?
-    @Option(name: .customLong("silent-after"), help: ArgumentHelp("The PN532 stops answering after N exchanges.", valueName: "N")) var silentAfter: Int?
+    @Option(name: .customLong("remove-after"), help: ArgumentHelp("The card leaves after N exchanges.", valueName: "N")) var removeAfter:
+        Int?
+    @Option(name: .customLong("silent-after"), help: ArgumentHelp("The PN532 stops answering after N exchanges.", valueName: "N"))
+    var silentAfter: Int?
     @Flag(name: .shortAndLong, help: "Log each exchange to stderr.") var verbose = false
 
     func validate() throws {
@@ -29,19 +31,23 @@ struct PN532: ParsableCommand {
 
     func run() throws {
         guard let data = FileManager.default.contents(atPath: card) else {
-            FileHandle.standardError.write(Data("cardsim: \(card): cannot read\n".utf8)); throw ExitCode(66)
+            FileHandle.standardError.write(Data("cardsim: \(card): cannot read\n".utf8))
+            throw ExitCode(66)
         }
         let emulator: PN532Emulator
         do {
             if FeliCaImageCard.isImage(data) {
-                emulator = PN532Emulator(image: try FeliCaImageCard(json: data, file: card),
-                                         removeAfter: removeAfter, silentAfter: silentAfter, verbose: verbose)
+                emulator = PN532Emulator(
+                    image: try FeliCaImageCard(json: data, file: card),
+                    removeAfter: removeAfter, silentAfter: silentAfter, verbose: verbose)
             } else {
-                emulator = try PN532Emulator(transcript: try Transcript(parsing: String(decoding: data, as: UTF8.self), file: card), file: card,
-                                             removeAfter: removeAfter, silentAfter: silentAfter, verbose: verbose)
+                emulator = try PN532Emulator(
+                    transcript: try Transcript(parsing: String(decoding: data, as: UTF8.self), file: card), file: card,
+                    removeAfter: removeAfter, silentAfter: silentAfter, verbose: verbose)
             }
         } catch {
-            FileHandle.standardError.write(Data("cardsim: \(error)\n".utf8)); throw ExitCode(65)
+            FileHandle.standardError.write(Data("cardsim: \(error)\n".utf8))
+            throw ExitCode(65)
         }
         installSignalHandlers()
         // posix_openpt/unlockpt/ptsname are not visible from Swift's Glibc module: use
@@ -50,7 +56,8 @@ struct PN532: ParsableCommand {
         var unlock: Int32 = 0
         var number: UInt32 = 0
         guard master >= 0, ioctl(master, UInt(0x4004_5431), &unlock) == 0, ioctl(master, UInt(0x8004_5430), &number) == 0 else {
-            FileHandle.standardError.write(Data("cardsim: cannot open a pseudo-terminal\n".utf8)); throw ExitCode(71)
+            FileHandle.standardError.write(Data("cardsim: cannot open a pseudo-terminal\n".utf8))
+            throw ExitCode(71)
         }
         let slavePath = "/dev/pts/\(number)"
         // Keep a slave descriptor open so the master never sees EIO between clients; raw mode.
@@ -61,20 +68,29 @@ struct PN532: ParsableCommand {
         tcsetattr(slave, TCSANOW, &tio)
         unlink(pty)
         guard symlink(slavePath, pty) == 0 else {
-            FileHandle.standardError.write(Data("cardsim: cannot link \(pty) → \(slavePath)\n".utf8)); throw ExitCode(73)
+            FileHandle.standardError.write(Data("cardsim: cannot link \(pty) → \(slavePath)\n".utf8))
+            throw ExitCode(73)
         }
         FileHandle.standardError.write(Data("cardsim: PN532 on \(pty) (\(slavePath))\n".utf8))
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             let n = read(master, &chunk, chunk.count)
-            if n <= 0 { usleep(10_000); continue }
+            if n <= 0 {
+                usleep(10_000)
+                continue
+            }
             buffer += chunk[0..<n]
             for frame in PN532Frame.extract(from: &buffer) {
                 let reply: [UInt8]
-                if let body = emulator.handle(frame) { reply = PN532Frame.ack + PN532Frame.response(body) }
-                else if frame.first == 0x40 || frame.first == 0x42 { reply = PN532Frame.ack }   // silent card: ACK, no answer
-                else { reply = PN532Frame.ack + PN532Frame.syntaxError }
+                if let body = emulator.handle(frame) {
+                    reply = PN532Frame.ack + PN532Frame.response(body)
+                } else if frame.first == 0x40 || frame.first == 0x42 {
+                    reply = PN532Frame.ack
+                }  // silent card: ACK, no answer
+                else {
+                    reply = PN532Frame.ack + PN532Frame.syntaxError
+                }
                 _ = reply.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
             }
         }

@@ -53,7 +53,10 @@ final class PN532Emulator {
         self.verbose = verbose
     }
 
-    struct ValidationFailure: Error, CustomStringConvertible { let description: String; init(_ d: String) { description = d } }
+    struct ValidationFailure: Error, CustomStringConvertible {
+        let description: String
+        init(_ d: String) { description = d }
+    }
 
     private func log(_ s: @autoclosure () -> String) {
         if verbose { FileHandle.standardError.write(Data("cardsim: \(s())\n".utf8)) }
@@ -64,28 +67,37 @@ final class PN532Emulator {
         guard let cmd = frame.first else { return nil }
         let data = Array(frame.dropFirst())
         switch cmd {
-        case 0x00: return [0x01] + data                                        // Diagnose: echo
-        case 0x02: return [0x03, 0x32, 0x01, 0x06, 0x07]                       // GetFirmwareVersion: PN532 1.6
-        case 0x06:                                                             // ReadRegister
+        case 0x00: return [0x01] + data  // Diagnose: echo
+        case 0x02: return [0x03, 0x32, 0x01, 0x06, 0x07]  // GetFirmwareVersion: PN532 1.6
+        case 0x06:  // ReadRegister
             var out: [UInt8] = [0x07]
             for i in stride(from: 0, to: data.count - 1, by: 2) { out.append(registers[UInt16(data[i]) << 8 | UInt16(data[i + 1])] ?? 0) }
             return out
-        case 0x08:                                                             // WriteRegister
+        case 0x08:  // WriteRegister
             for i in stride(from: 0, to: data.count - 2, by: 3) { registers[UInt16(data[i]) << 8 | UInt16(data[i + 1])] = data[i + 2] }
             return [0x09]
-        case 0x12: return [0x13]                                               // SetParameters
-        case 0x14: return [0x15]                                               // SAMConfiguration
-        case 0x16: selected = false; return [0x17, 0x00]                       // PowerDown
-        case 0x32: return [0x33]                                               // RFConfiguration
+        case 0x12: return [0x13]  // SetParameters
+        case 0x14: return [0x15]  // SAMConfiguration
+        case 0x16:
+            selected = false
+            return [0x17, 0x00]  // PowerDown
+        case 0x32: return [0x33]  // RFConfiguration
         case 0x4A: return inListPassiveTarget(data)
-        case 0x40, 0x42:                                                       // InDataExchange / InCommunicateThru
+        case 0x40, 0x42:  // InDataExchange / InCommunicateThru
             let payload = cmd == 0x40 ? Array(data.dropFirst()) : data
-            guard selected else { return [cmd + 1, 0x01] }                     // no target: time-out
-            if let n = removeAfter, exchanged >= n { selected = false; log("card removed"); return [cmd + 1, 0x01] }
-            if let n = silentAfter, exchanged >= n { log("silent"); return nil }
+            guard selected else { return [cmd + 1, 0x01] }  // no target: time-out
+            if let n = removeAfter, exchanged >= n {
+                selected = false
+                log("card removed")
+                return [cmd + 1, 0x01]
+            }
+            if let n = silentAfter, exchanged >= n {
+                log("silent")
+                return nil
+            }
             exchanged += 1
             if case .felica(let felica) = card {
-                guard let answer = felica.answer(payload) else { return [cmd + 1, 0x01] }   // silent: time-out
+                guard let answer = felica.answer(payload) else { return [cmd + 1, 0x01] }  // silent: time-out
                 log("> \(payload.hexString)\n< \(answer.hexString)")
                 return [cmd + 1, 0x00] + answer
             }
@@ -99,10 +111,14 @@ final class PN532Emulator {
                 return [cmd + 1, 0x00] + answer
             } catch {
                 selected = false
-                return [cmd + 1, 0x01]                                         // timeout: the card is gone
+                return [cmd + 1, 0x01]  // timeout: the card is gone
             }
-        case 0x44: selected = false; return [0x45, 0x00]                       // InDeselect
-        case 0x52: selected = false; return [0x53, 0x00]                       // InRelease
+        case 0x44:
+            selected = false
+            return [0x45, 0x00]  // InDeselect
+        case 0x52:
+            selected = false
+            return [0x53, 0x00]  // InRelease
         default: return nil
         }
     }
@@ -111,7 +127,7 @@ final class PN532Emulator {
         guard data.count >= 2 else { return [0x4B, 0x00] }
         let baud = data[1]
         selected = false
-        if let n = removeAfter, exchanged >= n { return [0x4B, 0x00] }         // removed cards stay gone
+        if let n = removeAfter, exchanged >= n { return [0x4B, 0x00] }  // removed cards stay gone
         switch (card, baud) {
         case (.felica(let felica), 0x01), (.felica(let felica), 0x02):
             // Initiator data: the Polling payload without its length byte: 00 SC SC RC TSN.
@@ -125,7 +141,7 @@ final class PN532Emulator {
         case (.iso14443a(let uid, let sak, let ats), 0x00):
             selected = true
             replay.reset()
-            var t: [UInt8] = [0x01, 0x00, 0x44, sak, UInt8(uid.count)] + uid     // Tg, SENS_RES, SEL_RES, NFCID1
+            var t: [UInt8] = [0x01, 0x00, 0x44, sak, UInt8(uid.count)] + uid  // Tg, SENS_RES, SEL_RES, NFCID1
             if let ats { t += ats }
             return [0x4B, 0x01] + t
         default:

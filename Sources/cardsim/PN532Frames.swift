@@ -24,14 +24,20 @@ enum PN532Frame {
         var out: [[UInt8]] = []
         while true {
             guard let start = indexOfStartCode(buffer) else {
-                if buffer.count > 1 { buffer.removeFirst(buffer.count - 1) }   // keep a possible 00
+                if buffer.count > 1 { buffer.removeFirst(buffer.count - 1) }  // keep a possible 00
                 return out
             }
-            buffer.removeFirst(start)                   // buffer now begins with 00 FF
+            buffer.removeFirst(start)  // buffer now begins with 00 FF
             guard buffer.count >= 4 else { return out }
             let len = Int(buffer[2]), lcs = Int(buffer[3])
-            if len == 0 && lcs == 0xFF { buffer.removeFirst(4); continue }      // ACK from the host
-            guard (len + lcs) % 256 == 0, len >= 1 else { buffer.removeFirst(2); continue }
+            if len == 0 && lcs == 0xFF {
+                buffer.removeFirst(4)
+                continue
+            }  // ACK from the host
+            guard (len + lcs) % 256 == 0, len >= 1 else {
+                buffer.removeFirst(2)
+                continue
+            }
             guard buffer.count >= 4 + len + 1 else { return out }
             let payload = Array(buffer[4..<(4 + len)])
             let dcs = Int(buffer[4 + len])

@@ -13,21 +13,25 @@ struct TagMemory {
     var currentFile: UInt16? = nil
 
     static func fileSelect(_ c: [UInt8]) -> UInt16? {
-        c.count == 7 && c[0] == 0x00 && c[1] == 0xA4 && c[2] == 0x00 && c[3] == 0x0C && c[4] == 0x02 ? UInt16(c[5]) << 8 | UInt16(c[6]) : nil
+        c.count == 7 && c[0] == 0x00 && c[1] == 0xA4 && c[2] == 0x00 && c[3] == 0x0C && c[4] == 0x02
+            ? UInt16(c[5]) << 8 | UInt16(c[6]) : nil
     }
 
     init(seed transcript: Transcript) {
         for e in transcript.entries {
             guard let pattern = e.command, case .response(let answer) = e.outcome else { continue }
             let command = pattern.map { $0 ?? 0 }
-            if let (service, numbers) = Self.blockRequest(command), service == 0x000B, answer.count >= 13, answer[10] == 0, answer[11] == 0 {
+            if let (service, numbers) = Self.blockRequest(command), service == 0x000B, answer.count >= 13, answer[10] == 0, answer[11] == 0
+            {
                 let data = Array(answer[13...])
                 for (i, n) in numbers.enumerated() where data.count >= (i + 1) * 16 { blocks[n] = Array(data[(i * 16)..<((i + 1) * 16)]) }
             } else if let fid = Self.fileSelect(command), fid & 0xFF00 == 0xE100 {
                 currentFile = fid
                 if files[fid] == nil { files[fid] = [] }
-            } else if command.count == 5, command[0] == 0x00, command[1] == 0xB0, command[2] & 0x80 == 0, let f = currentFile, answer.count >= 2,
-                      answer.suffix(2) == [0x90, 0x00] {
+            } else if command.count == 5, command[0] == 0x00, command[1] == 0xB0, command[2] & 0x80 == 0, let f = currentFile,
+                answer.count >= 2,
+                answer.suffix(2) == [0x90, 0x00]
+            {
                 let offset = Int(command[2]) << 8 | Int(command[3])
                 var file = files[f] ?? []
                 let data = Array(answer.dropLast(2))
@@ -79,7 +83,10 @@ struct TagMemory {
                 currentFile = fid
                 return [0x90, 0x00]
             }
-            if frame.count >= 2, frame[1] == 0xA4 { currentFile = nil; return nil }
+            if frame.count >= 2, frame[1] == 0xA4 {
+                currentFile = nil
+                return nil
+            }
             if let f = currentFile, frame.count == 5, frame[0] == 0x00, frame[1] == 0xB0 {
                 let offset = Int(frame[2]) << 8 | Int(frame[3])
                 let file = files[f] ?? []
@@ -103,7 +110,7 @@ struct TagMemory {
         }
         if !felica, frame.count == 6, frame[0] == 0xA2 {
             pages[Int(frame[1])] = Array(frame[2...])
-            return []                                                    // ACK: no data
+            return []  // ACK: no data
         }
         return nil
     }

@@ -7,23 +7,23 @@ struct VPCD: ParsableCommand {
         commandName: "vpcd",
         abstract: "Be a card in a vpcd virtual reader: an ISO 7816 transcript, or a FeliCa card behind a contactless reader.",
         discussion: """
-        Connects to pcscd's vpcd driver (vsmartcard-vpcd) as the card in a virtual
-        reader: port 35963 is "Virtual PCD 00 00", 35964 is "Virtual PCD 00 01". If
-        pcscd is not up yet, cardsim keeps trying; on SIGTERM it leaves the reader
-        (the card is removed).
+            Connects to pcscd's vpcd driver (vsmartcard-vpcd) as the card in a virtual
+            reader: port 35963 is "Virtual PCD 00 00", 35964 is "Virtual PCD 00 01". If
+            pcscd is not up yet, cardsim keeps trying; on SIGTERM it leaves the reader
+            (the card is removed).
 
-        An ISO 7816 transcript: commands are answered by lenient replay (unknown
-        ones get 6D 00); the ATR comes from the transcript's `atr` header or --atr.
-        A Type 4 tag's files, and a Type 2 tag's pages (`technology: type2`, behind
-        a storage-card reader: FF B0 reads, FF D6 writes), can be written and read
-        back.
+            An ISO 7816 transcript: commands are answered by lenient replay (unknown
+            ones get 6D 00); the ATR comes from the transcript's `atr` header or --atr.
+            A Type 4 tag's files, and a Type 2 tag's pages (`technology: type2`, behind
+            a storage-card reader: FF B0 reads, FF D6 writes), can be written and read
+            back.
 
-        A FeliCa card (a `technology: felica` transcript, or a card image: see
-        docs/felica.md) is served as an ACS contactless reader shows one: the PC/SC
-        pseudo-ATR, its IDm for FF CA 00 00 00, and frames in FF 00 00 00 Lc FRAME
-        (ACR1252U style) or, with --acr122 or for a transcript recorded through one,
-        in FF 00 00 00 Lc D4 40 01 FRAME (the PN532-based ACR122U).
-        """)
+            A FeliCa card (a `technology: felica` transcript, or a card image: see
+            docs/felica.md) is served as an ACS contactless reader shows one: the PC/SC
+            pseudo-ATR, its IDm for FF CA 00 00 00, and frames in FF 00 00 00 Lc FRAME
+            (ACR1252U style) or, with --acr122 or for a transcript recorded through one,
+            in FF 00 00 00 Lc D4 40 01 FRAME (the PN532-based ACR122U).
+            """)
 
     @Argument(help: ArgumentHelp("The card: a transcript, or a FeliCa card image (JSON).", valueName: "CARDFILE")) var transcript: String
     @Option(help: "vpcd's TCP port.") var port: Int = 35963
@@ -34,10 +34,16 @@ struct VPCD: ParsableCommand {
     var removeAfter: Int?
     @Option(name: .customLong("latency-ms"), help: ArgumentHelp("Delay each answer by D milliseconds.", valueName: "D"))
     var latencyMs: Int = 0
-    @Option(name: .customLong("mute-after"), help: ArgumentHelp("Stop answering after N answers (the client's timeout must fire).", valueName: "N"))
+    @Option(
+        name: .customLong("mute-after"),
+        help: ArgumentHelp("Stop answering after N answers (the client's timeout must fire).", valueName: "N"))
     var muteAfter: Int?
     @Flag(help: "Exit when the connection ends instead of reconnecting.") var once = false
-    @Flag(name: .customLong("multi-app"), help: "ISO 7816: be one application of several: a SELECT of another AID selects it, and other commands then answer 6A 82 until the transcript's application is selected again.")
+    @Flag(
+        name: .customLong("multi-app"),
+        help:
+            "ISO 7816: be one application of several: a SELECT of another AID selects it, and other commands then answer 6A 82 until the transcript's application is selected again."
+    )
     var multiApp = false
     @Flag(name: .shortAndLong, help: "Log each exchange to stderr.") var verbose = false
 
@@ -47,7 +53,9 @@ struct VPCD: ParsableCommand {
         var felica: FeliCaCard? = nil
         var parsed: Transcript? = nil
         var recordedOnACR122 = false
-        if FeliCaImageCard.isImage(data) { felica = try FeliCaImageCard(json: data, file: transcript) } else {
+        if FeliCaImageCard.isImage(data) {
+            felica = try FeliCaImageCard(json: data, file: transcript)
+        } else {
             let t = try Transcript(parsing: String(decoding: data, as: UTF8.self), file: transcript)
             if t.technology == "felica" { felica = try FeliCaTranscriptCard(t, file: transcript) } else { parsed = t }
             // A FeliCa transcript recorded through an ACR122U keeps that reader's ATR: play it again.
@@ -58,14 +66,16 @@ struct VPCD: ParsableCommand {
             guard let reader = PCSCFeliCaReader(card: felica, style: acr122 || recordedOnACR122 ? .pn532 : .direct) else {
                 throw ValidationError("the FeliCa card answers no Polling")
             }
-            return VirtualCard(atr: explicitATR ?? reader.atr, removeAfter: removeAfter, latencyMs: latencyMs, muteAfter: muteAfter,
-                               verbose: verbose, respond: reader.respond, powerOn: reader.reset)
+            return VirtualCard(
+                atr: explicitATR ?? reader.atr, removeAfter: removeAfter, latencyMs: latencyMs, muteAfter: muteAfter,
+                verbose: verbose, respond: reader.respond, powerOn: reader.reset)
         }
         guard let parsed else { throw ValidationError("no card in \(transcript)") }
         if parsed.technology == "type2" {
             let reader = PCSCTagReader(parsed, file: transcript, type2UID: parsed.uid)
-            return VirtualCard(atr: explicitATR ?? PCSCTagReader.ultralightATR, removeAfter: removeAfter, latencyMs: latencyMs,
-                               muteAfter: muteAfter, verbose: verbose, respond: reader.respond, powerOn: reader.reset)
+            return VirtualCard(
+                atr: explicitATR ?? PCSCTagReader.ultralightATR, removeAfter: removeAfter, latencyMs: latencyMs,
+                muteAfter: muteAfter, verbose: verbose, respond: reader.respond, powerOn: reader.reset)
         }
         guard let atrBytes = explicitATR ?? parsed.atr else {
             FileHandle.standardError.write(Data("cardsim: no ATR: the transcript has no `# atr:` header; give --atr\n".utf8))
@@ -74,11 +84,17 @@ struct VPCD: ParsableCommand {
         let card = PCSCTagReader(parsed, file: transcript, type2UID: nil)
         if multiApp {
             let gate = ApplicationGate(parsed, respond: card.respond)
-            return VirtualCard(atr: atrBytes, removeAfter: removeAfter, latencyMs: latencyMs, muteAfter: muteAfter,
-                               verbose: verbose, respond: gate.respond, powerOn: { card.reset(); gate.reset() })
+            return VirtualCard(
+                atr: atrBytes, removeAfter: removeAfter, latencyMs: latencyMs, muteAfter: muteAfter,
+                verbose: verbose, respond: gate.respond,
+                powerOn: {
+                    card.reset()
+                    gate.reset()
+                })
         }
-        return VirtualCard(atr: atrBytes, removeAfter: removeAfter, latencyMs: latencyMs, muteAfter: muteAfter,
-                           verbose: verbose, respond: card.respond, powerOn: card.reset)
+        return VirtualCard(
+            atr: atrBytes, removeAfter: removeAfter, latencyMs: latencyMs, muteAfter: muteAfter,
+            verbose: verbose, respond: card.respond, powerOn: card.reset)
     }
 
     func run() throws {
@@ -97,7 +113,7 @@ struct VPCD: ParsableCommand {
             let ended = card.serve(fd)
             close(fd)
             if ended == .removed || once { return }
-            usleep(200_000)     // pcscd went away: wait for it to come back
+            usleep(200_000)  // pcscd went away: wait for it to come back
         }
     }
 }
@@ -108,7 +124,7 @@ func installSignalHandlers() {
     var none = sigset_t()
     sigemptyset(&none)
     sigprocmask(SIG_SETMASK, &none, nil)
-    signal(SIGTERM) { _ in _exit(0) }       // the kernel closes the socket: vpcd sees the card leave
+    signal(SIGTERM) { _ in _exit(0) }  // the kernel closes the socket: vpcd sees the card leave
     signal(SIGINT) { _ in _exit(0) }
     signal(SIGPIPE, SIG_IGN)
 }

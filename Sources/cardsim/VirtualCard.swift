@@ -24,7 +24,8 @@ enum VPCDConnection {
             }
             close(fd)
             if !warned {
-                FileHandle.standardError.write(Data("cardsim: waiting for vpcd on \(host):\(port) (is pcscd running with vsmartcard-vpcd?)\n".utf8))
+                FileHandle.standardError.write(
+                    Data("cardsim: waiting for vpcd on \(host):\(port) (is pcscd running with vsmartcard-vpcd?)\n".utf8))
                 warned = true
             }
             usleep(200_000)
@@ -46,10 +47,17 @@ final class VirtualCard {
     let verbose: Bool
     private var answered = 0
 
-    init(atr: [UInt8], removeAfter: Int?, latencyMs: Int, muteAfter: Int?, verbose: Bool,
-         respond: @escaping ([UInt8]) throws -> [UInt8], powerOn: @escaping () -> Void) {
-        self.respond = respond; self.powerOn = powerOn; self.atr = atr; self.removeAfter = removeAfter
-        self.latencyMs = latencyMs; self.muteAfter = muteAfter; self.verbose = verbose
+    init(
+        atr: [UInt8], removeAfter: Int?, latencyMs: Int, muteAfter: Int?, verbose: Bool,
+        respond: @escaping ([UInt8]) throws -> [UInt8], powerOn: @escaping () -> Void
+    ) {
+        self.respond = respond
+        self.powerOn = powerOn
+        self.atr = atr
+        self.removeAfter = removeAfter
+        self.latencyMs = latencyMs
+        self.muteAfter = muteAfter
+        self.verbose = verbose
     }
 
     /// Serves one vpcd connection until it closes, or the card leaves (fault injection,
@@ -61,16 +69,19 @@ final class VirtualCard {
             guard let body = receive(fd, length) else { return .disconnected }
             if length == 1 {
                 switch body[0] {
-                case 0x01, 0x02: powerOn()                      // power on, reset: a fresh card
+                case 0x01, 0x02: powerOn()  // power on, reset: a fresh card
                 case 0x04: send(fd, atr)
-                default: break                                  // power off
+                default: break  // power off
                 }
                 continue
             }
-            if let n = removeAfter, answered >= n { log("removed before answering \(body.hexString)"); return .removed }
+            if let n = removeAfter, answered >= n {
+                log("removed before answering \(body.hexString)")
+                return .removed
+            }
             if let n = muteAfter, answered >= n {
                 log("mute: not answering \(body.hexString)")
-                while receive(fd, 1) != nil {}                  // stay silent until the socket closes
+                while receive(fd, 1) != nil {}  // stay silent until the socket closes
                 return .disconnected
             }
             if latencyMs > 0 { usleep(useconds_t(latencyMs * 1000)) }

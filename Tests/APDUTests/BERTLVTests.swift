@@ -1,5 +1,6 @@
-import Testing
 import PropertyBased
+import Testing
+
 @testable import APDU
 
 @Suite struct BERTLVTests {
@@ -35,7 +36,9 @@ import PropertyBased
         #expect(throws: BERTLV.ParseError.self) { try BERTLV.parse(bytes.count < 256 ? bytes : []) }
         var deep: [UInt8] = [0x80, 0x00]
         for _ in 0..<20 { deep = [0xA0, UInt8(deep.count)] + deep }
-        #expect { try BERTLV.parse(deep) } throws: { ($0 as? BERTLV.ParseError).map { if case .tooDeep = $0 { true } else { false } } ?? false }
+        #expect { try BERTLV.parse(deep) } throws: {
+            ($0 as? BERTLV.ParseError).map { if case .tooDeep = $0 { true } else { false } } ?? false
+        }
     }
 
     @Test func dripFedFCIGivesCleanErrors() {

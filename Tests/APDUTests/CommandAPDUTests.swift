@@ -1,5 +1,6 @@
-import Testing
 import PropertyBased
+import Testing
+
 @testable import APDU
 
 @Suite struct CommandAPDUTests {
@@ -8,7 +9,8 @@ import PropertyBased
         #expect(try CommandAPDU(cla: 0, ins: 0xB0, p1: 0x95, p2: 0, le: 0x1E).encoded() == [0, 0xB0, 0x95, 0, 0x1E])
         #expect(try CommandAPDU(cla: 0, ins: 0xB0, p1: 0, p2: 0, le: 256).encoded() == [0, 0xB0, 0, 0, 0x00])
         #expect(try CommandAPDU(cla: 0, ins: 0xA4, p1: 0, p2: 0x0C, data: [0x3F, 0x00]).encoded() == [0, 0xA4, 0, 0x0C, 2, 0x3F, 0x00])
-        #expect(try CommandAPDU.select(aid: Hex.parse("A00000000386980701")).encoded()
+        #expect(
+            try CommandAPDU.select(aid: Hex.parse("A00000000386980701")).encoded()
                 == Hex.parse("00 A4 04 00 09 A0 00 00 00 03 86 98 07 01 00"))
     }
 
@@ -17,7 +19,8 @@ import PropertyBased
         #expect(try CommandAPDU(cla: 0, ins: 0xB0, p1: 0, p2: 0, le: 257).encoded() == [0, 0xB0, 0, 0, 0, 0x01, 0x01])
         let data = [UInt8](repeating: 0xAB, count: 300)
         #expect(try CommandAPDU(cla: 0, ins: 0xD6, p1: 0, p2: 0, data: data).encoded() == [0, 0xD6, 0, 0, 0, 0x01, 0x2C] + data)
-        #expect(try CommandAPDU(cla: 0, ins: 0xD6, p1: 0, p2: 0, data: data, le: 65536).encoded()
+        #expect(
+            try CommandAPDU(cla: 0, ins: 0xD6, p1: 0, p2: 0, data: data, le: 65536).encoded()
                 == [0, 0xD6, 0, 0, 0, 0x01, 0x2C] + data + [0, 0])
     }
 
@@ -26,9 +29,13 @@ import PropertyBased
             try CommandAPDU(cla: 0, ins: 0, p1: 0, p2: 0, data: [UInt8](repeating: 0, count: 65536)).encoded()
         }
         #expect(throws: CommandAPDU.EncodingError.leOutOfRange(0)) { try CommandAPDU(cla: 0, ins: 0, p1: 0, p2: 0, le: 0).encoded() }
-        #expect(throws: CommandAPDU.EncodingError.leOutOfRange(65537)) { try CommandAPDU(cla: 0, ins: 0, p1: 0, p2: 0, le: 65537).encoded() }
+        #expect(throws: CommandAPDU.EncodingError.leOutOfRange(65537)) {
+            try CommandAPDU(cla: 0, ins: 0, p1: 0, p2: 0, le: 65537).encoded()
+        }
         #expect(throws: CommandAPDU.EncodingError.tooShort(3)) { try CommandAPDU(bytes: [0, 0xA4, 4]) }
-        #expect(throws: CommandAPDU.EncodingError.lengthMismatch(expected: 5, actual: 2)) { try CommandAPDU(bytes: [0, 0xA4, 4, 0, 5, 1, 2]) }
+        #expect(throws: CommandAPDU.EncodingError.lengthMismatch(expected: 5, actual: 2)) {
+            try CommandAPDU(bytes: [0, 0xA4, 4, 0, 5, 1, 2])
+        }
         #expect(throws: CommandAPDU.EncodingError.malformedExtendedLength) { try CommandAPDU(bytes: [0, 0xA4, 4, 0, 0, 1]) }
     }
 
@@ -54,8 +61,14 @@ import PropertyBased
         await propertyCheck(count: 400, input: Self.shortOrExtended) { cla, ins, p1, p2, data, leRaw, ext in
             let le: Int? = leRaw == 0 ? nil : min(leRaw, 65536)
             let command = CommandAPDU(cla: cla, ins: ins, p1: p1, p2: p2, data: data, le: le, forceExtended: ext)
-            guard let bytes = try? command.encoded() else { Issue.record("valid command failed to encode"); return }
-            guard let parsed = try? CommandAPDU(bytes: bytes) else { Issue.record("parse failed: \(bytes.hexString)"); return }
+            guard let bytes = try? command.encoded() else {
+                Issue.record("valid command failed to encode")
+                return
+            }
+            guard let parsed = try? CommandAPDU(bytes: bytes) else {
+                Issue.record("parse failed: \(bytes.hexString)")
+                return
+            }
             #expect(parsed.cla == cla && parsed.ins == ins && parsed.p1 == p1 && parsed.p2 == p2)
             #expect(parsed.data == data)
             #expect(parsed.le == le)

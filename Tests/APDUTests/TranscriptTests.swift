@@ -1,26 +1,27 @@
-import Testing
 import PropertyBased
+import Testing
+
 @testable import APDU
 
 @Suite struct TranscriptTests {
     static let sample = """
-    # cardscan transcript 1
-    # technology: iso7816
-    # atr: 3B 8B 80 01 20 85 00 8B 03 0F E0 9A A0 E0 40 52
-    # reader: Virtual PCD 00 00
-    # x-custom: kept
-    > 00 A4 04 00 09 A0 00 00 00 03 86 98 07 01 00
-    < 61 0A
-    > 00 C0 00 00 0A
-    < 6F 08 84 06 A0 00 00 00 03 86 90 00
-    > 80:5c:00:02:04
-    < 0000164E9000  # 0.9 ms
-    > 00 20 00 81 04 .. .. .. ..
-    < 90 00
-    > 00 B2 01 C4 17
-    ! removed
+        # cardscan transcript 1
+        # technology: iso7816
+        # atr: 3B 8B 80 01 20 85 00 8B 03 0F E0 9A A0 E0 40 52
+        # reader: Virtual PCD 00 00
+        # x-custom: kept
+        > 00 A4 04 00 09 A0 00 00 00 03 86 98 07 01 00
+        < 61 0A
+        > 00 C0 00 00 0A
+        < 6F 08 84 06 A0 00 00 00 03 86 90 00
+        > 80:5c:00:02:04
+        < 0000164E9000  # 0.9 ms
+        > 00 20 00 81 04 .. .. .. ..
+        < 90 00
+        > 00 B2 01 C4 17
+        ! removed
 
-    """
+        """
 
     @Test func parsesHeadersAndExchanges() throws {
         let t = try Transcript(parsing: Self.sample, file: "s.apdu")
@@ -99,7 +100,9 @@ import PropertyBased
         #expect(fci.data.count == 10 && fci.statusWord == .success)
         #expect(try exchange.send(.getBalance()).data == [0, 0, 0x16, 0x4E])
         #expect(try exchange.send(.verify(reference: 0x81, pin: Array("1234".utf8))).statusWord == .success)
-        #expect(throws: ReplayedTransportFailure(failure: .removed, line: 14)) { try exchange.send(.readRecord(1, sfi: 0x18, length: 0x17)) }
+        #expect(throws: ReplayedTransportFailure(failure: .removed, line: 14)) {
+            try exchange.send(.readRecord(1, sfi: 0x18, length: 0x17))
+        }
         #expect(exchange.roundTrips == 5)
         #expect(replay.remaining == 0)
         #expect(throws: ReplayChannel.Mismatch.self) { try exchange.send(.getBalance()) }
@@ -117,19 +120,19 @@ import PropertyBased
     /// Record a strict replay of a file and the file comes back byte for byte, secrets as `..`.
     @Test func recordingAReplayReproducesTheFile() throws {
         let file = """
-        # cardscan transcript 1
-        # technology: iso7816
-        # atr: 3B 02 14 50
-        > 00 A4 04 00 09 A0 00 00 00 03 86 98 07 01 00
-        < 61 02
-        > 00 C0 00 00 02
-        < 6F 00 90 00
-        > 00 20 00 81 04 .. .. .. ..
-        < 63 C2
-        > 80 5C 00 02 04
-        ! removed
+            # cardscan transcript 1
+            # technology: iso7816
+            # atr: 3B 02 14 50
+            > 00 A4 04 00 09 A0 00 00 00 03 86 98 07 01 00
+            < 61 02
+            > 00 C0 00 00 02
+            < 6F 00 90 00
+            > 00 20 00 81 04 .. .. .. ..
+            < 63 C2
+            > 80 5C 00 02 04
+            ! removed
 
-        """
+            """
         let t = try Transcript(parsing: file)
         let recorder = RecordingChannel(wrapping: ReplayChannel(t), recordsTimings: false)
         let exchange = CardExchange(channel: recorder)

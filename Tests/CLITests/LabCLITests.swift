@@ -44,7 +44,7 @@ import Testing
             let file = NSTemporaryDirectory() + "rec-\(UUID().uuidString).apdu"
             let live = try Lab.cardscan(["--json", "--record", file, "--trace", "--timeout", "5"])
             #expect(live.status == 0, "\(live.stderr)")
-            #expect(live.stderr.contains("> 00 C0 00 00 13"))                  // the T=0 GET RESPONSE, traced
+            #expect(live.stderr.contains("> 00 C0 00 00 13"))  // the T=0 GET RESPONSE, traced
             #expect(live.stderr.contains("90 00  ("), "\(live.stderr.prefix(300))")
             let recorded = try String(contentsOfFile: file, encoding: .utf8)
             #expect(recorded.hasPrefix("# cardscan transcript 1\n# technology: iso7816\n# atr: 3B 02 14 50\n# reader: Virtual PCD 00 00\n"))
@@ -80,7 +80,8 @@ import Testing
 
     @Test func unknownCardIsExit76() throws {
         try Lab.exclusive {
-            let t = try Lab.writeTranscript("# cardscan transcript 1\n# atr: 3B 02 14 50\n> 00 84 00 00 08\n< 01 02 03 04 05 06 07 08 90 00\n", name: "unknown")
+            let t = try Lab.writeTranscript(
+                "# cardscan transcript 1\n# atr: 3B 02 14 50\n> 00 84 00 00 08\n< 01 02 03 04 05 06 07 08 90 00\n", name: "unknown")
             let card = try Lab.Card(t)
             defer { card.stop() }
             let r = try Lab.cardscan(["--timeout", "5"])
@@ -119,7 +120,8 @@ import Testing
             let card = try Lab.Card(shanghai)
             defer { card.stop() }
             let script = NSTemporaryDirectory() + "script-\(UUID().uuidString).txt"
-            try "# select the City Union app\n00 A4 04 00 09 A0 00 00 00 03 86 98 07 01 00\nreset\n805C000204\n00 84 00 00 08\n".write(toFile: script, atomically: true, encoding: .utf8)
+            try "# select the City Union app\n00 A4 04 00 09 A0 00 00 00 03 86 98 07 01 00\nreset\n805C000204\n00 84 00 00 08\n".write(
+                toFile: script, atomically: true, encoding: .utf8)
             let r = try Lab.cardscan(["apdu", "--script", script, "--timeout", "5"])
             #expect(r.status == 0, "\(r.stderr)")
             #expect(r.stdout.contains("> reset"))
@@ -132,14 +134,22 @@ import Testing
     @Test func watchReadsEveryCardAndSurvivesAPcscdRestart() throws {
         try Lab.exclusive {
             let out = NSTemporaryDirectory() + "watch-\(UUID().uuidString)"
-            let outFD = open(out + ".out", O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644), errFD = open(out + ".err", O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
-            let watch = try Subprocess([Lab.binDir + "/cardscan", "watch", "--jsonl"], environment: Lab.childEnvironment(), stdout: outFD, stderr: errFD)
-            close(outFD); close(errFD)
+            let outFD = open(out + ".out", O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644),
+                errFD = open(out + ".err", O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
+            let watch = try Subprocess(
+                [Lab.binDir + "/cardscan", "watch", "--jsonl"], environment: Lab.childEnvironment(), stdout: outFD, stderr: errFD)
+            close(outFD)
+            close(errFD)
             defer { watch.terminate() }
-            func lines() -> [String] { ((try? String(contentsOfFile: out + ".out", encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
+            func lines() -> [String] {
+                ((try? String(contentsOfFile: out + ".out", encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+            }
             func waitForLines(_ n: Int) -> Bool {
                 let deadline = Date().addingTimeInterval(15)
-                while Date() < deadline { if lines().count >= n { return true }; usleep(50_000) }
+                while Date() < deadline {
+                    if lines().count >= n { return true }
+                    usleep(50_000)
+                }
                 return false
             }
             for i in 1...3 {
@@ -147,7 +157,10 @@ import Testing
                 #expect(waitForLines(i), "card \(i): \(lines().count) line(s)")
                 card.stop()
             }
-            #expect(lines().allSatisfy { $0.hasPrefix("{\"profile\":\"shanghai-transit\"") && $0.hasSuffix("\"exchanges\":13,\"partial\":false}") })
+            #expect(
+                lines().allSatisfy {
+                    $0.hasPrefix("{\"profile\":\"shanghai-transit\"") && $0.hasSuffix("\"exchanges\":13,\"partial\":false}")
+                })
             try Lab.stopPCSCD()
             try Lab.ensurePCSCD()
             let card = try Lab.Card(shanghai)
@@ -167,7 +180,9 @@ import Testing
             let pn532 = try Lab.PN532(Lab.fixture("suica/full-read.apdu"))
             defer { pn532.stop() }
             let file = NSTemporaryDirectory() + "suica-\(UUID().uuidString).apdu"
-            let r = try Lab.cardscan(["--device", pn532.connectionString, "--json", "--timeout", "5", "--record", file], environment: ["LIBNFC_AUTO_SCAN": "false"])
+            let r = try Lab.cardscan(
+                ["--device", pn532.connectionString, "--json", "--timeout", "5", "--record", file],
+                environment: ["LIBNFC_AUTO_SCAN": "false"])
             #expect(r.status == 0, "\(r.stderr)")
             let expected = try String(contentsOfFile: Lab.fixture("suica/full-read.expected.json"), encoding: .utf8)
             #expect(r.stdout == expected, "\(r.stdout)")
@@ -181,7 +196,7 @@ import Testing
             #expect(configured.stdout.contains("libnfc  \(pn532.connectionString)"), "\(configured.stdout)")
             let doctor = try Lab.cardscan(["doctor"], environment: pn532.environment)
             #expect(doctor.stdout.contains("ok   libnfc device(s): \(pn532.connectionString) (use with --device)"), "\(doctor.stdout)")
-            #expect(!doctor.stderr.contains("libnfc.buses"))                    // libnfc's own log stays quiet
+            #expect(!doctor.stderr.contains("libnfc.buses"))  // libnfc's own log stays quiet
         }
     }
 
@@ -193,13 +208,17 @@ import Testing
             defer { pn532.stop() }
             let file = NSTemporaryDirectory() + "pasmo-\(UUID().uuidString).apdu"
             defer { try? FileManager.default.removeItem(atPath: file) }
-            let r = try Lab.cardscan(["--device", pn532.connectionString, "--json", "--timeout", "5", "--record", file], environment: ["LIBNFC_AUTO_SCAN": "false"])
+            let r = try Lab.cardscan(
+                ["--device", pn532.connectionString, "--json", "--timeout", "5", "--record", file],
+                environment: ["LIBNFC_AUTO_SCAN": "false"])
             #expect(r.status == 0, "\(r.stderr)")
             #expect(r.stdout.contains("\"name\": \"PASMO\"") && r.stdout.contains("\"amount\": 1234"), "\(r.stdout)")
             #expect(r.stdout.contains("\"amount\": -210") && r.stdout.contains("\"amount\": -150") && r.stdout.contains("\"exchanges\": 4"))
             // The recording ends with the Request Service and the card's key versions (0000: PASMO's 1CC8 and 1D08).
             let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
-            #expect(lines.suffix(2).first?.hasPrefix("> 41 02 01 01 04 10 AA BB CC DD 1B 08 18 C8 18 C8 1C 08 1D") == true, "\(lines.suffix(2))")
+            #expect(
+                lines.suffix(2).first?.hasPrefix("> 41 02 01 01 04 10 AA BB CC DD 1B 08 18 C8 18 C8 1C 08 1D") == true, "\(lines.suffix(2))"
+            )
             #expect(lines.last?.hasPrefix("< 41 03 01 01 04 10 AA BB CC DD 1B FF FF FF FF 00 00 00 00 FF FF") == true, "\(lines.suffix(2))")
             #expect(try Lab.cardscan(["replay", "--json", file]).stdout == r.stdout)
         }
@@ -209,10 +228,13 @@ import Testing
         try Lab.exclusive {
             let pn532 = try Lab.PN532(Lab.root + "/Tests/LabCards/octopus-szt-image.json")
             defer { pn532.stop() }
-            let r = try Lab.cardscan(["felica", "--device", pn532.connectionString, "--blocks", "--timeout", "5"], environment: ["LIBNFC_AUTO_SCAN": "false"])
+            let r = try Lab.cardscan(
+                ["felica", "--device", pn532.connectionString, "--blocks", "--timeout", "5"], environment: ["LIBNFC_AUTO_SCAN": "false"])
             #expect(r.status == 0, "\(r.stderr)")
             // Two systems, each with its own IDm (system number in the upper nibble).
-            #expect(r.stdout.contains("System 8008  IDm 01 01 07 01 E1 12 34 56\n") && r.stdout.contains("System 8005  IDm 11 01 07 01 E1 12 34 56\n"), "\(r.stdout)")
+            #expect(
+                r.stdout.contains("System 8008  IDm 01 01 07 01 E1 12 34 56\n")
+                    && r.stdout.contains("System 8005  IDm 11 01 07 01 E1 12 34 56\n"), "\(r.stdout)")
             #expect(r.stdout.contains("  Service 0118h  Type 18  1 block(s)\n    0000  00 00 01 90 00"), "\(r.stdout)")
         }
     }
@@ -221,13 +243,17 @@ import Testing
     @Test func theWrongKindOfCardThroughLibnfcIsExit76() throws {
         try Lab.exclusive {
             let pasmo = try Lab.PN532(Lab.root + "/Tests/LabCards/pasmo-image.json")
-            let ndef = try Lab.cardscan(["ndef", "read", "--device", pasmo.connectionString, "--timeout", "5"], environment: ["LIBNFC_AUTO_SCAN": "false"])
+            let ndef = try Lab.cardscan(
+                ["ndef", "read", "--device", pasmo.connectionString, "--timeout", "5"], environment: ["LIBNFC_AUTO_SCAN": "false"])
             pasmo.stop()
             #expect(ndef.status == 76 && ndef.stderr.contains("the FeliCa card has no NDEF system (12FC)"), "\(ndef.stderr)")
             let shanghai = try Lab.PN532(Lab.fixture("shanghai-transit/full-read.apdu"))
             defer { shanghai.stop() }
-            let survey = try Lab.cardscan(["felica", "--device", shanghai.connectionString, "--timeout", "5"], environment: ["LIBNFC_AUTO_SCAN": "false"])
-            #expect(survey.status == 76 && survey.stderr.contains("is not a FeliCa card (ISO 14443-A, UID 04 11 22 33 44 55 66)"), "\(survey.stderr)")
+            let survey = try Lab.cardscan(
+                ["felica", "--device", shanghai.connectionString, "--timeout", "5"], environment: ["LIBNFC_AUTO_SCAN": "false"])
+            #expect(
+                survey.status == 76 && survey.stderr.contains("is not a FeliCa card (ISO 14443-A, UID 04 11 22 33 44 55 66)"),
+                "\(survey.stderr)")
         }
     }
 
@@ -235,7 +261,9 @@ import Testing
         try Lab.exclusive {
             let pn532 = try Lab.PN532(Lab.fixture("shanghai-transit/full-read.apdu"))
             defer { pn532.stop() }
-            let r = try Lab.cardscan(["--device", pn532.connectionString, "--profile", "shanghai-transit", "--json", "--timeout", "5"], environment: ["LIBNFC_AUTO_SCAN": "false"])
+            let r = try Lab.cardscan(
+                ["--device", pn532.connectionString, "--profile", "shanghai-transit", "--json", "--timeout", "5"],
+                environment: ["LIBNFC_AUTO_SCAN": "false"])
             #expect(r.status == 0, "\(r.stderr)")
             #expect(r.stdout.contains("\"amount\": 5710") && r.stdout.contains("\"exchanges\": 13"))
         }
@@ -245,15 +273,18 @@ import Testing
         try Lab.exclusive {
             let pn532 = try Lab.PN532(Lab.fixture("suica/full-read.apdu"), options: ["--remove-after", "2"])
             defer { pn532.stop() }
-            let r = try Lab.cardscan(["--device", pn532.connectionString, "--json", "--timeout", "5", "--apdu-timeout", "0.5"], environment: ["LIBNFC_AUTO_SCAN": "false"])
+            let r = try Lab.cardscan(
+                ["--device", pn532.connectionString, "--json", "--timeout", "5", "--apdu-timeout", "0.5"],
+                environment: ["LIBNFC_AUTO_SCAN": "false"])
             #expect(r.status == 74, "\(r.stderr)")
-            #expect(r.stdout.contains("\"partial\": true") && r.stdout.contains("\"amount\": 1270"))   // the balance was read
+            #expect(r.stdout.contains("\"partial\": true") && r.stdout.contains("\"amount\": 1270"))  // the balance was read
             #expect(r.stderr.contains("error: the card left the field"))
         }
     }
 
     @Test func noSuchDeviceIsExit69WithTheHint() throws {
-        let r = try Lab.cardscan(["--device", "pn532_uart:/tmp/cardscan-nowhere", "--timeout", "1"], environment: ["LIBNFC_AUTO_SCAN": "false"])
+        let r = try Lab.cardscan(
+            ["--device", "pn532_uart:/tmp/cardscan-nowhere", "--timeout", "1"], environment: ["LIBNFC_AUTO_SCAN": "false"])
         #expect(r.status == 69)
         #expect(r.stderr.contains("no libnfc device could be opened"))
         #expect(r.stderr.contains("hint:") && r.stderr.contains("pcscd"))
@@ -266,8 +297,9 @@ import Testing
         try Lab.exclusive {
             let pn532 = try Lab.PN532(Lab.root + "/Tests/LabCards/" + card)
             defer { pn532.stop() }
-            return try Lab.cardscan(["ndef", "read", "--device", pn532.connectionString, "--timeout", "5"] + (json ? ["--json"] : []),
-                                    environment: ["LIBNFC_AUTO_SCAN": "false"])
+            return try Lab.cardscan(
+                ["ndef", "read", "--device", pn532.connectionString, "--timeout", "5"] + (json ? ["--json"] : []),
+                environment: ["LIBNFC_AUTO_SCAN": "false"])
         }
     }
 
@@ -280,7 +312,9 @@ import Testing
     @Test func type4() throws {
         let r = try read("type4-ndef.apdu", json: true)
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.contains("\"tag\": \"type4\"") && r.stdout.contains("\"text\": \"Hello from T4\"") && r.stdout.contains("\"language\": \"en\""))
+        #expect(
+            r.stdout.contains("\"tag\": \"type4\"") && r.stdout.contains("\"text\": \"Hello from T4\"")
+                && r.stdout.contains("\"language\": \"en\""))
     }
 
     @Test func type2() throws {
@@ -314,7 +348,8 @@ import Testing
         }
     }
     func cardscan(_ pn532: Lab.PN532, _ args: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        try Lab.cardscan(["ndef"] + args + ["--device", pn532.connectionString, "--timeout", "5"], environment: ["LIBNFC_AUTO_SCAN": "false"])
+        try Lab.cardscan(
+            ["ndef"] + args + ["--device", pn532.connectionString, "--timeout", "5"], environment: ["LIBNFC_AUTO_SCAN": "false"])
     }
 
     @Test(arguments: ["type3-ndef.apdu", "type2-ndef.apdu", "type4-ndef.apdu"])
@@ -333,7 +368,7 @@ import Testing
             let w = try cardscan(pn532, ["write", "--text", "no"])
             #expect(w.status == 65)
             #expect(w.stderr.contains("the Type 3 tag is read-only: nothing was written"))
-            #expect(try cardscan(pn532, ["read"]).stdout.contains("  URI: https://example.com/t3"))     // unchanged
+            #expect(try cardscan(pn532, ["read"]).stdout.contains("  URI: https://example.com/t3"))  // unchanged
         }
     }
 
@@ -342,14 +377,16 @@ import Testing
             let w = try cardscan(pn532, ["write", "--text", String(repeating: "x", count: 200)])
             #expect(w.status == 65)
             #expect(w.stderr.contains("the message is 207 bytes but the tag holds 141: nothing was written"))
-            #expect(try cardscan(pn532, ["read"]).stdout.contains("  URI: https://nfc.example/t2"))       // unchanged
+            #expect(try cardscan(pn532, ["read"]).stdout.contains("  URI: https://nfc.example/t2"))  // unchanged
         }
     }
 }
 
 @Suite struct NFCFallbackAndWatchTests {
     /// A scan through libnfc that finds no transit profile reports the tag's NDEF records.
-    @Test(arguments: [("type3-ndef.apdu", "Type 3 tag", "URI: https://example.com/t3"), ("type2-ndef.apdu", "Type 2 tag", "URI: https://nfc.example/t2")])
+    @Test(arguments: [
+        ("type3-ndef.apdu", "Type 3 tag", "URI: https://example.com/t3"), ("type2-ndef.apdu", "Type 2 tag", "URI: https://nfc.example/t2"),
+    ])
     func ndefFallback(_ card: String, _ tag: String, _ record: String) throws {
         try Lab.exclusive {
             let pn532 = try Lab.PN532(Lab.root + "/Tests/LabCards/" + card)
@@ -366,8 +403,9 @@ import Testing
             defer { pn532.stop() }
             let out = NSTemporaryDirectory() + "nfcwatch-\(UUID().uuidString)"
             let outFD = open(out, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
-            let watch = try Subprocess([Lab.binDir + "/cardscan", "watch", "--device", pn532.connectionString, "--jsonl"],
-                                       environment: Lab.childEnvironment(["LIBNFC_AUTO_SCAN": "false"]), stdout: outFD, stderr: outFD)
+            let watch = try Subprocess(
+                [Lab.binDir + "/cardscan", "watch", "--device", pn532.connectionString, "--jsonl"],
+                environment: Lab.childEnvironment(["LIBNFC_AUTO_SCAN": "false"]), stdout: outFD, stderr: outFD)
             close(outFD)
             defer { watch.terminate() }
             let deadline = Date().addingTimeInterval(10)
@@ -378,7 +416,7 @@ import Testing
                 usleep(50_000)
             }
             #expect(lines.first?.hasPrefix("{\"profile\":\"suica\"") == true, "\(lines)")
-            usleep(500_000)                                  // the card stays: no second report
+            usleep(500_000)  // the card stays: no second report
             #expect(((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").split(separator: "\n").count == 1)
         }
     }
@@ -395,13 +433,20 @@ import Testing
             defer { try? FileManager.default.removeItem(atPath: file) }
             let r = try Lab.cardscan(["--json", "--timeout", "5", "--record", file])
             #expect(r.status == 0, "\(r.stderr)")
-            #expect(r.stdout.contains("\"name\": \"PASMO\"") && r.stdout.contains("\"amount\": 1234") && r.stdout.contains("\"exchanges\": 4"), "\(r.stdout)")
+            #expect(
+                r.stdout.contains("\"name\": \"PASMO\"") && r.stdout.contains("\"amount\": 1234") && r.stdout.contains("\"exchanges\": 4"),
+                "\(r.stdout)")
             let recorded = try String(contentsOfFile: file, encoding: .utf8)
-            #expect(recorded.hasPrefix("# cardscan transcript 1\n# technology: felica\n# idm: 01 01 04 10 AA BB CC DD\n# pmm: 10 0B 4B 42 84 85 D0 FF\n# system-code: 00 03\n# atr: 3B 8F 80 01 80 4F 0C A0 00 00 03 06 11 00 3B 00 00 00 00 42\n"), "\(recorded)")
-            #expect(recorded.contains("\n> 10 06 01 01 04 10 AA BB CC DD 01 8B 00 01 80 00\n"))   // frames, not pseudo-APDUs
+            #expect(
+                recorded.hasPrefix(
+                    "# cardscan transcript 1\n# technology: felica\n# idm: 01 01 04 10 AA BB CC DD\n# pmm: 10 0B 4B 42 84 85 D0 FF\n# system-code: 00 03\n# atr: 3B 8F 80 01 80 4F 0C A0 00 00 03 06 11 00 3B 00 00 00 00 42\n"
+                ), "\(recorded)")
+            #expect(recorded.contains("\n> 10 06 01 01 04 10 AA BB CC DD 01 8B 00 01 80 00\n"))  // frames, not pseudo-APDUs
             #expect(try Lab.cardscan(["replay", "--json", file]).stdout == r.stdout)
             let readers = try Lab.cardscan(["readers"])
-            #expect(readers.stdout.contains("card   3B 8F 80 01 80 4F 0C A0 00 00 03 06 11 00 3B 00 00 00 00 42  (FeliCa)"), "\(readers.stdout)")
+            #expect(
+                readers.stdout.contains("card   3B 8F 80 01 80 4F 0C A0 00 00 03 06 11 00 3B 00 00 00 00 42  (FeliCa)"), "\(readers.stdout)"
+            )
         }
     }
 
@@ -417,10 +462,14 @@ import Testing
                 let r = try Lab.cardscan(["--json", "--timeout", "5", "--trace", "--record", file])
                 #expect(r.status == 0, "\(r.stderr)")
                 #expect(r.stdout == expected)
-                #expect(r.stderr.contains("< 1D 07 01 2E 4C D0 1A 2B 3C 4D 00 00 01") && r.stderr.contains("Read Without Encryption, 1 block(s)"))
+                #expect(
+                    r.stderr.contains("< 1D 07 01 2E 4C D0 1A 2B 3C 4D 00 00 01")
+                        && r.stderr.contains("Read Without Encryption, 1 block(s)"))
             }
             // The recording keeps the ACR122U's ATR, and cardsim plays that reader again for it.
-            #expect(try String(contentsOfFile: file, encoding: .utf8).contains("# atr: 3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 F0 11 00 00 00 00 8A\n"))
+            #expect(
+                try String(contentsOfFile: file, encoding: .utf8).contains(
+                    "# atr: 3B 8F 80 01 80 4F 0C A0 00 00 03 06 03 F0 11 00 00 00 00 8A\n"))
             let again = try Lab.Card(file)
             defer { again.stop() }
             #expect(try Lab.cardscan(["readers"]).stdout.contains("03 F0 11 00 00 00 00 8A  (FeliCa)"))
@@ -439,7 +488,9 @@ import Testing
             #expect(r.stdout.contains("\"profile\": \"octopus\"") && r.stdout.contains("\"amount\": 5000"), "\(r.stdout)")
             // Its second system, Shenzhen Tong (raw 0190 → (400 − 350) × 10 fen).
             let szt = try Lab.cardscan(["--json", "--timeout", "5", "--profile", "shenzhen-tong-felica"])
-            #expect(szt.status == 0 && szt.stdout.contains("\"amount\": 500,") && szt.stdout.contains("\"idm\": \"1101070"), "\(szt.stdout)\(szt.stderr)")
+            #expect(
+                szt.status == 0 && szt.stdout.contains("\"amount\": 500,") && szt.stdout.contains("\"idm\": \"1101070"),
+                "\(szt.stdout)\(szt.stderr)")
         }
     }
 
@@ -462,7 +513,7 @@ import Testing
             #expect(info["depth"] as? Int == 2 && info["attribute"] as? String == "Random RO w/o key")
             #expect(info["blocks"] as? [String] == ["00 00 00 00 00 00 00 00 00 00 00 D2 04 00 00 12"])
             #expect((nodes.first { $0["service"] as? String == "090F" }?["blocks"] as? [String])?.count == 20)
-            #expect(nodes.first { $0["service"] as? String == "1CC8" }?["blocks"] == nil)          // needs a key: not read
+            #expect(nodes.first { $0["service"] as? String == "1CC8" }?["blocks"] == nil)  // needs a key: not read
             let text = try Lab.cardscan(["felica", "--timeout", "5"])
             #expect(text.stdout.contains("\n    Area 0040h-07FFh\n      Service 0048h  Random RW with key\n"), "\(text.stdout)")
             #expect(text.stdout.hasSuffix("50 service(s) in 2 system(s), 62 exchange(s) with the card\n"), "\(text.stdout)")
@@ -485,15 +536,26 @@ import Testing
                 original = try Lab.cardscan(["--json", "--timeout", "5"]).stdout
             }
             func systems(_ path: String) throws -> [[String: [String: AnyHashable]]] {
-                let root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+                let root = try #require(
+                    try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
                 #expect(root["idm"] as? String == "01 01 04 10 AA BB CC DD" && root["pmm"] as? String == "10 0B 4B 42 84 85 D0 FF")
                 return (root["systems"] as? [[String: Any]] ?? []).map { s in
-                    ["code": ["": s["code"] as? String ?? ""], "areas": ["": Set(s["areas"] as? [String] ?? [])],
-                     "services": (s["services"] as? [String: [String]] ?? [:]).mapValues { $0 as AnyHashable }]
+                    [
+                        "code": ["": s["code"] as? String ?? ""], "areas": ["": Set(s["areas"] as? [String] ?? [])],
+                        "services": (s["services"] as? [String: [String]] ?? [:]).mapValues { $0 as AnyHashable },
+                    ]
                 }
             }
             #expect(try systems(copy) == (try systems(source)))
-            #expect(try systems(copy)[0]["services"]?.count == 50 && systems(copy)[0]["areas"]?[""] == AnyHashable(Set(["0000 FFFE", "0040 07FF", "0800 0FBF", "0FC0 27FF", "1000 17BF", "17C0 27FF", "1800 1CBF", "1CC0 22FF", "2300 27FF"])))
+            #expect(
+                try systems(copy)[0]["services"]?.count == 50
+                    && systems(copy)[0]["areas"]?[""]
+                        == AnyHashable(
+                            Set([
+                                "0000 FFFE", "0040 07FF", "0800 0FBF", "0FC0 27FF", "1000 17BF", "17C0 27FF", "1800 1CBF", "1CC0 22FF",
+                                "2300 27FF",
+                            ]))
+            )
             let card = try Lab.Card(copy)
             defer { card.stop() }
             let fromCopy = try Lab.cardscan(["--json", "--timeout", "5"])
@@ -555,12 +617,14 @@ import Testing
             #expect(first.status == 0 && first.stdout == card.read, "\(first.stdout)\(first.stderr)")
             let file = NSTemporaryDirectory() + "ndef-\(UUID().uuidString).apdu"
             defer { try? FileManager.default.removeItem(atPath: file) }
-            let scanned = try Lab.cardscan(["--timeout", "5", "--record", file])    // no transit profile: its NDEF records
+            let scanned = try Lab.cardscan(["--timeout", "5", "--record", file])  // no transit profile: its NDEF records
             #expect(scanned.status == 0 && scanned.stdout == card.read, "\(scanned.stdout)\(scanned.stderr)")
             #expect(scanned.stderr.contains("note: the card is an NFC Forum tag, not a transit card: \(file) holds its NDEF read"))
             if card.file == "type2-ndef.apdu" {
                 let asked = try Lab.cardscan(["--timeout", "5", "--profile", "suica"])
-                #expect(asked.status == 76 && asked.stderr.contains("not read by profile 'suica': the card is a MIFARE Ultralight/NTAG"), "\(asked.stderr)")
+                #expect(
+                    asked.status == 76 && asked.stderr.contains("not read by profile 'suica': the card is a MIFARE Ultralight/NTAG"),
+                    "\(asked.stderr)")
             }
             let w = try Lab.cardscan(["ndef", "write", "--uri", "https://cardscan.example/pcsc", "--timeout", "5"])
             #expect(w.status == 0 && w.stdout.contains("read back and verified"), "\(w.stderr)")
@@ -583,7 +647,9 @@ import Testing
             let sim = try Lab.Card(Lab.root + "/Tests/LabCards/pasmo-image.json")
             defer { sim.stop() }
             let r = try Lab.cardscan(["ndef", "read", "--timeout", "5"])
-            #expect(r.status == 76 && r.stderr.contains("no NDEF system (12FC)") && r.stderr.contains("hint: a transit card is read with `cardscan`"), "\(r.stderr)")
+            #expect(
+                r.status == 76 && r.stderr.contains("no NDEF system (12FC)")
+                    && r.stderr.contains("hint: a transit card is read with `cardscan`"), "\(r.stderr)")
         }
     }
 }

@@ -65,10 +65,16 @@ import Testing
         // An ISO 7816 profile on a FeliCa card: refused before a command is sent, exit 76.
         let wrongKind = try cardscan("replay", "--profile", "shanghai-transit", Lab.fixture("suica/full-read.apdu"))
         #expect(wrongKind.status == 76)
-        #expect(wrongKind.stderr.contains("not read by profile 'shanghai-transit': the card speaks FeliCa and the profile reads ISO 7816 cards"), "\(wrongKind.stderr)")
+        #expect(
+            wrongKind.stderr.contains(
+                "not read by profile 'shanghai-transit': the card speaks FeliCa and the profile reads ISO 7816 cards"),
+            "\(wrongKind.stderr)")
         let noSystem = try cardscan("replay", "--profile", "octopus", Lab.fixture("suica/full-read.apdu"))
-        #expect(noSystem.status == 76 && noSystem.stderr.contains("not read by profile 'octopus': the card has no system 8008"), "\(noSystem.stderr)")
-        let diverging = try Lab.writeTranscript("# cardscan transcript 1\n# profile: shanghai-transit\n> 00 A4 04 00 02 A0 00 00\n< 90 00\n", name: "div")
+        #expect(
+            noSystem.status == 76 && noSystem.stderr.contains("not read by profile 'octopus': the card has no system 8008"),
+            "\(noSystem.stderr)")
+        let diverging = try Lab.writeTranscript(
+            "# cardscan transcript 1\n# profile: shanghai-transit\n> 00 A4 04 00 02 A0 00 00\n< 90 00\n", name: "div")
         let d = try cardscan("replay", diverging)
         #expect(d.status == 65)
         #expect(d.stderr.contains("\(diverging):3: replay diverged"))
@@ -93,7 +99,9 @@ import Testing
     @Test func testCommandPassesAndShowsDiffs() throws {
         let ok = try cardscan("test", Lab.root + "/Tests/Fixtures")
         #expect(ok.status == 0)
-        let fixtures = FileManager.default.enumerator(atPath: Lab.root + "/Tests/Fixtures")!.compactMap { $0 as? String }.filter { $0.hasSuffix(".expected.json") }
+        let fixtures = FileManager.default.enumerator(atPath: Lab.root + "/Tests/Fixtures")!.compactMap { $0 as? String }.filter {
+            $0.hasSuffix(".expected.json")
+        }
         #expect(fixtures.count >= 25)
         #expect(ok.stdout.hasSuffix("\(fixtures.count) passed, 0 failed\n"), "\(ok.stdout.suffix(200))")
         // A maintainer's copy with one expected value changed: a readable diff and exit 1.
@@ -101,7 +109,8 @@ import Testing
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: shanghai, toPath: dir + "/a.apdu")
         let expected = try String(contentsOfFile: Lab.fixture("shanghai-transit/full-read.expected.json"), encoding: .utf8)
-        try expected.replacingOccurrences(of: "\"amount\": 5710", with: "\"amount\": 5711").write(toFile: dir + "/a.expected.json", atomically: true, encoding: .utf8)
+        try expected.replacingOccurrences(of: "\"amount\": 5710", with: "\"amount\": 5711").write(
+            toFile: dir + "/a.expected.json", atomically: true, encoding: .utf8)
         try FileManager.default.copyItem(atPath: Lab.fixture("ezlink/full-read.apdu"), toPath: dir + "/b.apdu")
         let fail = try cardscan("test", dir)
         #expect(fail.status == 1)
@@ -117,7 +126,10 @@ import Testing
         let env = ["XDG_CONFIG_HOME": home]
         let list = try cardscan("profiles", "list", env: env)
         #expect(list.status == 0)
-        for id in ["shanghai-transit", "city-union", "beijing-yikatong", "shenzhen-tong", "wuhan-tong", "t-union", "lingnan-pass", "ezlink", "suica", "octopus", "shenzhen-tong-felica"] {
+        for id in [
+            "shanghai-transit", "city-union", "beijing-yikatong", "shenzhen-tong", "wuhan-tong", "t-union", "lingnan-pass", "ezlink",
+            "suica", "octopus", "shenzhen-tong-felica",
+        ] {
             #expect(list.stdout.contains(id))
         }
         let bad = Lab.fixture("bad-profiles/06-write-command.yaml")
@@ -129,8 +141,10 @@ import Testing
         #expect(try cardscan("profiles", "show", "ezlink").stdout.contains("CEPAS READ PURSE 3"))
         // add: a user's copy of a built-in overrides it, and list says so.
         let mine = NSTemporaryDirectory() + "my-ezlink.yaml"
-        try String(contentsOfFile: Lab.root + "/profiles/ezlink.yaml", encoding: .utf8).replacingOccurrences(of: "name: EZ-Link", with: "name: My EZ-Link")
-            .write(toFile: mine, atomically: true, encoding: .utf8)
+        try String(contentsOfFile: Lab.root + "/profiles/ezlink.yaml", encoding: .utf8).replacingOccurrences(
+            of: "name: EZ-Link", with: "name: My EZ-Link"
+        )
+        .write(toFile: mine, atomically: true, encoding: .utf8)
         let add = try cardscan("profiles", "add", mine, env: env)
         #expect(add.status == 0)
         #expect(add.stdout.contains("added ezlink → \(home)/cardscan/profiles/ezlink.yaml"))
@@ -149,7 +163,8 @@ import Testing
         try fm.createDirectory(atPath: prefix + "/share/cardscan", withIntermediateDirectories: true)
         try Lab.copyExecutable(Lab.binDir + "/cardscan", to: prefix + "/bin/cardscan")
         try fm.copyItem(atPath: Lab.root + "/profiles", toPath: prefix + "/share/cardscan/profiles")
-        let r = try Lab.shell(["/bin/sh", "-c", "cd / && \(prefix)/bin/cardscan profiles list"], environment: ["XDG_CONFIG_HOME": prefix + "/config"])
+        let r = try Lab.shell(
+            ["/bin/sh", "-c", "cd / && \(prefix)/bin/cardscan profiles list"], environment: ["XDG_CONFIG_HOME": prefix + "/config"])
         #expect(r.status == 0)
         #expect(r.stdout.contains("shanghai-transit") && r.stdout.contains("built-in"))
         #expect(r.stdout.contains("Search path: ") && r.stdout.contains(prefix + "/share/cardscan/profiles"), "\(r.stdout)")
@@ -160,12 +175,14 @@ import Testing
         #expect(r.status == 0)
         #expect(r.stdout.contains("  TD2         01  protocol T=1"))
         #expect(r.stdout.contains("  TCK         52  (correct)"))
-        #expect(r.stdout.contains("Identified: Shanghai Public Transportation Card"))     // pcsc-tools' list, read at run time
+        #expect(r.stdout.contains("Identified: Shanghai Public Transportation Card"))  // pcsc-tools' list, read at run time
         let none = try cardscan("atr", "3B 02 14 50", env: ["CARDSCAN_SMARTCARD_LIST": "/nonexistent"])
         #expect(none.stdout.contains("(install pcsc-tools"))
-        #expect(!r.stdout.contains("PC/SC part 3"))                                       // a real ATR
+        #expect(!r.stdout.contains("PC/SC part 3"))  // a real ATR
         let felica = try cardscan("atr", "3B8F8001804F0CA0000003061100 3B0000000042")
-        #expect(felica.stdout.contains("PC/SC part 3 contactless card: standard 11, card name 00 3B: FeliCa\n  read it with `cardscan`"), "\(felica.stdout)")
+        #expect(
+            felica.stdout.contains("PC/SC part 3 contactless card: standard 11, card name 00 3B: FeliCa\n  read it with `cardscan`"),
+            "\(felica.stdout)")
         let bad = try cardscan("atr", "3B 8B 80")
         #expect(bad.status == 65)
         #expect(bad.stderr.contains("ATR truncated"))
@@ -187,10 +204,22 @@ import Testing
     static let cases: [(json: String, words: String)] = [
         ("{ not json", "not a JSON object"),
         ("{\"pmm\": \"00 00 00 00 00 00 00 00\", \"systems\": []}", "no 'idm'"),
-        ("{\"idm\": \"01 02 03 04 05 06 07 08\", \"pmm\": \"00 00 00 00 00 00 00 00\", \"systems\": []}", "systems must be a non-empty list"),
-        ("{\"idm\": \"01 02 03 04 05 06 07 08\", \"pmm\": \"00 00 00 00 00 00 00 00\", \"systems\": [{\"code\": \"0003\", \"services\": {\"8B\": []}}]}", "service code 8B must be hex of 2 bytes"),
-        ("{\"idm\": \"01 02 03 04 05 06 07 08\", \"pmm\": \"00 00 00 00 00 00 00 00\", \"systems\": [{\"code\": \"0003\", \"services\": {\"008B\": [\"00 11\"]}}]}", "a block of service 008B must be hex of 16 bytes"),
-        ("{\"idm\": \"01 02 03 04 05 06 07 08\", \"pmm\": \"00 00 00 00 00 00 00 00\", \"systems\": [{\"code\": \"0003\", \"areas\": [\"0040\"], \"services\": {}}]}", "an area (code and end"),
+        (
+            "{\"idm\": \"01 02 03 04 05 06 07 08\", \"pmm\": \"00 00 00 00 00 00 00 00\", \"systems\": []}",
+            "systems must be a non-empty list"
+        ),
+        (
+            "{\"idm\": \"01 02 03 04 05 06 07 08\", \"pmm\": \"00 00 00 00 00 00 00 00\", \"systems\": [{\"code\": \"0003\", \"services\": {\"8B\": []}}]}",
+            "service code 8B must be hex of 2 bytes"
+        ),
+        (
+            "{\"idm\": \"01 02 03 04 05 06 07 08\", \"pmm\": \"00 00 00 00 00 00 00 00\", \"systems\": [{\"code\": \"0003\", \"services\": {\"008B\": [\"00 11\"]}}]}",
+            "a block of service 008B must be hex of 16 bytes"
+        ),
+        (
+            "{\"idm\": \"01 02 03 04 05 06 07 08\", \"pmm\": \"00 00 00 00 00 00 00 00\", \"systems\": [{\"code\": \"0003\", \"areas\": [\"0040\"], \"services\": {}}]}",
+            "an area (code and end"
+        ),
     ]
 
     @Test(arguments: cases)

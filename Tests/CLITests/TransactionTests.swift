@@ -20,13 +20,19 @@ import Testing
         let stop = NSTemporaryDirectory() + "rival-stop-\(tag)", count = NSTemporaryDirectory() + "rival-count-\(tag)"
         let log = open(NSTemporaryDirectory() + "rival-\(tag).log", O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
         defer { close(log) }
-        let rival = try Subprocess(["/usr/bin/python3", Lab.root + "/Tests/LabSupport/rival_client.py", Lab.readers[0], stop, count, String(seconds)],
-                                   environment: Lab.childEnvironment(), stdout: log, stderr: log)
+        let rival = try Subprocess(
+            ["/usr/bin/python3", Lab.root + "/Tests/LabSupport/rival_client.py", Lab.readers[0], stop, count, String(seconds)],
+            environment: Lab.childEnvironment(), stdout: log, stderr: log)
         return {
             FileManager.default.createFile(atPath: stop, contents: nil)
             _ = rival.wait(timeout: 10)
-            defer { try? FileManager.default.removeItem(atPath: stop); try? FileManager.default.removeItem(atPath: count) }
-            let numbers = ((try? String(contentsOfFile: count, encoding: .utf8)) ?? "").split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            defer {
+                try? FileManager.default.removeItem(atPath: stop)
+                try? FileManager.default.removeItem(atPath: count)
+            }
+            let numbers = ((try? String(contentsOfFile: count, encoding: .utf8)) ?? "").split(separator: " ").compactMap {
+                Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
             return numbers.count == 2 ? (numbers[0], numbers[1]) : (-1, -1)
         }
     }
@@ -45,11 +51,17 @@ import Testing
             for _ in 0..<100 {
                 let r = try Lab.cardscan(["--profile", "shanghai-transit", "--json", "--timeout", "5"])
                 let diffs = (try? JSONValue(parsing: r.stdout)).map { ReportDiff.compare(expected: expected, actual: $0) }
-                if r.status == 0, diffs?.isEmpty == true { good += 1 } else if failures.count < 3 { failures.append("\(r.status) \(r.stderr)") }
+                if r.status == 0, diffs?.isEmpty == true {
+                    good += 1
+                } else if failures.count < 3 {
+                    failures.append("\(r.status) \(r.stderr)")
+                }
             }
             let seconds = Date().timeIntervalSince(start)
             let (answered, refused) = stopRival()
-            print("transaction test: \(good)/100 reads correct in \(String(format: "%.1f", seconds)) s; rival SELECTs answered \(answered), refused during cardscan's transactions \(refused)")
+            print(
+                "transaction test: \(good)/100 reads correct in \(String(format: "%.1f", seconds)) s; rival SELECTs answered \(answered), refused during cardscan's transactions \(refused)"
+            )
             #expect(good == 100, "\(failures)")
             #expect(answered > 100, "the rival client did not really run (answered \(answered))")
         }

@@ -1,7 +1,8 @@
 import APDU
-import Testing
-@testable import CardProfiles
 import CardReading
+import Testing
+
+@testable import CardProfiles
 
 @Suite struct DetectionTests {
     /// A City Union card of another city (Xi'an, 71 00) is not Shanghai.
@@ -10,7 +11,10 @@ import CardReading
         let shanghai = try builtInRegistry.resolve("shanghai-transit")
         let outcome = try TranscriptReplay.run(t, file: "x", registry: builtInRegistry, explicit: "shanghai-transit", lenient: true)
         #expect(outcome.result.report == nil)
-        guard case .notThisCard(let id, let why)? = outcome.result.error else { Issue.record("expected notThisCard"); return }
+        guard case .notThisCard(let id, let why)? = outcome.result.error else {
+            Issue.record("expected notThisCard")
+            return
+        }
         #expect(id == shanghai.id)
         #expect(why.contains("71 00") && why.contains("20 00"), "\(why)")
         #expect(outcome.result.error?.isNotRecognised == true)
@@ -37,15 +41,19 @@ import CardReading
     @Test func specificBeforeGenericOnTheSameAID() throws {
         let ordered = ProfileEngine.detectionOrder(builtInRegistry.profiles, atr: nil).map(\.id)
         #expect(ordered.firstIndex(of: "shanghai-transit")! < ordered.firstIndex(of: "city-union")!)
-        #expect(ordered.first == "ezlink")                   // CEPAS before any SELECT by AID
-        let withATR = ProfileEngine.detectionOrder(builtInRegistry.profiles, atr: try Hex.parse("3B 8B 80 01 20 85 00 8B 03 0F E0 9A A0 E0 40 52"))
+        #expect(ordered.first == "ezlink")  // CEPAS before any SELECT by AID
+        let withATR = ProfileEngine.detectionOrder(
+            builtInRegistry.profiles, atr: try Hex.parse("3B 8B 80 01 20 85 00 8B 03 0F E0 9A A0 E0 40 52"))
         #expect(withATR.first?.id == "shanghai-transit")
     }
 
     @Test func unknownCardIsUnrecognised() throws {
         let t = try Transcript(parsing: "# cardscan transcript 1\n# atr: 3B 02 14 50\n")
         let outcome = try TranscriptReplay.run(t, file: "x", registry: builtInRegistry, lenient: true)
-        guard case .unrecognised(let tried, _)? = outcome.result.error else { Issue.record("expected unrecognised"); return }
+        guard case .unrecognised(let tried, _)? = outcome.result.error else {
+            Issue.record("expected unrecognised")
+            return
+        }
         #expect(tried.count == 8)
         #expect(outcome.result.error?.isNotRecognised == true)
     }

@@ -1,103 +1,118 @@
 import APDU
 import Foundation
 import Testing
+
 @testable import CardProfiles
 
 @Suite struct EngineTests {
-    static let recordsProfile = profileYAML("""
-    steps:
-      - read-records: { sfi: 0x18, first: 1, length: 4 }
-        as: log
-    trips:
-      from: log
-      fields:
-        kind: { offset: 0, length: 1, map: { 2: top-up }, default: purchase }
-        amount: { offset: 1, length: 1 }
-        balance: { offset: 2, length: 2 }
-        change: { difference: [balance, older.balance] }
-      credit-kinds: [top-up]
-      skip-when-zero: [amount]
-    """)
+    static let recordsProfile = profileYAML(
+        """
+        steps:
+          - read-records: { sfi: 0x18, first: 1, length: 4 }
+            as: log
+        trips:
+          from: log
+          fields:
+            kind: { offset: 0, length: 1, map: { 2: top-up }, default: purchase }
+            amount: { offset: 1, length: 1 }
+            balance: { offset: 2, length: 2 }
+            change: { difference: [balance, older.balance] }
+          credit-kinds: [top-up]
+          skip-when-zero: [amount]
+        """)
 
     @Test func recordsUntil6A83SkipEmptyAndDeriveAcrossRecords() throws {
         let p = try load(Self.recordsProfile)
-        let r = try run(p, [
-            ("00 B2 01 C4 04", "06 05 00 5A 90 00"),     // purchase 5, balance 90
-            ("00 B2 02 C4 04", "00 00 00 00 90 00"),     // empty slot: skipped
-            ("00 B2 03 C4 04", "02 64 00 5F 90 00"),     // top-up 100, balance 95
-            ("00 B2 04 C4 04", "06 00 00 01 90 00"),     // amount 0: skipped by skip-when-zero
-            ("00 B2 05 C4 04", "6A 83"),
-        ])
+        let r = try run(
+            p,
+            [
+                ("00 B2 01 C4 04", "06 05 00 5A 90 00"),  // purchase 5, balance 90
+                ("00 B2 02 C4 04", "00 00 00 00 90 00"),  // empty slot: skipped
+                ("00 B2 03 C4 04", "02 64 00 5F 90 00"),  // top-up 100, balance 95
+                ("00 B2 04 C4 04", "06 00 00 01 90 00"),  // amount 0: skipped by skip-when-zero
+                ("00 B2 05 C4 04", "6A 83"),
+            ])
         let report = try #require(r.report)
         #expect(r.error == nil)
         #expect(report.trips.count == 2)
         #expect(report.trips[0].map(\.0) == ["kind", "amount", "balance", "change"])
-        #expect(report.trips[0][1].1 == .int(-5))            // charge: negative
-        #expect(report.trips[0][3].1 == .int(90 - 95))       // balance − older.balance
-        #expect(report.trips[1][1].1 == .int(100))           // credit kind: positive
-        #expect(report.trips[1].count == 3)                  // oldest: no older record, no change
+        #expect(report.trips[0][1].1 == .int(-5))  // charge: negative
+        #expect(report.trips[0][3].1 == .int(90 - 95))  // balance − older.balance
+        #expect(report.trips[1][1].1 == .int(100))  // credit kind: positive
+        #expect(report.trips[1].count == 3)  // oldest: no older record, no change
         #expect(report.exchanges == 5)
     }
 
     @Test func allRecordsFirstThenFallBack() throws {
-        let p = try load(profileYAML("""
-        steps:
-          - read-records: { sfi: 0x18, first: 1, last: 2, length: 2, try-all-first: true }
-            as: log
-        trips:
-          from: log
-          fields: { v: { offset: 0, length: 2 } }
-        """))
+        let p = try load(
+            profileYAML(
+                """
+                steps:
+                  - read-records: { sfi: 0x18, first: 1, last: 2, length: 2, try-all-first: true }
+                    as: log
+                trips:
+                  from: log
+                  fields: { v: { offset: 0, length: 2 } }
+                """))
         let all = try run(p, [("00 B2 01 C5 00", "00 01 00 02 00 03 90 00")])
-        #expect(all.report?.trips.map { $0[0].1 } == [.int(1), .int(2)])      // capped at `last`
+        #expect(all.report?.trips.map { $0[0].1 } == [.int(1), .int(2)])  // capped at `last`
         let fallback = try run(p, [("00 B2 01 C5 00", "6D 00"), ("00 B2 01 C4 02", "00 07 90 00"), ("00 B2 02 C4 02", "00 08 90 00")])
         #expect(fallback.report?.trips.map { $0[0].1 } == [.int(7), .int(8)])
         #expect(fallback.report?.exchanges == 3)
     }
 
     @Test func anErrorStatusMidReadIsPartialAndNamesTheStep() throws {
-        let p = try load(profileYAML("""
-        steps:
-          - command: "80 5C 00 02 04"
-            as: purse
-          - read-binary: { sfi: 0x15, length: 4 }
-            as: info
-        card:
-          n: { from: info, offset: 0, length: 4 }
-        balance: { from: purse, offset: 0, length: 4 }
-        """))
+        let p = try load(
+            profileYAML(
+                """
+                steps:
+                  - command: "80 5C 00 02 04"
+                    as: purse
+                  - read-binary: { sfi: 0x15, length: 4 }
+                    as: info
+                card:
+                  n: { from: info, offset: 0, length: 4 }
+                balance: { from: purse, offset: 0, length: 4 }
+                """))
         let r = try run(p, [("80 5C 00 02 04", "00 00 00 0A 90 00"), ("00 B0 95 00 04", "69 82")])
         #expect(r.report?.partial == true)
         #expect(r.report?.balance == 10)
-        guard case .stepFailed(_, let step, let line, let command, .status(let sw))? = r.error else { Issue.record("\(String(describing: r.error))"); return }
+        guard case .stepFailed(_, let step, let line, let command, .status(let sw))? = r.error else {
+            Issue.record("\(String(describing: r.error))")
+            return
+        }
         #expect(step == "info" && line == 7 && sw == StatusWord(0x6982) && command == "00 B0 95 00 04")
     }
 
     @Test func optionalStepsLeaveTheirFieldsOut() throws {
-        let p = try load(profileYAML("""
-        steps:
-          - read-binary: { sfi: 0x17, length: 2 }
-            as: extra
-            optional: true
-        card:
-          x: { from: extra, offset: 0, length: 2 }
-        """))
+        let p = try load(
+            profileYAML(
+                """
+                steps:
+                  - read-binary: { sfi: 0x17, length: 2 }
+                    as: extra
+                    optional: true
+                card:
+                  x: { from: extra, offset: 0, length: 2 }
+                """))
         let r = try run(p, [("00 B0 97 00 02", "6A 82")])
         #expect(r.error == nil && r.report?.card.isEmpty == true)
     }
 
     @Test func fieldFromATagPathAndUseIfPresent() throws {
-        let p = try load(profileYAML("""
-        steps:
-          - select: { aid: A0 01 }
-            as: app
-          - read-binary: { sfi: 0x15, length: 2 }
-            as: info
-            use-if-present: app:6F/A5/9F0C
-        card:
-          label: { from: "app:6F/50", type: ascii }
-          v: { from: info, offset: 0, length: 2 }
-        """))
+        let p = try load(
+            profileYAML(
+                """
+                steps:
+                  - select: { aid: A0 01 }
+                    as: app
+                  - read-binary: { sfi: 0x15, length: 2 }
+                    as: info
+                    use-if-present: app:6F/A5/9F0C
+                card:
+                  label: { from: "app:6F/50", type: ascii }
+                  v: { from: info, offset: 0, length: 2 }
+                """))
         let withFCI = try run(p, [("00 A4 04 00 02 A0 01 00", "6F 0B 50 02 48 49 A5 05 9F 0C 02 12 34 90 00")])
         #expect(withFCI.report?[card: "label"] == .string("HI"))
         #expect(withFCI.report?[card: "v"] == .int(0x1234))
@@ -107,13 +122,15 @@ import Testing
     }
 
     @Test func aFieldPastTheAnswerIsLeftOutWithAWarning() throws {
-        let p = try load(profileYAML("""
-        steps:
-          - read-binary: { sfi: 0x15, length: 30 }
-            as: info
-        card:
-          number: { from: info, offset: 16, length: 4 }
-        """))
+        let p = try load(
+            profileYAML(
+                """
+                steps:
+                  - read-binary: { sfi: 0x15, length: 30 }
+                    as: info
+                card:
+                  number: { from: info, offset: 16, length: 4 }
+                """))
         let r = try run(p, [("00 B0 95 00 1E", "00 01 02 90 00")])
         #expect(r.error == nil)
         let report = try #require(r.report)
@@ -122,13 +139,15 @@ import Testing
     }
 
     @Test func nonDecimalBCDIsAWarningNotAWrongDate() throws {
-        let p = try load(profileYAML("""
-        steps:
-          - read-binary: { sfi: 0x15, length: 4 }
-            as: info
-        card:
-          validFrom: { from: info, offset: 0, type: bcd-date }
-        """))
+        let p = try load(
+            profileYAML(
+                """
+                steps:
+                  - read-binary: { sfi: 0x15, length: 4 }
+                    as: info
+                card:
+                  validFrom: { from: info, offset: 0, type: bcd-date }
+                """))
         let r = try run(p, [("00 B0 95 00 04", "20 1F 03 01 90 00")])
         #expect(r.error == nil && r.report?[card: "validFrom"] == nil)
         #expect(r.report?.warnings.first?.field == "card.validFrom")
@@ -136,25 +155,32 @@ import Testing
     }
 
     /// The allow-list: reads pass, anything that may write is refused at load time.
-    @Test(arguments: ["00 D6 00 00 01 00", "00 DC 01 04 01 00", "00 E2 00 00 01 00", "00 0E 00 00", "80 54 01 00 04 00 00 00 01",
-                      "80 50 00 02 0B 01 00 00 00 00 00 00 00 00 00 10", "00 DA 00 01 01 00", "00 24 00 01 02 31 32", "84 D6 00 00 01 00", "FF D6 00 04 04 01 02 03 04",
-                      // FeliCa Write Without Encryption in pseudo-APDUs (direct, and PN532), and a frame whose length byte lies.
-                      "FF 00 00 00 20 20 08 01 2E 4C D0 1A 2B 3C 4D 01 09 00 01 80 00 41 41 41 41 41 41 41 41 41 41 41 41 41 41 41 41",
-                      "FF 00 00 00 23 D4 40 01 20 08 01 2E 4C D0 1A 2B 3C 4D 01 09 00 01 80 00 41 41 41 41 41 41 41 41 41 41 41 41 41 41 41 41",
-                      "FF 00 00 00 0A 0C 06 01 2E 4C D0 1A 2B 3C 4D", "FF 00 00 00 02 D4 40",
-                      // FeliCa frames belong in felica steps, even read-only ones: a profile's ISO 7816 commands never carry them.
-                      "FF 00 00 00 10 10 06 01 2E 4C D0 1A 2B 3C 4D 01 8B 00 01 80 00"])
+    @Test(arguments: [
+        "00 D6 00 00 01 00", "00 DC 01 04 01 00", "00 E2 00 00 01 00", "00 0E 00 00", "80 54 01 00 04 00 00 00 01",
+        "80 50 00 02 0B 01 00 00 00 00 00 00 00 00 00 10", "00 DA 00 01 01 00", "00 24 00 01 02 31 32", "84 D6 00 00 01 00",
+        "FF D6 00 04 04 01 02 03 04",
+        // FeliCa Write Without Encryption in pseudo-APDUs (direct, and PN532), and a frame whose length byte lies.
+        "FF 00 00 00 20 20 08 01 2E 4C D0 1A 2B 3C 4D 01 09 00 01 80 00 41 41 41 41 41 41 41 41 41 41 41 41 41 41 41 41",
+        "FF 00 00 00 23 D4 40 01 20 08 01 2E 4C D0 1A 2B 3C 4D 01 09 00 01 80 00 41 41 41 41 41 41 41 41 41 41 41 41 41 41 41 41",
+        "FF 00 00 00 0A 0C 06 01 2E 4C D0 1A 2B 3C 4D", "FF 00 00 00 02 D4 40",
+        // FeliCa frames belong in felica steps, even read-only ones: a profile's ISO 7816 commands never carry them.
+        "FF 00 00 00 10 10 06 01 2E 4C D0 1A 2B 3C 4D 01 8B 00 01 80 00",
+    ])
     func writeCommandsAreRefused(_ hex: String) {
         let yaml = profileYAML("steps:\n  - command: \"\(hex)\"\n    as: x\n")
-        do { _ = try load(yaml); Issue.record("accepted \(hex)") } catch {
+        do {
+            _ = try load(yaml)
+            Issue.record("accepted \(hex)")
+        } catch {
             #expect(error.issues[0].reason.hasPrefix("refused:"), "\(error.message)")
             #expect(error.issues[0].line == 5)
         }
     }
 
-    @Test(arguments: ["00 A4 04 00 02 A0 00 00", "00 B0 95 00 1E", "00 B2 01 C4 17", "00 C0 00 00 10", "00 CA 9F 36 02",
-                      "00 84 00 00 08", "80 5C 00 02 04", "90 32 03 00 00", "80 CA 00 00 00", "FF CA 00 00 00", "FF B0 00 04 10",
-])
+    @Test(arguments: [
+        "00 A4 04 00 02 A0 00 00", "00 B0 95 00 1E", "00 B2 01 C4 17", "00 C0 00 00 10", "00 CA 9F 36 02",
+        "00 84 00 00 08", "80 5C 00 02 04", "90 32 03 00 00", "80 CA 00 00 00", "FF CA 00 00 00", "FF B0 00 04 10",
+    ])
     func readCommandsAreAllowed(_ hex: String) throws {
         _ = try load(profileYAML("steps:\n  - command: \"\(hex)\"\n    as: x\n"))
     }

@@ -1,13 +1,16 @@
 import APDU
+import CardReading
 import Foundation
 import Testing
+
 @testable import CardProfiles
-import CardReading
 
 @Suite struct FieldDecoderTests {
     func spec(_ type: FieldType, offset: Int = 0, length: Int? = nil, _ tweak: (inout FieldSpec.Layout) -> Void = { _ in }) -> FieldSpec {
         var s = FieldSpec.Layout(source: .record, line: 1)
-        s.type = type; s.offset = offset; s.length = length
+        s.type = type
+        s.offset = offset
+        s.length = length
         tweak(&s)
         return FieldSpec(s)
     }
@@ -15,7 +18,10 @@ import CardReading
         try FieldDecoder.decode(s, from: Hex.parse(hex), answer: "a")
     }
     func failure(_ s: FieldSpec, _ hex: String) -> String? {
-        do { _ = try FieldDecoder.decode(s, from: try! Hex.parse(hex), answer: "a"); return nil } catch { return error.reason }
+        do {
+            _ = try FieldDecoder.decode(s, from: try! Hex.parse(hex), answer: "a")
+            return nil
+        } catch { return error.reason }
     }
 
     @Test func integersBothEndiansAndSigns() throws {
@@ -23,7 +29,9 @@ import CardReading
         #expect(try decode(spec(.uint, length: 2) { $0.littleEndian = true }, "0A 01") == .int(0x010A))
         #expect(try decode(spec(.int, length: 3), "FF FF 9C") == .int(-100))
         #expect(try decode(spec(.int, length: 3), "7F FF FF") == .int(8_388_607))
-        #expect(failure(spec(.uint, length: 8), "FF FF FF FF FF FF FF FF") == "FF FF FF FF FF FF FF FF is 18446744073709551615, too large for a 64-bit signed integer")
+        #expect(
+            failure(spec(.uint, length: 8), "FF FF FF FF FF FF FF FF")
+                == "FF FF FF FF FF FF FF FF is 18446744073709551615, too large for a 64-bit signed integer")
         #expect(try decode(spec(.int, length: 8), "FF FF FF FF FF FF FF FF") == .int(-1))
         #expect(try decode(spec(.uint, length: 8), "7F FF FF FF FF FF FF FF") == .int(.max))
         #expect(try decode(spec(.uint, offset: 2, length: 1), "00 01 02") == .int(2))
@@ -35,7 +43,12 @@ import CardReading
         #expect(try decode(spec(.uint, length: 4) { $0.bits = 0...30 }, "FF FF FF 9C") == .int(0x7FFF_FF9C))
         #expect(try decode(spec(.uint, length: 6) { $0.bits = 28...31 }, "00 00 60 01 23 45") == .int(6))
         #expect(try decode(spec(.uint, length: 2) { $0.mask = 0x0FFF }, "AB CD") == .int(0x0BCD))
-        #expect(try decode(spec(.uint, length: 1) { $0.scale = 10; $0.add = -3500 }, "FF") == .int(-950))
+        #expect(
+            try decode(
+                spec(.uint, length: 1) {
+                    $0.scale = 10
+                    $0.add = -3500
+                }, "FF") == .int(-950))
     }
 
     @Test func bcdNumbersAndNonDecimalNibbles() throws {
@@ -45,7 +58,7 @@ import CardReading
 
     @Test func bcdDatesAreValidatedNotGuessed() throws {
         #expect(try decode(spec(.bcdDate, length: 4), "20 19 03 01") == .string("2019-03-01"))
-        #expect(try decode(spec(.bcdDate, length: 4), "00 00 00 00") == nil)               // empty: key left out
+        #expect(try decode(spec(.bcdDate, length: 4), "00 00 00 00") == nil)  // empty: key left out
         #expect(failure(spec(.bcdDate, length: 4), "20 1A 03 01")?.contains("non-decimal BCD digit A") == true)
         #expect(failure(spec(.bcdDate, length: 4), "20 19 02 30")?.contains("not a valid date") == true)
         #expect(failure(spec(.bcdDate, length: 4), "20 19 13 01")?.contains("not a valid date") == true)
@@ -56,14 +69,19 @@ import CardReading
         let s = spec(.bcdDateTime, length: 7) { $0.zoneMinutes = 480 }
         #expect(try decode(s, "20 17 08 30 12 56 37") == .string("2017-08-30T12:56:37+08:00"))
         #expect(failure(s, "20 17 08 30 24 00 00")?.contains("not a valid date and time") == true)
-        #expect(try decode(spec(.bcdDateTime, length: 7) { $0.zoneMinutes = -330 }, "20 17 08 30 12 56 37") == .string("2017-08-30T12:56:37-05:30"))
+        #expect(
+            try decode(spec(.bcdDateTime, length: 7) { $0.zoneMinutes = -330 }, "20 17 08 30 12 56 37")
+                == .string("2017-08-30T12:56:37-05:30"))
     }
 
     @Test func epochCounts() throws {
         let days = spec(.days, length: 2) { $0.epoch = CivilDate(year: 1995, month: 1, day: 1) }
-        #expect(try decode(days, "2C 3A") == .string("2025-12-31"))                       // 11322 days
+        #expect(try decode(days, "2C 3A") == .string("2025-12-31"))  // 11322 days
         #expect(try decode(days, "00 00") == .string("1995-01-01"))
-        let secs = spec(.seconds, length: 4) { $0.epoch = CivilDate(year: 1995, month: 1, day: 1); $0.zoneMinutes = 480 }
+        let secs = spec(.seconds, length: 4) {
+            $0.epoch = CivilDate(year: 1995, month: 1, day: 1)
+            $0.zoneMinutes = 480
+        }
         #expect(try decode(secs, "00 00 00 00") == .string("1995-01-01T00:00:00+08:00"))
         #expect(try decode(secs, "00 01 51 80") == .string("1995-01-02T00:00:00+08:00"))  // 86400 s
         #expect(try decode(secs, "37 EF 1A 38") == .string("2024-09-26T07:18:16+08:00"))
@@ -73,7 +91,7 @@ import CardReading
         // 2011-03-12: year 11 (7 bits), month 3 (4 bits), day 12 (5 bits) = 0x166C.
         #expect(try decode(spec(.packedDate, length: 2), "16 6C") == .string("2011-03-12"))
         #expect(try decode(spec(.packedDate, length: 2), "00 00") == nil)
-        #expect(failure(spec(.packedDate, length: 2), "16 60")?.contains("not a valid packed date") == true)   // day 0
+        #expect(failure(spec(.packedDate, length: 2), "16 60")?.contains("not a valid packed date") == true)  // day 0
     }
 
     @Test func textTypes() throws {
@@ -86,11 +104,19 @@ import CardReading
     }
 
     @Test func lookupTablesAndCheckDigits() throws {
-        let kind = spec(.uint, length: 1) { $0.map = [2: "top-up", 6: "purchase"]; $0.mapDefault = "other" }
+        let kind = spec(.uint, length: 1) {
+            $0.map = [2: "top-up", 6: "purchase"]
+            $0.mapDefault = "other"
+        }
         #expect(try decode(kind, "02") == .string("top-up"))
         #expect(try decode(kind, "07") == .string("other"))
         #expect(try decode(spec(.uint, length: 1) { $0.map = [2: "top-up"] }, "07") == .string("unknown-07"))
-        #expect(try decode(spec(.uint, length: 4) { $0.littleEndian = true; $0.checkDigit = .digitSum10 }, "39 30 0C 00") == .string("798777(5)"))
+        #expect(
+            try decode(
+                spec(.uint, length: 4) {
+                    $0.littleEndian = true
+                    $0.checkDigit = .digitSum10
+                }, "39 30 0C 00") == .string("798777(5)"))
         #expect(try decode(spec(.uint, length: 4) { $0.decimalText = true }, "00 00 00 07") == .string("7"))
     }
 
@@ -102,8 +128,10 @@ import CardReading
     /// Drip-fed answers: every strict prefix of a record gives a clean error, never a crash.
     @Test func dripFedRecordsGiveCleanErrors() throws {
         let record = try Hex.parse("00 02 00 00 00 00 00 03 E8 05 00 00 00 00 00 24 20 17 08 30 12 56 37")
-        let fields: [FieldSpec] = [spec(.uint, offset: 0, length: 2), spec(.uint, offset: 5, length: 4),
-                                   spec(.bcdDateTime, offset: 16, length: 7) { $0.zoneMinutes = 480 }, spec(.hex, offset: 10, length: 6)]
+        let fields: [FieldSpec] = [
+            spec(.uint, offset: 0, length: 2), spec(.uint, offset: 5, length: 4),
+            spec(.bcdDateTime, offset: 16, length: 7) { $0.zoneMinutes = 480 }, spec(.hex, offset: 10, length: 6),
+        ]
         for f in fields {
             #expect(try FieldDecoder.decode(f, from: record, answer: "r") != nil)
             for n in 0..<(f.offset + f.length!) {
@@ -123,7 +151,9 @@ import CardReading
 
     @Test(arguments: FieldType.allCases)
     func extremeBytesAndNumbersNeverTrap(_ type: FieldType) {
-        let lengths = type.fixedLength.map { [$0] } ?? (type == .hex || type == .ascii ? [1, 8, 64, 4096] : [1, 2, 4, 7, 8] + (type == .bcd ? [9] : []))
+        let lengths =
+            type.fixedLength.map { [$0] }
+            ?? (type == .hex || type == .ascii ? [1, 8, 64, 4096] : [1, 2, 4, 7, 8] + (type == .bcd ? [9] : []))
         var decoded = 0, failed = 0
         for length in lengths {
             for fill in Self.fills {
@@ -131,10 +161,17 @@ import CardReading
                 for scale in (type.isInteger ? Self.scales : [1]) {
                     for add in (type.isInteger ? Self.adds : [0]) {
                         var s = FieldSpec.Layout(source: .record, line: 1)
-                        s.type = type; s.length = length; s.scale = scale; s.add = add
-                        s.epoch = CivilDate(year: 1970, month: 1, day: 1); s.zoneMinutes = 14 * 60
+                        s.type = type
+                        s.length = length
+                        s.scale = scale
+                        s.add = add
+                        s.epoch = CivilDate(year: 1970, month: 1, day: 1)
+                        s.zoneMinutes = 14 * 60
                         if type == .bcd || type == .uint { s.map = nil }
-                        do { _ = try FieldDecoder.decode(FieldSpec(s), from: bytes, answer: "a"); decoded += 1 } catch { failed += 1 }
+                        do {
+                            _ = try FieldDecoder.decode(FieldSpec(s), from: bytes, answer: "a")
+                            decoded += 1
+                        } catch { failed += 1 }
                     }
                 }
             }
@@ -144,17 +181,31 @@ import CardReading
 
     @Test func overflowsAreNamedNotTrapped() throws {
         var s = FieldSpec.Layout(source: .record, line: 1)
-        s.type = .uint; s.length = 8; s.scale = 1_000_000
-        let big = try Hex.parse("00 00 16 4E 00 00 00 0A")           // the Shanghai purse read as 8 bytes
-        do { _ = try FieldDecoder.decode(FieldSpec(s), from: big, answer: "a"); Issue.record("decoded") } catch {
+        s.type = .uint
+        s.length = 8
+        s.scale = 1_000_000
+        let big = try Hex.parse("00 00 16 4E 00 00 00 0A")  // the Shanghai purse read as 8 bytes
+        do {
+            _ = try FieldDecoder.decode(FieldSpec(s), from: big, answer: "a")
+            Issue.record("decoded")
+        } catch {
             #expect(error.reason == "24524263260170 × scale 1000000 + add 0 does not fit a 64-bit signed integer")
         }
-        s.type = .days; s.scale = 1; s.epoch = CivilDate(year: 1970, month: 1, day: 1)
-        do { _ = try FieldDecoder.decode(FieldSpec(s), from: [0x7F] + [UInt8](repeating: 0xFF, count: 7), answer: "a"); Issue.record("decoded") } catch {
+        s.type = .days
+        s.scale = 1
+        s.epoch = CivilDate(year: 1970, month: 1, day: 1)
+        do {
+            _ = try FieldDecoder.decode(FieldSpec(s), from: [0x7F] + [UInt8](repeating: 0xFF, count: 7), answer: "a")
+            Issue.record("decoded")
+        } catch {
             #expect(error.reason.hasSuffix("is past the year 9999"))
         }
-        s.type = .seconds; s.zoneMinutes = 0
-        do { _ = try FieldDecoder.decode(FieldSpec(s), from: [0x7F] + [UInt8](repeating: 0xFF, count: 7), answer: "a"); Issue.record("decoded") } catch {
+        s.type = .seconds
+        s.zoneMinutes = 0
+        do {
+            _ = try FieldDecoder.decode(FieldSpec(s), from: [0x7F] + [UInt8](repeating: 0xFF, count: 7), answer: "a")
+            Issue.record("decoded")
+        } catch {
             #expect(error.reason.hasSuffix("is past the year 9999"))
         }
         s.type = .int
@@ -165,7 +216,8 @@ import CardReading
     @Test func theOverflowingShanghaiProfileReadsWithAWarning() throws {
         var yaml = try String(contentsOfFile: packageRoot + "/profiles/shanghai-transit.yaml", encoding: .utf8)
         let balance = try #require(yaml.split(separator: "\n").first { $0.hasPrefix("balance:") })
-        yaml = yaml.replacingOccurrences(of: String(balance), with: "balance: { from: app, offset: 2, length: 8, type: uint, scale: 100000 }")
+        yaml = yaml.replacingOccurrences(
+            of: String(balance), with: "balance: { from: app, offset: 2, length: 8, type: uint, scale: 100000 }")
         let p = try ProfileLoader.load(yaml: yaml, file: "big.yaml")
         let t = try transcript("shanghai-transit/full-read.apdu")
         let (connection, _) = try TranscriptReplay.connection(t, file: "full-read.apdu")

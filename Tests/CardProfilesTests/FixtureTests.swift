@@ -1,9 +1,10 @@
-import Synchronization
 import APDU
-import Foundation
-import Testing
-@testable import CardProfiles
 import CardReading
+import Foundation
+import Synchronization
+import Testing
+
+@testable import CardProfiles
 
 /// Every transcript in Tests/Fixtures replays strictly to exactly its expected report.
 @Suite struct FixtureTests {
@@ -40,22 +41,24 @@ import CardReading
     @Test func shanghaiFullReadValues() throws {
         let outcome = try TranscriptReplay.run(try transcript("shanghai-transit/full-read.apdu"), file: "f", registry: builtInRegistry)
         let r = try #require(outcome.result.report)
-        #expect(r.balance == 5710)                          // 80 00 16 4E: bit 31 ignored
-        #expect(r[card: "number"] == .string("305419896"))   // 12 34 56 78 big-endian
+        #expect(r.balance == 5710)  // 80 00 16 4E: bit 31 ignored
+        #expect(r[card: "number"] == .string("305419896"))  // 12 34 56 78 big-endian
         #expect(r[card: "validFrom"] == .string("2019-03-01"))
         #expect(r.trips.count == 10)
         #expect(r.trips[0].map(\.0) == ["time", "kind", "amount", "terminal", "sequence"])
         #expect(r.trips[0][0].1 == .string("2024-03-05T08:30:15+08:00"))
         #expect(r.trips[2][1].1 == .string("top-up") && r.trips[2][2].1 == .int(5000))
         #expect(r.trips[6][1].1 == .string("compound-purchase") && r.trips[6][2].1 == .int(-1000))
-        #expect(r.exchanges == 13)                          // target: ≤ 13 record by record
-        #expect(r.json.serialized().hasPrefix(#"{"profile":"shanghai-transit","name":"Shanghai Public Transportation Card","card":{"number":"305419896""#))
+        #expect(r.exchanges == 13)  // target: ≤ 13 record by record
+        #expect(
+            r.json.serialized().hasPrefix(
+                #"{"profile":"shanghai-transit","name":"Shanghai Public Transportation Card","card":{"number":"305419896""#))
     }
 
     /// Suica: balance from 008B, 20 history blocks in 2 commands, fares across records.
     @Test func suicaFullRead() throws {
         var t = try transcript("suica/full-read.apdu")
-        t.headers.removeAll { $0.key == "profile" }                       // detected among FeliCa profiles
+        t.headers.removeAll { $0.key == "profile" }  // detected among FeliCa profiles
         let codes = Mutex<[UInt8]>([])
         let outcome = try TranscriptReplay.run(t, file: "f", registry: builtInRegistry) { x in codes.withLock { $0.append(x.command[1]) } }
         #expect(outcome.profile?.id == "suica")
@@ -64,11 +67,11 @@ import CardReading
         #expect(codes.withLock { $0 } == [0x06, 0x06, 0x06, 0x02])
         #expect(r.exchanges == 4 && r.name == "Suica")
         #expect(r.balance == 1270 && r.currency == "JPY")
-        #expect(r.trips.count == 7)                                        // 13 empty blocks skipped
+        #expect(r.trips.count == 7)  // 13 empty blocks skipped
         let worked = try #require(r.trips.first { $0.contains { $0.0 == "time" && $0.1 == .string("2011-03-12") } })
-        #expect(worked.first { $0.0 == "amount" }?.1 == .int(-160))        // docs/cards/suica.md worked check
+        #expect(worked.first { $0.0 == "amount" }?.1 == .int(-160))  // docs/cards/suica.md worked check
         #expect(worked.first { $0.0 == "entry" }?.1 == .string("E33B") && worked.first { $0.0 == "exit" }?.1 == .string("E621"))
-        #expect(r.trips.last?.contains { $0.0 == "amount" } == false)      // the oldest has no older record
+        #expect(r.trips.last?.contains { $0.0 == "amount" } == false)  // the oldest has no older record
     }
 
     /// Without --profile, an SZT-only FeliCa card is not taken for Octopus (its poll for 8008 fails).
@@ -77,39 +80,44 @@ import CardReading
         t.headers.removeAll { $0.key == "profile" }
         let outcome = try TranscriptReplay.run(t, file: "f", registry: builtInRegistry)
         #expect(outcome.profile?.id == "shenzhen-tong-felica")
-        #expect(outcome.result.report?.balance == -940)                   // raw 0100: (256 − 350) × 10 fen
+        #expect(outcome.result.report?.balance == -940)  // raw 0100: (256 − 350) × 10 fen
     }
 
     @Test func octopusOffsetFollowsTheDocumentedChoice() throws {
         var t = try transcript("octopus/negative-balance.apdu")
         t.headers.removeAll { $0.key == "profile" }
         let outcome = try TranscriptReplay.run(t, file: "f", registry: builtInRegistry)
-        #expect(outcome.profile?.id == "octopus")                          // Suica's poll for 0003 finds nothing
-        #expect(outcome.result.report?.balance == -1440)                   // Metrodroid's vector: 00000164 → HKD −14.40
+        #expect(outcome.profile?.id == "octopus")  // Suica's poll for 0003 finds nothing
+        #expect(outcome.result.report?.balance == -1440)  // Metrodroid's vector: 00000164 → HKD −14.40
     }
 
     @Test func allRecordsCardNeedsThreeExchanges() throws {
         let outcome = try TranscriptReplay.run(try transcript("shanghai-transit/all-records.apdu"), file: "f", registry: builtInRegistry)
-        #expect(outcome.result.report?.exchanges == 3)       // target: ≤ 4
+        #expect(outcome.result.report?.exchanges == 3)  // target: ≤ 4
         #expect(outcome.result.report?.trips.count == 10)
     }
 
     @Test func removedMidReadKeepsWhatWasRead() throws {
-        let outcome = try TranscriptReplay.run(try transcript("shanghai-transit/removed-mid-read.apdu"), file: "f", registry: builtInRegistry)
+        let outcome = try TranscriptReplay.run(
+            try transcript("shanghai-transit/removed-mid-read.apdu"), file: "f", registry: builtInRegistry)
         let r = try #require(outcome.result.report)
         #expect(r.partial)
         #expect(r.balance == 5710)
         #expect(r.trips.count == 5)
-        guard case .transport(let e)? = outcome.result.error else { Issue.record("expected a transport error"); return }
+        guard case .transport(let e)? = outcome.result.error else {
+            Issue.record("expected a transport error")
+            return
+        }
         #expect(e.failure == .removed)
         #expect(outcome.result.error?.isNotRecognised == false)
     }
 
     @Test func t0CardWithOverdraft() throws {
-        let outcome = try TranscriptReplay.run(try transcript("shanghai-transit/t0-overdrawn-few-trips.apdu"), file: "f", registry: builtInRegistry)
+        let outcome = try TranscriptReplay.run(
+            try transcript("shanghai-transit/t0-overdrawn-few-trips.apdu"), file: "f", registry: builtInRegistry)
         let r = try #require(outcome.result.report)
-        #expect(r.balance == -250)                          // FF FF FF 06: 31-bit signed
+        #expect(r.balance == -250)  // FF FF FF 06: 31-bit signed
         #expect(r.trips.count == 3)
-        #expect(r[card: "number"] == .string("305419896"))   // read with READ BINARY after 6C? no: 00 B0 95 00 1E
+        #expect(r[card: "number"] == .string("305419896"))  // read with READ BINARY after 6C? no: 00 B0 95 00 1E
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CardProfiles
 
 /// Expected reports are read with Foundation's JSONDecoder: what RFC 8259 rejects is

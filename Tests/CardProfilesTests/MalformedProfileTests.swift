@@ -1,11 +1,14 @@
 import Foundation
 import Testing
+
 @testable import CardProfiles
 
 /// Tests/Fixtures/bad-profiles: each file's first line says `# expect: LINE: words`; loading
 /// it must fail with an issue on that line whose text contains those words.
 @Suite struct MalformedProfileTests {
-    static let files: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: fixtures + "/bad-profiles")) ?? []).filter { $0.hasSuffix(".yaml") }.sorted()
+    static let files: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: fixtures + "/bad-profiles")) ?? []).filter {
+        $0.hasSuffix(".yaml")
+    }.sorted()
 
     @Test func corpusIsLargeEnough() { #expect(Self.files.count >= 20) }
 
@@ -28,16 +31,19 @@ import Testing
 
     @Test func everyErrorIsReportedAtOnce() {
         let yaml = """
-        id: Bad Id
-        name: x
-        currency: cny
-        steps:
-          - read-binary: { sfi: 40, length: 30 }
-            as: info
-        card:
-          n: { from: nowhere, offset: 0, length: 2 }
-        """
-        do { _ = try ProfileLoader.load(yaml: yaml, file: "m.yaml"); Issue.record("accepted") } catch {
+            id: Bad Id
+            name: x
+            currency: cny
+            steps:
+              - read-binary: { sfi: 40, length: 30 }
+                as: info
+            card:
+              n: { from: nowhere, offset: 0, length: 2 }
+            """
+        do {
+            _ = try ProfileLoader.load(yaml: yaml, file: "m.yaml")
+            Issue.record("accepted")
+        } catch {
             #expect(error.issues.map(\.line) == [1, 3, 5, 8])
             #expect(error.issues.map(\.path) == ["id", "currency", "steps[0].read-binary.sfi", "card.n.from"])
         }

@@ -1,5 +1,6 @@
 import APDU
 import Foundation
+
 @testable import CardProfiles
 
 /// The package root, found from this file's path (tests run from any directory).
@@ -29,7 +30,10 @@ func load(_ yaml: String) throws(ProfileLoadError) -> Profile {
 /// Runs `profile` over answers scripted as (command hex, response hex) in strict order.
 func run(_ profile: Profile, _ exchanges: [(String, String)]) throws -> ReadResult {
     var lines = ["# cardscan transcript 1"]
-    for (c, r) in exchanges { lines.append("> " + c); lines.append(r.hasPrefix("!") ? r : "< " + r) }
+    for (c, r) in exchanges {
+        lines.append("> " + c)
+        lines.append(r.hasPrefix("!") ? r : "< " + r)
+    }
     let t = try Transcript(parsing: lines.joined(separator: "\n"))
     let engine = ProfileEngine(session: CardSession(exchange: CardExchange(channel: ReplayChannel(t))))
     return engine.read(profile)

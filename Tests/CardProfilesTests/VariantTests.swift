@@ -1,8 +1,9 @@
 import APDU
+import CardReading
 import FeliCaCommands
 import Testing
+
 @testable import CardProfiles
-import CardReading
 
 /// `variants`: the card is asked which of the variants' services exist (Request Service,
 /// 32 nodes a command), and exactly one variant with a service present names the report.
@@ -12,20 +13,20 @@ import CardReading
     /// Variant A owns services 0x1000… (20 of them), B 0x2000… (19), C one: 40 nodes, so two
     /// Request Service commands of 32 and 8.
     static let profile = """
-    id: fam
-    name: Family
-    currency: JPY
-    technology: felica
-    steps:
-      - poll: { system-code: 0x0003 }
-        as: card
-    card:
-      idm: { from: card, offset: 0, length: 8, type: hex }
-    variants:
-      - { name: A, services: [\((0..<20).map { "0x\(String(0x1000 + $0 * 0x40, radix: 16))" }.joined(separator: ", "))] }
-      - { name: B, services: [\((0..<19).map { "0x\(String(0x2000 + $0 * 0x40, radix: 16))" }.joined(separator: ", "))] }
-      - { name: C, services: [0x3008] }
-    """
+        id: fam
+        name: Family
+        currency: JPY
+        technology: felica
+        steps:
+          - poll: { system-code: 0x0003 }
+            as: card
+        card:
+          idm: { from: card, offset: 0, length: 8, type: hex }
+        variants:
+          - { name: A, services: [\((0..<20).map { "0x\(String(0x1000 + $0 * 0x40, radix: 16))" }.joined(separator: ", "))] }
+          - { name: B, services: [\((0..<19).map { "0x\(String(0x2000 + $0 * 0x40, radix: 16))" }.joined(separator: ", "))] }
+          - { name: C, services: [0x3008] }
+        """
 
     static var nodes: [UInt16] {
         (0..<20).map { UInt16(0x1000 + $0 * 0x40) } + (0..<19).map { UInt16(0x2000 + $0 * 0x40) } + [0x3008]
@@ -35,8 +36,10 @@ import CardReading
     /// second command's answer.
     static func card(present: Set<UInt16>, secondAnswer: String? = nil) throws -> Transcript {
         let idm = try Hex.parse(Self.idm)
-        var lines = ["# cardscan transcript 1", "# technology: felica", "# idm: \(Self.idm)",
-                     "# pmm: 03 01 4B 02 4F 49 93 FF", "# system-code: 00 03"]
+        var lines = [
+            "# cardscan transcript 1", "# technology: felica", "# idm: \(Self.idm)",
+            "# pmm: 03 01 4B 02 4F 49 93 FF", "# system-code: 00 03",
+        ]
         for (i, chunk) in [Array(nodes[0..<32]), Array(nodes[32...])].enumerated() {
             let command = try FeliCaCommand.requestService(IDm(idm), nodes: chunk.map(ServiceCode.init))
             let versions = chunk.flatMap { present.contains($0) ? [0x02, 0x00] : [0xFF, 0xFF] as [UInt8] }
@@ -55,7 +58,7 @@ import CardReading
     }
 
     @Test func theOneVariantWithAServicePresentNamesTheCard() throws {
-        let r = try read(try Self.card(present: [0x2000 + 18 * 0x40]))     // B's last: in the second command
+        let r = try read(try Self.card(present: [0x2000 + 18 * 0x40]))  // B's last: in the second command
         #expect(r.error == nil)
         #expect(r.report?.name == "B")
         #expect(r.report?.exchanges == 2)
@@ -80,6 +83,9 @@ import CardReading
         let r = try read(try Self.card(present: [0x3008], secondAnswer: "! removed"))
         #expect(r.report?.partial == true && r.report?.name == "Family")
         #expect(r.report?[card: "idm"] == .string("012E4CD01A2B3C4D"))
-        guard case .transport? = r.error else { Issue.record("expected a transport error, got \(String(describing: r.error))"); return }
+        guard case .transport? = r.error else {
+            Issue.record("expected a transport error, got \(String(describing: r.error))")
+            return
+        }
     }
 }

@@ -1,5 +1,6 @@
 import APDU
 import Testing
+
 @testable import FeliCaCommands
 
 @Suite struct FeliCaFrameTests {
@@ -19,18 +20,22 @@ import Testing
     }
 
     @Test func readWithoutEncryptionFrames() throws {
-        let one = try FeliCaCommand.readWithoutEncryption(idm, services: [ServiceCode(0x008B)], blocks: [BlockListElement(serviceIndex: 0, blockNumber: 0)])
+        let one = try FeliCaCommand.readWithoutEncryption(
+            idm, services: [ServiceCode(0x008B)], blocks: [BlockListElement(serviceIndex: 0, blockNumber: 0)])
         #expect(one == (try Hex.parse("10 06") + idm.bytes + Hex.parse("01 8B 00 01 80 00")))
         // Two services, a 3-byte block element (block 0x0123, little-endian as nfcpy does).
-        let two = try FeliCaCommand.readWithoutEncryption(idm, services: [ServiceCode(0x090F), ServiceCode(0x008B)],
-                                                          blocks: [BlockListElement(serviceIndex: 0, blockNumber: 19), BlockListElement(serviceIndex: 1, blockNumber: 0x0123)])
+        let two = try FeliCaCommand.readWithoutEncryption(
+            idm, services: [ServiceCode(0x090F), ServiceCode(0x008B)],
+            blocks: [BlockListElement(serviceIndex: 0, blockNumber: 19), BlockListElement(serviceIndex: 1, blockNumber: 0x0123)])
         #expect(two == (try Hex.parse("15 06") + idm.bytes + Hex.parse("02 0F 09 8B 00 02 80 13 01 23 01")))
         #expect(throws: FeliCaError.invalidArgument("1…15 blocks per command, not 16")) {
-            try FeliCaCommand.readWithoutEncryption(idm, services: [ServiceCode(0x090F)],
-                                                    blocks: (0..<16).map { try BlockListElement(serviceIndex: 0, blockNumber: UInt16($0)) })
+            try FeliCaCommand.readWithoutEncryption(
+                idm, services: [ServiceCode(0x090F)],
+                blocks: (0..<16).map { try BlockListElement(serviceIndex: 0, blockNumber: UInt16($0)) })
         }
         #expect(throws: FeliCaError.self) {
-            try FeliCaCommand.readWithoutEncryption(idm, services: [ServiceCode(0x090F)], blocks: [BlockListElement(serviceIndex: 1, blockNumber: 0)])
+            try FeliCaCommand.readWithoutEncryption(
+                idm, services: [ServiceCode(0x090F)], blocks: [BlockListElement(serviceIndex: 1, blockNumber: 0)])
         }
     }
 
@@ -43,11 +48,19 @@ import Testing
         #expect(StatusFlags(0x01, 0xA8).description == "status 1 A8: illegal block number (block list element 1)")
         #expect(StatusFlags(0xFF, 0xA5).description == "status FF A5: access not allowed")
         let other = try IDm(Hex.parse("01 01 01 01 01 01 01 01"))
-        #expect(throws: FeliCaError.wrongIDm(expected: other.bytes, actual: idm.bytes)) { try FeliCaResponse.readWithoutEncryption(ok, idm: other) }
-        var badCode = ok; badCode[1] = 0x09
-        #expect(throws: FeliCaError.wrongResponseCode(expected: 0x07, actual: 0x09)) { try FeliCaResponse.readWithoutEncryption(badCode, idm: idm) }
-        var badLen = ok; badLen[0] = 0x1C
-        #expect(throws: FeliCaError.lengthByteMismatch(declared: 0x1C, actual: 0x1D)) { try FeliCaResponse.readWithoutEncryption(badLen, idm: idm) }
+        #expect(throws: FeliCaError.wrongIDm(expected: other.bytes, actual: idm.bytes)) {
+            try FeliCaResponse.readWithoutEncryption(ok, idm: other)
+        }
+        var badCode = ok
+        badCode[1] = 0x09
+        #expect(throws: FeliCaError.wrongResponseCode(expected: 0x07, actual: 0x09)) {
+            try FeliCaResponse.readWithoutEncryption(badCode, idm: idm)
+        }
+        var badLen = ok
+        badLen[0] = 0x1C
+        #expect(throws: FeliCaError.lengthByteMismatch(declared: 0x1C, actual: 0x1D)) {
+            try FeliCaResponse.readWithoutEncryption(badLen, idm: idm)
+        }
     }
 
     /// Every strict prefix of a valid response is a clean error.
@@ -57,11 +70,13 @@ import Testing
             try Hex.parse("14 01") + idm.bytes + pmm.bytes + [0x80, 0x08],
         ]
         for prefixLength in 0..<frames[0].count {
-            var f = Array(frames[0].prefix(prefixLength)); if !f.isEmpty { f[0] = UInt8(f.count) }
+            var f = Array(frames[0].prefix(prefixLength))
+            if !f.isEmpty { f[0] = UInt8(f.count) }
             #expect(throws: FeliCaError.self) { try FeliCaResponse.readWithoutEncryption(f, idm: idm) }
         }
         for prefixLength in 0..<frames[1].count where prefixLength != 18 {
-            var f = Array(frames[1].prefix(prefixLength)); if !f.isEmpty { f[0] = UInt8(f.count) }
+            var f = Array(frames[1].prefix(prefixLength))
+            if !f.isEmpty { f[0] = UInt8(f.count) }
             #expect(throws: FeliCaError.self) { try FeliCaResponse.polling(f) }
         }
     }
@@ -70,14 +85,21 @@ import Testing
         #expect(FeliCaCommand.requestResponse(idm) == [0x0A, 0x04] + idm.bytes)
         #expect(try FeliCaResponse.requestResponse([0x0B, 0x05] + idm.bytes + [0x00], idm: idm) == 0)
         #expect(FeliCaCommand.requestSystemCode(idm) == [0x0A, 0x0C] + idm.bytes)
-        #expect(try FeliCaResponse.requestSystemCode([0x0F, 0x0D] + idm.bytes + [0x02, 0x00, 0x03, 0xFE, 0x00], idm: idm) == [SystemCode(0x0003), SystemCode(0xFE00)])
+        #expect(
+            try FeliCaResponse.requestSystemCode([0x0F, 0x0D] + idm.bytes + [0x02, 0x00, 0x03, 0xFE, 0x00], idm: idm) == [
+                SystemCode(0x0003), SystemCode(0xFE00),
+            ])
         #expect(try FeliCaCommand.requestService(idm, nodes: [ServiceCode(0x090F)]) == [0x0D, 0x02] + idm.bytes + [0x01, 0x0F, 0x09])
         #expect(try FeliCaResponse.requestService([0x0D, 0x03] + idm.bytes + [0x01, 0xFF, 0xFF], idm: idm) == [0xFFFF])
-        let write = try FeliCaCommand.writeWithoutEncryption(idm, services: [ServiceCode(0x0009)], blocks: [BlockListElement(serviceIndex: 0, blockNumber: 1)], data: [[UInt8](repeating: 0x41, count: 16)])
-        #expect(write.count == 0x20 && write[0] == 0x20 && write[1] == 0x08 && Array(write[10..<16]) == [0x01, 0x09, 0x00, 0x01, 0x80, 0x01])
+        let write = try FeliCaCommand.writeWithoutEncryption(
+            idm, services: [ServiceCode(0x0009)], blocks: [BlockListElement(serviceIndex: 0, blockNumber: 1)],
+            data: [[UInt8](repeating: 0x41, count: 16)])
+        #expect(
+            write.count == 0x20 && write[0] == 0x20 && write[1] == 0x08 && Array(write[10..<16]) == [0x01, 0x09, 0x00, 0x01, 0x80, 0x01])
         #expect(throws: Never.self) { try FeliCaResponse.writeWithoutEncryption([0x0C, 0x09] + idm.bytes + [0x00, 0x00], idm: idm) }
         #expect(throws: FeliCaError.badLength(field: "block data", expected: 16, actual: 3)) {
-            try FeliCaCommand.writeWithoutEncryption(idm, services: [ServiceCode(0x0009)], blocks: [BlockListElement(serviceIndex: 0, blockNumber: 1)], data: [[1, 2, 3]])
+            try FeliCaCommand.writeWithoutEncryption(
+                idm, services: [ServiceCode(0x0009)], blocks: [BlockListElement(serviceIndex: 0, blockNumber: 1)], data: [[1, 2, 3]])
         }
     }
 
@@ -85,19 +107,25 @@ import Testing
     /// every other length is an error, and every strict prefix too.
     @Test func searchServiceCodeFrames() throws {
         #expect(FeliCaCommand.searchServiceCode(idm, index: 0x0123) == [0x0C, 0x0A] + idm.bytes + [0x23, 0x01])
-        func answer(_ tail: String) throws -> [UInt8] { let t = try Hex.parse(tail); return [UInt8(10 + t.count), 0x0B] + idm.bytes + t }
+        func answer(_ tail: String) throws -> [UInt8] {
+            let t = try Hex.parse(tail)
+            return [UInt8(10 + t.count), 0x0B] + idm.bytes + t
+        }
         #expect(try FeliCaResponse.searchServiceCode(answer("00 00 FE FF"), idm: idm) == .area(code: 0x0000, end: 0xFFFE))
         #expect(try FeliCaResponse.searchServiceCode(answer("C0 1C 3F 23"), idm: idm) == .area(code: 0x1CC0, end: 0x233F))
         #expect(try FeliCaResponse.searchServiceCode(answer("CA 1C"), idm: idm) == .service(ServiceCode(0x1CCA)))
         #expect(try FeliCaResponse.searchServiceCode(answer("FF FF"), idm: idm) == nil)
         #expect(throws: FeliCaError.trailingBytes(1)) { try FeliCaResponse.searchServiceCode(answer("00 00 FE FF 00"), idm: idm) }
-        #expect(throws: FeliCaError.truncated(command: 0x0A, length: 13)) { try FeliCaResponse.searchServiceCode(answer("00 00 FE"), idm: idm) }
+        #expect(throws: FeliCaError.truncated(command: 0x0A, length: 13)) {
+            try FeliCaResponse.searchServiceCode(answer("00 00 FE"), idm: idm)
+        }
         #expect(throws: FeliCaError.wrongResponseCode(expected: 0x0B, actual: 0x03)) {
             try FeliCaResponse.searchServiceCode([0x0C, 0x03] + idm.bytes + [0x8B, 0x00], idm: idm)
         }
         let full = try answer("40 00 FF 07")
-        for n in 0..<full.count where n != 12 {      // 12 bytes are a whole service answer
-            var f = Array(full.prefix(n)); if !f.isEmpty { f[0] = UInt8(f.count) }
+        for n in 0..<full.count where n != 12 {  // 12 bytes are a whole service answer
+            var f = Array(full.prefix(n))
+            if !f.isEmpty { f[0] = UInt8(f.count) }
             #expect(throws: FeliCaError.self) { try FeliCaResponse.searchServiceCode(f, idm: idm) }
         }
         #expect(FeliCaNode.area(code: 0x1CC0, end: 0x233F).description == "Area 1CC0h-233Fh")
@@ -107,8 +135,12 @@ import Testing
 
     /// `--trace` lines for FeliCa answers: name, blocks or status; never a throw.
     @Test func responseSummaries() throws {
-        #expect(FeliCaResponse.summary([0x1D, 0x07] + idm.bytes + [0x00, 0x00, 0x01] + [UInt8](repeating: 0, count: 16)) == "Read Without Encryption, 1 block(s)")
-        #expect(FeliCaResponse.summary([0x0C, 0x07] + idm.bytes + [0x01, 0xA8]) == "Read Without Encryption, status 1 A8: illegal block number (block list element 1)")
+        #expect(
+            FeliCaResponse.summary([0x1D, 0x07] + idm.bytes + [0x00, 0x00, 0x01] + [UInt8](repeating: 0, count: 16))
+                == "Read Without Encryption, 1 block(s)")
+        #expect(
+            FeliCaResponse.summary([0x0C, 0x07] + idm.bytes + [0x01, 0xA8])
+                == "Read Without Encryption, status 1 A8: illegal block number (block list element 1)")
         #expect(FeliCaResponse.summary([0x0C, 0x0B] + idm.bytes + [0xFF, 0xFF]) == "Search Service Code")
         #expect(FeliCaResponse.summary([0x0B, 0x7F] + idm.bytes + [0x00]) == "response code 7F")
         #expect(FeliCaResponse.summary([0x6D, 0x00]) == "not a FeliCa frame (length byte)")

@@ -44,7 +44,10 @@ public enum Lab {
         let fd = open("/tmp/cardscan-lab.lock", O_CREAT | O_RDWR, 0o666)
         guard fd >= 0 else { throw LabError("cannot open /tmp/cardscan-lab.lock") }
         flock(fd, LOCK_EX)
-        defer { flock(fd, LOCK_UN); close(fd) }
+        defer {
+            flock(fd, LOCK_UN)
+            close(fd)
+        }
         if !clearedLeftoverCards {
             // A virtual card left on a reader by `make demo` (scripts/lab.sh) is not a test's:
             // take it away once, so that tests start from empty readers.
@@ -66,16 +69,27 @@ public enum Lab {
 
     /// Runs a command, returning its exit status and output (killed after `timeout`).
     @discardableResult
-    public static func shell(_ args: [String], environment: [String: String] = [:],
-                             timeout: TimeInterval = 60) throws -> (status: Int32, stdout: String, stderr: String) {
+    public static func shell(
+        _ args: [String], environment: [String: String] = [:],
+        timeout: TimeInterval = 60
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
         let env = childEnvironment(["CARDSCAN_BIN": binDir, "NO_COLOR": "1"].merging(environment) { $1 })
         let tag = UUID().uuidString
         let outPath = NSTemporaryDirectory() + "lab-\(tag).out", errPath = NSTemporaryDirectory() + "lab-\(tag).err"
-        let outFD = open(outPath, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644), errFD = open(errPath, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
-        defer { unlink(outPath); unlink(errPath) }
+        let outFD = open(outPath, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644),
+            errFD = open(errPath, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
+        defer {
+            unlink(outPath)
+            unlink(errPath)
+        }
         let child: Subprocess
-        do { child = try Subprocess(args, environment: env, stdout: outFD, stderr: errFD) } catch { close(outFD); close(errFD); throw error }
-        close(outFD); close(errFD)
+        do { child = try Subprocess(args, environment: env, stdout: outFD, stderr: errFD) } catch {
+            close(outFD)
+            close(errFD)
+            throw error
+        }
+        close(outFD)
+        close(errFD)
         guard let status = child.wait(timeout: timeout) else {
             child.terminate()
             throw LabError("\(args.joined(separator: " ")) did not finish within \(timeout) s")
@@ -122,17 +136,21 @@ public enum Lab {
             reader = Lab.readers[slot]
             log = "/tmp/cardscan-lab-cardsim-\(slot).log"
             if try PCSCContext().state(of: reader).isPresent {
-                throw LabError("a card is already on \(reader) (a cardsim left running?): stop it with `scripts/lab.sh stop` or `pkill -f 'cardsim vpcd'`")
+                throw LabError(
+                    "a card is already on \(reader) (a cardsim left running?): stop it with `scripts/lab.sh stop` or `pkill -f 'cardsim vpcd'`"
+                )
             }
             let fd = open(log, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
             defer { close(fd) }
-            process = try Subprocess([Lab.binDir + "/cardsim", "vpcd", transcript, "--port", String(Lab.ports[slot])] + options,
-                                     environment: childEnvironment(), stdout: fd, stderr: fd)
+            process = try Subprocess(
+                [Lab.binDir + "/cardsim", "vpcd", transcript, "--port", String(Lab.ports[slot])] + options,
+                environment: childEnvironment(), stdout: fd, stderr: fd)
             if waitForPresence {
                 let ctx = try PCSCContext()
                 guard try ctx.waitForCard(on: [reader], timeout: .seconds(10)) != nil else {
                     stop()
-                    throw LabError("cardsim's card did not appear on \(reader): \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+                    throw LabError(
+                        "cardsim's card did not appear on \(reader): \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
                 }
             }
         }
@@ -151,7 +169,9 @@ public enum Lab {
     }
 
     /// Runs the built `cardscan` with `args`.
-    public static func cardscan(_ args: [String], environment: [String: String] = [:], timeout: TimeInterval = 60) throws -> (status: Int32, stdout: String, stderr: String) {
+    public static func cardscan(
+        _ args: [String], environment: [String: String] = [:], timeout: TimeInterval = 60
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
         try shell([binDir + "/cardscan"] + args, environment: environment, timeout: timeout)
     }
 

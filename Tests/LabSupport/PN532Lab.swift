@@ -13,8 +13,9 @@ extension Lab {
             let log = path + ".log"
             let fd = open(log, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
             defer { close(fd) }
-            process = try Subprocess([Lab.binDir + "/cardsim", "pn532", "--pty", path, cardFile] + options,
-                                     environment: Lab.childEnvironment(), stdout: fd, stderr: fd)
+            process = try Subprocess(
+                [Lab.binDir + "/cardsim", "pn532", "--pty", path, cardFile] + options,
+                environment: Lab.childEnvironment(), stdout: fd, stderr: fd)
             let deadline = Date().addingTimeInterval(5)
             while !FileManager.default.fileExists(atPath: path) {
                 guard Date() < deadline, process.isRunning else {
@@ -26,7 +27,9 @@ extension Lab {
         }
 
         /// Environment for libnfc's own tools: only this device, no USB or serial scanning.
-        public var environment: [String: String] { ["LIBNFC_AUTO_SCAN": "false", "LIBNFC_DEVICE": connectionString, "LIBNFC_INTRUSIVE_SCAN": "false"] }
+        public var environment: [String: String] {
+            ["LIBNFC_AUTO_SCAN": "false", "LIBNFC_DEVICE": connectionString, "LIBNFC_INTRUSIVE_SCAN": "false"]
+        }
 
         public func stop() {
             if stopped { return }

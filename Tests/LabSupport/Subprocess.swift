@@ -18,14 +18,19 @@ public struct Subprocess {
         var attr = posix_spawnattr_t()
         posix_spawnattr_init(&attr)
         defer { posix_spawnattr_destroy(&attr) }
-        var none = sigset_t(); sigemptyset(&none)
-        var all = sigset_t(); sigfillset(&all)
+        var none = sigset_t()
+        sigemptyset(&none)
+        var all = sigset_t()
+        sigfillset(&all)
         posix_spawnattr_setsigmask(&attr, &none)
         posix_spawnattr_setsigdefault(&attr, &all)
         posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let cArgs = argv.map { strdup($0) } + [nil]
         let cEnv = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { cArgs.forEach { free($0) }; cEnv.forEach { free($0) } }
+        defer {
+            for a in cArgs { free(a) }
+            for e in cEnv { free(e) }
+        }
         var child: pid_t = 0
         let rv = posix_spawnp(&child, argv[0], &actions, &attr, cArgs, cEnv)
         guard rv == 0 else { throw Lab.LabError("cannot start \(argv[0]): \(String(cString: strerror(rv)))") }
@@ -55,6 +60,9 @@ public struct Subprocess {
     /// SIGTERM, then SIGKILL after `grace`; always reaps.
     public func terminate(grace: TimeInterval = 3) {
         kill(pid, SIGTERM)
-        if wait(timeout: grace) == nil { kill(pid, SIGKILL); _ = wait(timeout: 5) }
+        if wait(timeout: grace) == nil {
+            kill(pid, SIGKILL)
+            _ = wait(timeout: 5)
+        }
     }
 }

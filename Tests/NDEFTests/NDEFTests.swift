@@ -1,13 +1,16 @@
 import APDU
 import Testing
+
 @testable import NDEF
 
 @Suite struct NDEFTests {
     @Test func textAndURIRecordsRoundTrip() throws {
-        let message = NDEFMessage(records: [NDEFPayload.text("Hello, 世界", language: "en").record, NDEFPayload.uri("https://www.example.com/x").record])
+        let message = NDEFMessage(records: [
+            NDEFPayload.text("Hello, 世界", language: "en").record, NDEFPayload.uri("https://www.example.com/x").record,
+        ])
         let bytes = message.encoded
-        #expect(Array(bytes.prefix(7)) == [0x91, 0x01, 0x10, 0x54, 0x02, 0x65, 0x6E])     // MB|SR, "T", lang "en"
-        #expect(Array(bytes[20..<25]) == [0x51, 0x01, 0x0E, 0x55, 0x02])   // ME|SR, "U", 14 bytes, prefix 02 "https://www."
+        #expect(Array(bytes.prefix(7)) == [0x91, 0x01, 0x10, 0x54, 0x02, 0x65, 0x6E])  // MB|SR, "T", lang "en"
+        #expect(Array(bytes[20..<25]) == [0x51, 0x01, 0x0E, 0x55, 0x02])  // ME|SR, "U", 14 bytes, prefix 02 "https://www."
         let parsed = try NDEFMessage(parsing: bytes)
         #expect(parsed == message)
         #expect(try NDEFPayload(parsed.records[0]) == .text("Hello, 世界", language: "en"))
@@ -28,35 +31,41 @@ import Testing
     @Test func smartPosterMimeExternal() throws {
         let inner = NDEFMessage(records: [NDEFPayload.uri("tel:+6512345678").record, NDEFPayload.text("Call", language: "en").record])
         let sp = NDEFPayload.smartPoster(inner).record
-        let outer = try NDEFMessage(parsing: NDEFMessage(records: [sp, NDEFPayload.mime(type: "text/plain", data: [0x41]).record,
-                                                                   NDEFPayload.external(type: "example.com:t", data: [1]).record]).encoded)
+        let outer = try NDEFMessage(
+            parsing: NDEFMessage(records: [
+                sp, NDEFPayload.mime(type: "text/plain", data: [0x41]).record,
+                NDEFPayload.external(type: "example.com:t", data: [1]).record,
+            ]).encoded)
         #expect(try NDEFPayload(outer.records[0]) == .smartPoster(inner))
         #expect(try NDEFPayload(outer.records[1]) == .mime(type: "text/plain", data: [0x41]))
         #expect(try NDEFPayload(outer.records[2]) == .external(type: "example.com:t", data: [1]))
     }
 
     @Test func longRecordsAndIDs() throws {
-        let r = NDEFRecord(tnf: .media, type: Array("application/octet-stream".utf8), id: [0x01], payload: [UInt8](repeating: 7, count: 300))
+        let r = NDEFRecord(
+            tnf: .media, type: Array("application/octet-stream".utf8), id: [0x01], payload: [UInt8](repeating: 7, count: 300))
         let bytes = NDEFMessage(records: [r]).encoded
-        #expect(bytes[0] == 0xCA)                                           // MB|ME|IL, TNF 2, not short
+        #expect(bytes[0] == 0xCA)  // MB|ME|IL, TNF 2, not short
         #expect(Array(bytes[2..<6]) == [0, 0, 0x01, 0x2C])
         #expect(try NDEFMessage(parsing: bytes).records == [r])
     }
 
     @Test func chunkedRecordsAreJoined() throws {
-        let bytes = try Hex.parse("B1 01 03 54 02 65 6E  36 00 02 48 69  56 00 01 21")   // MB|CF|SR T "en"… then two chunks
+        let bytes = try Hex.parse("B1 01 03 54 02 65 6E  36 00 02 48 69  56 00 01 21")  // MB|CF|SR T "en"… then two chunks
         let m = try NDEFMessage(parsing: bytes)
         #expect(m.records.count == 1)
         #expect(try NDEFPayload(m.records[0]) == .text("Hi!", language: "en"))
     }
 
     @Test func malformedNDEF() throws {
-        #expect(throws: NDEFError.lengthPastEnd(offset: 0, declared: 11, available: 3)) { try NDEFMessage(parsing: Hex.parse("D1 01 0A 54 02 65")) }
+        #expect(throws: NDEFError.lengthPastEnd(offset: 0, declared: 11, available: 3)) {
+            try NDEFMessage(parsing: Hex.parse("D1 01 0A 54 02 65"))
+        }
         #expect(throws: NDEFError.chunkWithoutEnd) { try NDEFMessage(parsing: Hex.parse("B1 01 03 54 02 65 6E 36 00 02 48 69")) }
         #expect(throws: NDEFError.missingMessageBegin) { try NDEFMessage(parsing: Hex.parse("51 01 01 55 00")) }
         #expect(throws: NDEFError.missingMessageEnd) { try NDEFMessage(parsing: Hex.parse("91 01 01 55 00")) }
         #expect(throws: NDEFError.recordAfterMessageEnd(offset: 5)) { try NDEFMessage(parsing: Hex.parse("D1 01 01 55 00 D1 01 01 55 00")) }
-        #expect(throws: NDEFError.self) { try NDEFMessage(parsing: Hex.parse("D6 00 00")) }          // TNF 6 alone
+        #expect(throws: NDEFError.self) { try NDEFMessage(parsing: Hex.parse("D6 00 00")) }  // TNF 6 alone
         #expect(throws: NDEFError.invalidEmptyRecord(offset: 0)) { try NDEFMessage(parsing: Hex.parse("D0 01 00 55")) }
         #expect(throws: NDEFError.emptyMessage) { try NDEFMessage(parsing: []) }
     }
@@ -73,7 +82,8 @@ import Testing
         #expect(a.encoded == (try Hex.parse("10 04 01 00 0D 00 00 00 00 00 01 00 00 18 00 3B")))
         let parsed = try Type3AttributeBlock(parsing: a.encoded)
         #expect(parsed == a && parsed.dataBlocks == 2 && parsed.status == NDEFStatus(access: .readWrite, capacity: 208))
-        var bad = a.encoded; bad[15] ^= 1
+        var bad = a.encoded
+        bad[15] ^= 1
         #expect(throws: NDEFError.self) { try Type3AttributeBlock(parsing: bad) }
         for n in 0..<16 { #expect(throws: NDEFError.self) { try Type3AttributeBlock(parsing: Array(a.encoded.prefix(n))) } }
         #expect(Type3AttributeBlock(nbr: 4, nbw: 1, nmaxb: 13, rwFlag: 0, ln: 0).status.access == .readOnly)
@@ -85,20 +95,27 @@ import Testing
         #expect(cc.status == NDEFStatus(access: .readWrite, capacity: 48))
         #expect(cc.chunks(from: 2, total: 130).map(\.length) == [59, 59, 12])
         #expect(try Type4CapabilityContainer(parsing: Hex.parse("00 0F 20 00 3B 00 34 04 06 E1 04 00 32 00 FF")).status.access == .readOnly)
-        for n in 0..<15 { #expect(throws: NDEFError.self) { try Type4CapabilityContainer(parsing: Array(try Hex.parse("00 0F 20 00 3B 00 34 04 06 E1 04 00 32 00 00").prefix(n))) } }
+        for n in 0..<15 {
+            #expect(throws: NDEFError.self) {
+                try Type4CapabilityContainer(parsing: Array(try Hex.parse("00 0F 20 00 3B 00 34 04 06 E1 04 00 32 00 00").prefix(n)))
+            }
+        }
     }
 
     @Test func type2Memory() throws {
         let message = NDEFMessage(records: [NDEFPayload.uri("https://nfc.example").record])
-        let header = try Hex.parse("04 12 34 56  78 9A BC DE  00 00 00 00  E1 10 12 00")   // NTAG-like, 144-byte data area
-        let memory = header + [0x01, 0x03, 0xA0, 0x0C, 0x44] + Type2Memory.tlvs(for: message)   // a lock-control TLV first
+        let header = try Hex.parse("04 12 34 56  78 9A BC DE  00 00 00 00  E1 10 12 00")  // NTAG-like, 144-byte data area
+        let memory = header + [0x01, 0x03, 0xA0, 0x0C, 0x44] + Type2Memory.tlvs(for: message)  // a lock-control TLV first
         let parsed = try Type2Memory(parsing: memory)
         #expect(try NDEFMessage(parsing: parsed.ndef ?? []) == message)
         #expect(parsed.status == NDEFStatus(access: .readWrite, capacity: 141))
-        var readOnly = memory; readOnly[15] = 0x0F
+        var readOnly = memory
+        readOnly[15] = 0x0F
         #expect(try Type2Memory(parsing: readOnly).status.access == .readOnly)
         #expect(throws: NDEFError.self) { try Type2Memory(parsing: Array(memory.prefix(20))) }
         #expect(throws: NDEFError.self) { try NDEFStatus(access: .readOnly, capacity: 100).check(writing: message) }
-        #expect(throws: NDEFError.tooLarge(message.encoded.count)) { try NDEFStatus(access: .readWrite, capacity: 4).check(writing: message) }
+        #expect(throws: NDEFError.tooLarge(message.encoded.count)) {
+            try NDEFStatus(access: .readWrite, capacity: 4).check(writing: message)
+        }
     }
 }

@@ -18,16 +18,19 @@ import Testing
             // this test only (all test targets share one process).
             setenv("LIBNFC_AUTO_SCAN", "false", 1)
             setenv("LIBNFC_DEVICE", pn532.connectionString, 1)
-            defer { unsetenv("LIBNFC_DEVICE"); unsetenv("LIBNFC_AUTO_SCAN") }
+            defer {
+                unsetenv("LIBNFC_DEVICE")
+                unsetenv("LIBNFC_AUTO_SCAN")
+            }
             #expect(NFCDevice.list() == [pn532.connectionString])
-            #expect(NFCDevice.list(probe: false) == [pn532.connectionString])      // a configured device needs no scan
+            #expect(NFCDevice.list(probe: false) == [pn532.connectionString])  // a configured device needs no scan
             let device = try NFCDevice(connectionString: pn532.connectionString)
             #expect(device.connectionString == pn532.connectionString)
             let target = try #require(try device.pollFeliCa(systemCode: 0x0003))
             #expect(target.idm.bytes == (try Hex.parse("01 2E 4C D0 1A 2B 3C 4D")))
             #expect(target.pmm.bytes == (try Hex.parse("03 01 4B 02 4F 49 93 FF")))
             #expect(target.systemCode == 0x0003)
-            #expect(try device.pollFeliCa(systemCode: 0x8008) == nil)                  // not an Octopus
+            #expect(try device.pollFeliCa(systemCode: 0x8008) == nil)  // not an Octopus
             #expect(try device.pollFeliCa(baud424: true)?.idm == target.idm)
         }
     }
@@ -41,7 +44,8 @@ import Testing
             let idm = target.idm
             let exchange = CardExchange(channel: FeliCaChannel(device: device))
             let read = { (service: UInt16, block: UInt16) throws -> [[UInt8]] in
-                let frame = try FeliCaCommand.readWithoutEncryption(idm, services: [ServiceCode(service)], blocks: [BlockListElement(serviceIndex: 0, blockNumber: block)])
+                let frame = try FeliCaCommand.readWithoutEncryption(
+                    idm, services: [ServiceCode(service)], blocks: [BlockListElement(serviceIndex: 0, blockNumber: block)])
                 return try FeliCaResponse.readWithoutEncryption(try exchange.transmit(frame), idm: idm, expectedBlocks: 1)
             }
             #expect(try read(0x008B, 0)[0].suffix(5) == [0x0A, 0x00, 0x00, 0x01, 0xE3])
@@ -82,8 +86,10 @@ import Testing
             #expect(profile.id == "suica")
             let live = try #require(engine.read(profile).report)
             let expected = try JSONValue(parsing: String(contentsOfFile: Lab.fixture("suica/full-read.expected.json"), encoding: .utf8))
-            #expect(ReportDiff.compare(expected: expected, actual: live.json).isEmpty, "\(ReportDiff.compare(expected: expected, actual: live.json))")
-            #expect(live.exchanges == 4 && live.name == "Suica")           // 3 Read Without Encryption + 1 Request Service
+            #expect(
+                ReportDiff.compare(expected: expected, actual: live.json).isEmpty,
+                "\(ReportDiff.compare(expected: expected, actual: live.json))")
+            #expect(live.exchanges == 4 && live.name == "Suica")  // 3 Read Without Encryption + 1 Request Service
         }
     }
 
@@ -95,13 +101,17 @@ import Testing
             device.timeoutMilliseconds = 300
             let target = try #require(try device.pollFeliCa())
             let channel = FeliCaChannel(device: device)
-            let frame = try FeliCaCommand.readWithoutEncryption(target.idm, services: [ServiceCode(0x008B)], blocks: [BlockListElement(serviceIndex: 0, blockNumber: 0)])
+            let frame = try FeliCaCommand.readWithoutEncryption(
+                target.idm, services: [ServiceCode(0x008B)], blocks: [BlockListElement(serviceIndex: 0, blockNumber: 0)])
             _ = try channel.transmit(frame)
-            do { _ = try channel.transmit(frame); Issue.record("the removed card answered") } catch let e as NFCError {
+            do {
+                _ = try channel.transmit(frame)
+                Issue.record("the removed card answered")
+            } catch let e as NFCError {
                 #expect(e.failure == .timeout || e.failure == .removed, "\(e.message)")
                 #expect(e.hint != nil)
             }
-            #expect(try device.pollFeliCa() == nil)                                      // gone from the field
+            #expect(try device.pollFeliCa() == nil)  // gone from the field
         }
     }
 
@@ -133,20 +143,35 @@ import Testing
             let device = try NFCDevice(connectionString: pn532.connectionString)
             #expect(try device.pollFeliCa(systemCode: 0x0003) == nil)
             let octopus = try #require(try device.pollFeliCa(systemCode: 0x8008))
-            let szt = try #require(try device.pollFeliCa(systemCode: 0x8005))                         // stays selected
-            #expect(octopus.idm.bytes[0] == 0x01 && szt.idm.bytes[0] == 0x11 && szt.systemCode == 0x8005)   // system 1 in IDm's upper nibble
+            let szt = try #require(try device.pollFeliCa(systemCode: 0x8005))  // stays selected
+            #expect(octopus.idm.bytes[0] == 0x01 && szt.idm.bytes[0] == 0x11 && szt.systemCode == 0x8005)  // system 1 in IDm's upper nibble
             let idm = szt.idm
             let x = CardExchange(channel: FeliCaChannel(device: device))
-            #expect(try FeliCaResponse.requestSystemCode(try x.transmit(FeliCaCommand.requestSystemCode(idm)), idm: idm) == [SystemCode(0x8008), SystemCode(0x8005)])
+            #expect(
+                try FeliCaResponse.requestSystemCode(try x.transmit(FeliCaCommand.requestSystemCode(idm)), idm: idm) == [
+                    SystemCode(0x8008), SystemCode(0x8005),
+                ])
             let read = { (service: UInt16, block: UInt16) throws -> [[UInt8]] in
-                try FeliCaResponse.readWithoutEncryption(try x.transmit(FeliCaCommand.readWithoutEncryption(idm, services: [ServiceCode(service)], blocks: [BlockListElement(serviceIndex: 0, blockNumber: block)])), idm: idm)
+                try FeliCaResponse.readWithoutEncryption(
+                    try x.transmit(
+                        FeliCaCommand.readWithoutEncryption(
+                            idm, services: [ServiceCode(service)], blocks: [BlockListElement(serviceIndex: 0, blockNumber: block)])),
+                    idm: idm)
             }
             #expect(try read(0x0118, 0)[0].prefix(4) == [0x00, 0x00, 0x01, 0x90])
             #expect(throws: FeliCaError.status(StatusFlags(0x01, 0xA8))) { _ = try read(0x0118, 1) }
-            #expect(throws: FeliCaError.status(StatusFlags(0x01, 0xA6))) { _ = try read(0x090F, 0) }    // no such service here
-            let write = try FeliCaCommand.writeWithoutEncryption(idm, services: [ServiceCode(0x0118)], blocks: [BlockListElement(serviceIndex: 0, blockNumber: 0)], data: [[UInt8](repeating: 0, count: 16)])
-            #expect(throws: FeliCaError.status(StatusFlags(0x01, 0xA5))) { try FeliCaResponse.writeWithoutEncryption(try x.transmit(write), idm: idm) }
-            #expect(try FeliCaResponse.requestService(try x.transmit(FeliCaCommand.requestService(idm, nodes: [ServiceCode(0x0118), ServiceCode(0x090F)])), idm: idm) == [0x0000, 0xFFFF])
+            #expect(throws: FeliCaError.status(StatusFlags(0x01, 0xA6))) { _ = try read(0x090F, 0) }  // no such service here
+            let write = try FeliCaCommand.writeWithoutEncryption(
+                idm, services: [ServiceCode(0x0118)], blocks: [BlockListElement(serviceIndex: 0, blockNumber: 0)],
+                data: [[UInt8](repeating: 0, count: 16)])
+            #expect(throws: FeliCaError.status(StatusFlags(0x01, 0xA5))) {
+                try FeliCaResponse.writeWithoutEncryption(try x.transmit(write), idm: idm)
+            }
+            #expect(
+                try FeliCaResponse.requestService(
+                    try x.transmit(FeliCaCommand.requestService(idm, nodes: [ServiceCode(0x0118), ServiceCode(0x090F)])), idm: idm) == [
+                        0x0000, 0xFFFF,
+                    ])
         }
     }
 }

@@ -78,7 +78,10 @@ import Testing
         try Lab.exclusive {
             let a = try Lab.Card(Lab.fixture("shanghai-transit/full-read.apdu"), slot: 0)
             let b = try Lab.Card(Lab.fixture("city-union/xian-full.apdu"), slot: 1)
-            defer { a.stop(); b.stop() }
+            defer {
+                a.stop()
+                b.stop()
+            }
             nonisolated(unsafe) var balances: [Int: [UInt8]] = [:]
             nonisolated(unsafe) var failures: [String] = []
             let lock = NSLock()
@@ -200,9 +203,12 @@ import Testing
     @Test func insertRemoveAndAPcscdRestart() throws {
         try Lab.exclusive {
             let monitor = CardMonitor(reader: Lab.readers[0])
-            #expect(monitor.next(timeout: .milliseconds(300)) == nil)        // nothing yet
+            #expect(monitor.next(timeout: .milliseconds(300)) == nil)  // nothing yet
             let card = try Lab.Card(Lab.fixture("shanghai-transit/full-read.apdu"))
-            guard case .cardPresented(let s)? = monitor.next(timeout: .seconds(5)) else { Issue.record("no insert event"); return }
+            guard case .cardPresented(let s)? = monitor.next(timeout: .seconds(5)) else {
+                Issue.record("no insert event")
+                return
+            }
             #expect(s.name == Lab.readers[0] && s.atr.first == 0x3B)
             card.stop()
             #expect(monitor.next(timeout: .seconds(5)) == .cardRemoved(reader: Lab.readers[0]))
@@ -213,7 +219,12 @@ import Testing
             let again = try Lab.Card(Lab.fixture("shanghai-transit/full-read.apdu"))
             defer { again.stop() }
             var sawCard = false
-            for _ in 0..<3 { if case .cardPresented? = monitor.next(timeout: .seconds(5)) { sawCard = true; break } }
+            for _ in 0..<3 {
+                if case .cardPresented? = monitor.next(timeout: .seconds(5)) {
+                    sawCard = true
+                    break
+                }
+            }
             #expect(sawCard)
         }
     }

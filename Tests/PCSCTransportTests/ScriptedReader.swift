@@ -6,5 +6,8 @@ final class ScriptedReader: CardChannel {
     var script: [[UInt8]]
     var sent: [[UInt8]] = []
     init(_ answers: [String]) throws { script = try answers.map { try Hex.parse($0) } }
-    func transmit(_ command: [UInt8]) throws -> [UInt8] { sent.append(command); return script.removeFirst() }
+    func transmit(_ command: [UInt8]) throws -> [UInt8] {
+        sent.append(command)
+        return script.removeFirst()
+    }
 }
