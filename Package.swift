@@ -71,7 +71,9 @@ let package = Package(
         .testTarget(
             name: "NFCTransportTests",
             dependencies: ["APDU", "FeliCaCommands", "NDEF", "CardProfiles", "CardReading", "NFCTransport", "LabSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["APDU", "CardProfiles", "CardReading", "PCSCTransport", "LabSupport"]),
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["APDU", "FeliCaCommands", "NDEF", "CardProfiles", "CardReading", "PCSCTransport", "NFCTransport", "LabSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

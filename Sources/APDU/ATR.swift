@@ -39,6 +39,9 @@ public struct ATR: Hashable, Sendable {
             case .tooLong(let n): return "an ATR has at most 33 bytes, got \(n)"
             }
         }
+        public var hint: String? {
+            "an ATR is TS (3B or 3F), T0, the interface bytes it announces, the historical bytes and TCK (ISO/IEC 7816-3 §8.2)"
+        }
     }
 
     /// Protocols the card offers (the TD chain; T=0 when there is none).

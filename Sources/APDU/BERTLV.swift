@@ -34,6 +34,12 @@ public struct BERTLV: Hashable, Sendable {
             case .invalidPath(let p): return "'\(p)' is not a tag path (write tags in hex separated by '/', e.g. 6F/A5/9F0C)"
             }
         }
+        public var hint: String? {
+            switch self {
+            case .invalidTagText, .invalidPath: return "tags are 1 to 4 bytes of hex (ISO/IEC 7816-4 §5.2), e.g. 6F, 9F0C"
+            default: return "the bytes are not BER-TLV (ISO/IEC 7816-4 §5.2): a trace of the exchanges shows them"
+            }
+        }
     }
 
     public init(tag: TLVTag, value: [UInt8], children: [BERTLV] = []) {

@@ -43,6 +43,7 @@ public final class CardExchange {
                 return "the card kept answering 61 xx to GET RESPONSE after \(c.hexString)"
             }
         }
+        public var hint: String? { "the card or reader misbehaves: present the card again; a trace of the exchanges shows the answers" }
     }
 
     /// One counted, observed round trip with raw bytes (FeliCa frames use this directly).

@@ -64,6 +64,7 @@ public struct CommandAPDU: Hashable, Sendable {
             case .malformedExtendedLength: return "malformed extended length field (ISO 7816-3 §12.1.3)"
             }
         }
+        public var hint: String? { "a command APDU is CLA INS P1 P2, then Lc and data, then Le (ISO/IEC 7816-4 §5.1)" }
     }
 
     /// The bytes on the wire (ISO/IEC 7816-3 §12.1.3).

@@ -42,7 +42,9 @@ public final class ReplayChannel: CardChannel {
                 return "\(f): replay ran past the end of the transcript; unrecorded command: \(a.hexString)"
             }
         }
-        public var hint: String? { "the profile sends different commands than were recorded: re-record, or replay with --lenient" }
+        public var hint: String? {
+            "the profile sends different commands than were recorded: re-record the card, or replay leniently (any order)"
+        }
     }
 
     public func transmit(_ command: [UInt8]) throws -> [UInt8] {

@@ -16,6 +16,7 @@ public struct ResponseAPDU: Hashable, Sendable {
             case .tooShort(let n): return "a response needs at least the 2 status bytes, got \(n)"
             }
         }
+        public var hint: String? { "the card or reader lost the answer: hold the card still and try again" }
     }
 
     /// Splits wire bytes into data and status word; fewer than 2 bytes is an error.

@@ -7,7 +7,7 @@ public struct JSONParseError: UserFacingError, Equatable {
     public var reason: String
     public init(reason: String) { self.reason = reason }
     public var message: String { "not a JSON report: \(reason)" }
-    public var hint: String? { "an expected report is what `--json` prints; write it again from a known-good read" }
+    public var hint: String? { "an expected report is a JSON report (docs/report.md); write it again from a known-good read" }
 }
 
 extension JSONValue: Decodable {

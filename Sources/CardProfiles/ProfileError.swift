@@ -17,5 +17,5 @@ public struct ProfileIssue: Hashable, Sendable, CustomStringConvertible {
 public struct ProfileLoadError: UserFacingError, Equatable {
     public var issues: [ProfileIssue]
     public var message: String { issues.map(\.description).joined(separator: "\n") }
-    public var hint: String? { "see docs/profile-format.md; check a profile with `cardscan profiles validate FILE`" }
+    public var hint: String? { "see docs/profile-format.md for the format" }
 }

@@ -47,7 +47,7 @@ public struct FeliCaCardImage: Codable, Equatable, Sendable {
         public let reason: String
         public init(reason: String) { self.reason = reason }
         public var message: String { reason }
-        public var hint: String? { "see docs/felica.md for the card image format; `cardscan felica --image FILE` writes one from a card" }
+        public var hint: String? { "see docs/felica.md for the card image format" }
     }
 
     /// The checked contents, in bytes.

@@ -48,7 +48,7 @@ public struct NFCError: CardTransportError, Equatable {
         switch code {
         case .noDevice:
             return
-                "give the device with --device or LIBNFC_DEVICE (e.g. pn532_uart:/dev/ttyUSB0, acr122_usb); an ACR122U is often held by pcscd (stop it, or read it through PC/SC instead) or by the kernel's pn533 driver (rmmod pn533_usb pn533 nfc)"
+                "name the device (a connection string, or LIBNFC_DEVICE: e.g. pn532_uart:/dev/ttyUSB0, acr122_usb); an ACR122U is often held by pcscd (stop it, or read it through PC/SC instead) or by the kernel's pn533 driver (rmmod pn533_usb pn533 nfc)"
         case .noTarget, .targetReleased, .rfTransmission: return "hold the card flat on the reader until the read completes"
         case .timeout: return "hold the card still; a card that never answers may need to be presented again"
         case .io: return "check the cable and the serial port; is another program using the device?"

@@ -92,16 +92,16 @@ public struct PCSCError: CardTransportError, Equatable {
         switch code {
         case .noService, .serviceStopped:
             return
-                "start it with `sudo systemctl start pcscd` (or `sudo pcscd` where there is no systemd); `cardscan doctor` checks the setup"
+                "start it with `sudo systemctl start pcscd` (or `sudo pcscd` where there is no systemd)"
         case .noReadersAvailable:
-            return "plug in a reader; `cardscan doctor` lists what pcscd sees. No reader? scripts/lab.sh starts a virtual one"
+            return "plug in a reader"
         case .noSmartcard, .removedCard: return "hold the card still on the reader until the read completes"
         case .sharingViolation:
             return "close the other program using \(reader ?? "the reader") (a browser, opensc, another cardscan) and try again"
-        case .timeout: return "the card took too long: hold it flat on the reader, or raise --timeout"
+        case .timeout: return "the card took too long: hold it flat on the reader, or allow it more time"
         case .resetCard: return "try again; if it keeps happening another program is resetting the card"
         case .unresponsiveCard, .unpoweredCard: return "take the card away and present it again"
-        case .unknownReader, .readerUnavailable: return "list readers with `cardscan readers`"
+        case .unknownReader, .readerUnavailable: return "the reader may have been unplugged; list the readers pcscd sees"
         default: return nil
         }
     }
@@ -126,8 +126,8 @@ public enum ReaderSelectionError: UserFacingError, Equatable {
         case .notFound(_, let a):
             return a.isEmpty
                 ? "no readers are connected" : "readers: " + a.enumerated().map { "\($0.offset) \($0.element)" }.joined(separator: ", ")
-        case .ambiguous: return "use more of the name, or the reader's index from `cardscan readers`"
-        case .noReaders: return "plug in a reader; `cardscan doctor` lists what pcscd sees"
+        case .ambiguous: return "use more of the name, or the reader's index in the list"
+        case .noReaders: return "plug in a reader"
         }
     }
 }

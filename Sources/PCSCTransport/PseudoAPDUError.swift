@@ -26,6 +26,6 @@ public struct PseudoAPDUError: CardTransportError, Equatable {
     public var hint: String? {
         failure == .timeout
             ? "hold the card still on the reader until the read completes"
-            : "this reader may use another pseudo-APDU convention; a PN53x-based reader can be used through libnfc instead (--device, see docs/felica.md)"
+            : "this reader may use another pseudo-APDU convention; a PN53x-based reader can be used through libnfc instead (docs/felica.md)"
     }
 }

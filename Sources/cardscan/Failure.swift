@@ -2,6 +2,7 @@ import APDU
 import ArgumentParser
 import CardProfiles
 import CardReading
+import FeliCaCommands
 import Foundation
 import NDEF
 import NFCTransport
@@ -41,7 +42,8 @@ enum ExitStatus: Int32 {
         case let e as NDEFTags.Failure: if case .notNDEF = e { self = .notRecognised } else { self = .invalidInput }
         case let e as NDEFTags.WriteFailure: if case .verification = e { self = .cardFailed } else { self = .invalidInput }
         case let e as FileError: self = e.isMissing ? .noSuchInput : .invalidInput
-        case is ProfileLoadError, is TranscriptError, is ReplayChannel.Mismatch, is TranscriptReplay.Failure, is DecodingError:
+        case is ProfileLoadError, is TranscriptError, is ReplayChannel.Mismatch, is TranscriptReplay.Failure, is DecodingError,
+            is FeliCaCardImage.Invalid, is JSONParseError:
             self = .invalidInput
         case is ProfileRegistry.LookupError: self = .noSuchInput
         case is Hex.ParseError, is CommandAPDU.EncodingError, is ATR.ParseError: self = .invalidInput
@@ -106,6 +108,27 @@ func commandLineHint(for error: any UserFacingError) -> String? {
         }
         if case .noSuchProfile(_, let known) = e { return "known profiles: \(known.joined(separator: ", ")) (cardscan profiles list)" }
         return nil
+    case let e as PCSCError:
+        switch e.code {
+        case .noService, .serviceStopped: return (e.hint ?? "") + "; `cardscan doctor` checks the setup"
+        case .noReadersAvailable:
+            return "plug in a reader; `cardscan doctor` lists what pcscd sees. No reader? scripts/lab.sh starts a virtual one"
+        case .timeout: return "the card took too long: hold it flat on the reader, or raise --timeout"
+        case .unknownReader, .readerUnavailable: return "list readers with `cardscan readers`"
+        default: return nil
+        }
+    case let e as ReaderSelectionError:
+        if case .ambiguous = e { return "use more of the name, or the reader's index from `cardscan readers`" }
+        if case .noReaders = e { return "plug in a reader; `cardscan doctor` lists what pcscd sees" }
+        return nil
+    case let e as NFCError where e.code == .noDevice:
+        return
+            "give the device with --device or LIBNFC_DEVICE (e.g. pn532_uart:/dev/ttyUSB0, acr122_usb); an ACR122U is often held by pcscd (stop it, or read it through PC/SC instead) or by the kernel's pn533 driver (rmmod pn533_usb pn533 nfc)"
+    case let e as PseudoAPDUError where e.failure != .timeout:
+        return
+            "this reader may use another pseudo-APDU convention; a PN53x-based reader can be used through libnfc instead (--device, see docs/felica.md)"
+    case is ProfileLoadError: return "see docs/profile-format.md; check a profile with `cardscan profiles validate FILE`"
+    case is FeliCaCardImage.Invalid: return "see docs/felica.md; `cardscan felica --image FILE` writes a card image from a card"
     case let e as NDEFTags.Failure:
         if case .notNDEF = e {
             return "a transit card is read with `cardscan`; `cardscan readers` and `cardscan felica` say what a card is"

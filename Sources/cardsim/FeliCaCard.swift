@@ -27,9 +27,9 @@ final class FeliCaTranscriptCard: FeliCaCard {
     private var memory: TagMemory
 
     init(_ transcript: Transcript, file: String) throws {
-        idm = try transcript.bytes(header: "idm", count: 8)
-        pmm = try transcript.bytes(header: "pmm", count: 8)
-        systemCode = try transcript.bytes(header: "system-code", count: 2)
+        idm = try transcript.bytes(header: .idm, count: 8)
+        pmm = try transcript.bytes(header: .pmm, count: 8)
+        systemCode = try transcript.bytes(header: .systemCode, count: 2)
         replay = ReplayChannel(transcript, mode: .lenient, file: file)
         memory = TagMemory(seed: transcript)
     }

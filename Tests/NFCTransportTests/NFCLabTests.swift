@@ -1,5 +1,6 @@
 import APDU
 import CardProfiles
+import CardReading
 import FeliCaCommands
 import Foundation
 import LabSupport
@@ -76,15 +77,17 @@ import Testing
             let pn532 = try Lab.PN532(file)
             defer { pn532.stop() }
             let device = try NFCDevice(connectionString: pn532.connectionString)
-            let target = try #require(try device.pollFeliCa())
-            let session = CardSession(exchange: CardExchange(channel: FeliCaChannel(device: device)))
-            session.technology = .felica
-            session.felicaPoller = { sc in try device.pollFeliCa(systemCode: sc) }
+            // What `cardscan --device` does: the libnfc detector, then the one entry point.
+            let connection = try #require(try NFCDetector.poll(device))
+            guard case .felica(let target) = connection.card else {
+                Issue.record("not FeliCa: \(connection.card)")
+                return
+            }
+            #expect(target.systemCode == 0x0003)
             let registry = ProfileRegistry(directories: [.init(path: Lab.root + "/profiles", isBuiltIn: true)])
-            let engine = ProfileEngine(session: session)
-            let profile = try engine.detect(among: registry.profiles)
-            #expect(profile.id == "suica")
-            let live = try #require(engine.read(profile).report)
+            let outcome = CardReader(registry: registry).read(connection)
+            #expect(outcome.profile?.id == "suica")
+            let live = try #require(outcome.report)
             let expected = try JSONValue(parsing: String(contentsOfFile: Lab.fixture("suica/full-read.expected.json"), encoding: .utf8))
             #expect(
                 ReportDiff.compare(expected: expected, actual: live.json).isEmpty,
