@@ -10,9 +10,21 @@ enum FieldDecoder {
             let end = spec.offset + (spec.length ?? 1) - 1
             throw Failure(reason: "needs bytes \(spec.offset)…\(end) but answer '\(answer)' has \(data.count) byte(s)")
         }
-        let bytes = data[spec.offset..<(spec.offset + length)]
+        return try decode(spec, bytes: data[spec.offset..<(spec.offset + length)], width: nil, minutes: nil)
+    }
+
+    /// A field read by bits: `value` (right-aligned in whole bytes) decoded as the spec's type,
+    /// its width standing for the byte length (a 5-bit number is signed at bit 4). `minutes`:
+    /// the minutes of the day that go with a `days` date (EN 1545 date + time).
+    static func decode(_ spec: FieldSpec, bits value: BitValue, minutes: Int? = nil) throws(Failure) -> FieldValue? {
+        try decode(spec, bytes: value.bytes[...], width: value.width, minutes: minutes)
+    }
+
+    private static func decode(
+        _ spec: FieldSpec, bytes: ArraySlice<UInt8>, width bitWidth: Int?, minutes: Int?
+    ) throws(Failure) -> FieldValue? {
         switch spec.type {
-        case .uint, .int, .days, .seconds:
+        case .uint, .int, .days, .seconds, .minutes:
             guard bytes.count <= 8 else { throw Failure(reason: "an integer field is at most 8 bytes, not \(bytes.count)") }
             var raw: UInt64 = 0
             for b in (spec.littleEndian ? Array(bytes.reversed()) : Array(bytes)) { raw = raw << 8 | UInt64(b) }
@@ -21,6 +33,8 @@ enum FieldDecoder {
             if let bits = spec.bits {
                 width = bits.count
                 raw = (raw >> UInt64(bits.lowerBound)) & (width >= 64 ? .max : (1 << UInt64(width)) - 1)
+            } else if let bitWidth {
+                width = bitWidth
             }
             var value: Int
             if spec.type == .int {
@@ -35,12 +49,31 @@ enum FieldDecoder {
                 value = Int(raw)
             }
             if spec.type == .days || spec.type == .seconds {
-                return try epochValue(spec, value)
+                return try epochValue(spec, value, minutes: minutes)
+            }
+            if spec.type == .minutes {
+                guard (0..<1440).contains(value) else { throw Failure(reason: "\(value) is not a time of day (0…1439 minutes)") }
+                var out: [UInt8] = []
+                appendDigits(&out, value / 60, 2)
+                out.append(0x3A)
+                appendDigits(&out, value % 60, 2)
+                return .string(String(decoding: out, as: UTF8.self))
             }
             return try finish(spec, value)
         case .bcd:
             return try finish(spec, try bcdNumber(bytes))
+        case .letters:
+            guard let bitWidth, bitWidth % 5 == 0 else { throw Failure(reason: "5-bit letters take a multiple of 5 bits") }
+            let bits = BitValue(bytes: Array(bytes), width: bitWidth).bits
+            var text = ""
+            for i in stride(from: 0, to: bits.count, by: 5) {
+                let code = bits[i..<(i + 5)].reduce(0) { $0 << 1 | ($1 ? 1 : 0) }
+                text.append(code >= 1 && code <= 26 ? Character(Unicode.Scalar(UInt8(64 + code))) : " ")
+            }
+            while text.last == " " { text.removeLast() }
+            return .string(text)
         case .bcdDate:
+            guard bytes.count == 4 else { throw Failure(reason: "a BCD date is 4 bytes, not \(bytes.count)") }
             try checkBCD(bytes)
             if bytes.allSatisfy({ $0 == 0 }) { return nil }
             let s = bytes.startIndex
@@ -50,6 +83,7 @@ enum FieldDecoder {
             }
             return .string(date.description)
         case .bcdDateTime:
+            guard bytes.count == 7 else { throw Failure(reason: "a BCD date and time is 7 bytes, not \(bytes.count)") }
             try checkBCD(bytes)
             if bytes.allSatisfy({ $0 == 0 }) { return nil }
             let b = bytes.startIndex
@@ -60,7 +94,8 @@ enum FieldDecoder {
             }
             return .string(isoDateTime(date, h, mi, s, zoneMinutes: spec.zoneMinutes ?? 0))
         case .packedDate:
-            let v = Int(bytes[bytes.startIndex]) << 8 | Int(bytes[bytes.startIndex + 1])
+            guard bytes.count <= 2 else { throw Failure(reason: "a packed date is at most 2 bytes, not \(bytes.count)") }
+            let v = bytes.reduce(0) { $0 << 8 | Int($1) }
             if v == 0 { return nil }
             guard let date = CivilDate(year: spec.yearBase + (v >> 9), month: (v >> 5) & 0x0F, day: v & 0x1F) else {
                 throw Failure(reason: "\(bytes.hexString) is not a valid packed date (year 7 bits, month 4, day 5)")
@@ -85,14 +120,16 @@ enum FieldDecoder {
         }
     }
 
-    private static func epochValue(_ spec: FieldSpec, _ count: Int) throws(Failure) -> FieldValue {
+    private static func epochValue(_ spec: FieldSpec, _ count: Int, minutes: Int?) throws(Failure) -> FieldValue {
         guard let epoch = spec.epoch else { throw Failure(reason: "needs an epoch") }
         let zone = spec.zoneMinutes ?? 0
         let outOfRange = Failure(reason: "\(count) \(spec.type == .days ? "days" : "seconds") after \(epoch) is past the year 9999")
         if spec.type == .days {
             let (day, overflow) = epoch.daysSinceUnixEpoch.addingReportingOverflow(count)
             guard !overflow, CivilDate.supportedDays.contains(day) else { throw outOfRange }
-            return .string(CivilDate(daysSinceUnixEpoch: day).description)
+            guard let minutes else { return .string(CivilDate(daysSinceUnixEpoch: day).description) }
+            guard (0..<1440).contains(minutes) else { throw Failure(reason: "\(minutes) is not a time of day (0…1439 minutes)") }
+            return .string(isoDateTime(CivilDate(daysSinceUnixEpoch: day), minutes / 60, minutes % 60, 0, zoneMinutes: zone))
         }
         // Whole days first: epoch days × 86400 + count could overflow, days + count / 86400 cannot.
         let extraDays = count >= 0 ? count / 86400 : (count - 86399) / 86400

@@ -8,7 +8,7 @@ struct FieldParser {
     static let keys = [
         "from", "offset", "length", "type", "endian", "bits", "mask", "scale", "add", "map", "default",
         "epoch", "zone", "year-base", "drop-digits", "strip-zeros", "check-digit", "format", "optional",
-        "difference", "sum",
+        "difference", "sum", "bit-offset", "bit-length", "field", "time-field",
     ]
 
     func parse(_ node: Node, _ path: String, inTrips: Bool) -> FieldSpec? {
@@ -26,6 +26,9 @@ struct FieldParser {
             if refs.count != 2 { r.issue(g(op), "\(path).\(op)", "\(op) takes exactly two field names, e.g. [balance, older.balance]") }
             spec.source = .derived(FieldSpec.DerivedOperation(rawValue: op)!, refs)
             spec.optional = g("optional").flatMap { r.bool($0, "\(path).optional") } ?? false
+            if spec.type == .minutes, g("zone") != nil || g("epoch") != nil {
+                r.issue(g("zone") ?? g("epoch"), path, "type minutes is a time of day: it takes no epoch or zone")
+            }
             for k in m.map(\.key) where !["difference", "sum", "optional"].contains(k) {
                 r.issue(g(k), "\(path).\(k)", "'\(k)' does not apply to a derived field")
             }
@@ -62,13 +65,31 @@ struct FieldParser {
                 return nil
             }
         }
-        if let fixed = spec.type.fixedLength {
+        spec.bitSource = parseBitSource(m, node, path, spec.type)
+        spec.timeField = r.string(g("time-field"), "\(path).time-field")
+        if spec.timeField != nil {
+            if spec.type != .days || !(spec.bitSource.map { if case .named = $0 { return true } else { return false } } ?? false) {
+                r.issue(
+                    g("time-field"), "\(path).time-field",
+                    "'time-field' joins a `days` date and a minutes-of-the-day value a layout decoded: use it with `type: days` and `field`"
+                )
+            }
+            if g("zone") == nil {
+                r.issue(node, "\(path).zone", "a date with a time-field needs 'zone' (the card's UTC offset, e.g. +01:00)")
+            }
+        }
+        if spec.type == .letters, spec.bitSource == nil {
+            r.issue(g("type"), "\(path).type", "type letters reads 5-bit letters: give the bits with 'field' or 'bit-offset'/'bit-length'")
+        }
+        if let fixed = spec.type.fixedLength, spec.bitSource == nil {
             if let l = spec.length, l != fixed {
                 r.issue(g("length"), "\(path).length", "type \(spec.type.rawValue) is \(fixed) bytes, not \(l)")
             }
             spec.length = fixed
         }
-        if spec.length == nil, spec.type.isInteger {
+        if spec.bitSource != nil {
+            // Bits, not bytes: the width is the bit length (or the layout's), checked there.
+        } else if spec.length == nil, spec.type.isInteger {
             r.issue(node, "\(path).length", "an integer field needs 'length' (1 to 8 bytes)")
         } else if spec.type.isInteger, spec.type != .bcd, let l = spec.length, l > 8 {
             r.issue(g("length"), "\(path).length", "an integer field is at most 8 bytes, not \(l)")
@@ -155,6 +176,51 @@ struct FieldParser {
             }
         }
         return FieldSpec(spec)
+    }
+}
+
+extension FieldParser {
+    /// `bit-offset` + `bit-length` (a fixed bit range) or `field` (a layout's value); neither
+    /// goes with `offset`/`length`. Widths the type cannot hold are refused here.
+    func parseBitSource(_ m: [(key: String, node: Node)], _ node: Node, _ path: String, _ type: FieldType) -> FieldSpec.BitSource? {
+        let r = reader
+        let g = { (k: String) in m.first { $0.key == k }?.node }
+        let positional = g("bit-offset") != nil || g("bit-length") != nil
+        let named = g("field") != nil
+        guard positional || named else { return nil }
+        if positional && named {
+            r.issue(node, path, "a field is at a fixed bit place (bit-offset, bit-length) or a layout's value (field), not both")
+        }
+        for k in ["offset", "length"] where g(k) != nil {
+            r.issue(g(k), "\(path).\(k)", "'\(k)' counts bytes: a field read by bits leaves it out")
+        }
+        if named {
+            guard let name = r.string(g("field"), "\(path).field"), !name.isEmpty else { return nil }
+            return .named(name)
+        }
+        if g("bit-offset") == nil {
+            r.issue(node, "\(path).bit-offset", "'bit-length' needs 'bit-offset' (bit 0 is the top bit of byte 0)")
+        }
+        if g("bit-length") == nil { r.issue(node, "\(path).bit-length", "'bit-offset' needs 'bit-length'") }
+        guard let offset = r.int(g("bit-offset"), "\(path).bit-offset", range: 0...(4096 * 8)),
+            let length = r.int(g("bit-length"), "\(path).bit-length", range: 1...4096)
+        else { return nil }
+        if let problem = FieldParser.widthProblem(type, length) { r.issue(g("bit-length"), "\(path).bit-length", problem) }
+        return .position(offset: offset, length: length)
+    }
+
+    /// Why `width` bits can never decode as `type`, or nil when they can.
+    static func widthProblem(_ type: FieldType, _ width: Int) -> String? {
+        switch type {
+        case .uint, .int, .days, .seconds, .minutes:
+            return width > 64 ? "an integer is at most 64 bits, not \(width)" : nil
+        case .bcd: return width > 72 ? "a BCD number is at most 72 bits (18 digits), not \(width)" : nil
+        case .bcdDate: return width != 32 ? "a BCD date is 32 bits (YYYYMMDD), not \(width)" : nil
+        case .bcdDateTime: return width != 56 ? "a BCD date and time is 56 bits (YYYYMMDDhhmmss), not \(width)" : nil
+        case .packedDate: return width > 16 ? "a packed date is at most 16 bits, not \(width)" : nil
+        case .letters: return width % 5 != 0 ? "5-bit letters take a multiple of 5 bits, not \(width)" : nil
+        case .hex, .ascii: return nil
+        }
     }
 }
 

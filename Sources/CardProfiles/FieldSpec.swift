@@ -38,6 +38,11 @@ public final class FieldSpec: Sendable {
         /// `format: decimal`: report the integer as a decimal string (card numbers keep their
         /// digits exact in every JSON reader).
         public var decimalText = false
+        /// Bits instead of bytes: a fixed bit range of the answer, or a value its layout decoded.
+        public var bitSource: BitSource?
+        /// `time-field`: with `days`, the layout value holding the minutes of the day (EN 1545
+        /// date + time), giving a date-time.
+        public var timeField: String?
         /// A missing answer or an all-zero date leaves the key out instead of failing.
         public var optional = false
         public var line: Int
@@ -67,6 +72,8 @@ public final class FieldSpec: Sendable {
     public var checkDigit: CheckDigit? { layout.checkDigit }
     public var decimalText: Bool { layout.decimalText }
     public var optional: Bool { layout.optional }
+    public var bitSource: BitSource? { layout.bitSource }
+    public var timeField: String? { layout.timeField }
     public var line: Int { layout.line }
 
     public enum Source: Sendable, Equatable {
@@ -81,6 +88,14 @@ public final class FieldSpec: Sendable {
 
     public enum DerivedOperation: String, Sendable { case difference, sum }
 
+    /// Where in an answer's bits a field is (docs/profile-format.md §Bit-packed records).
+    public enum BitSource: Sendable, Equatable {
+        /// `bit-offset`, `bit-length`: bits at a fixed place, bit 0 the top bit of byte 0.
+        case position(offset: Int, length: Int)
+        /// `field: NAME`: a value the answer's `layout` decoded (`list[2].tariff` inside repeats).
+        case named(String)
+    }
+
     public enum CheckDigit: String, Sendable, CaseIterable {
         /// Shenzhen Tong: (10 − digit sum mod 10) mod 10, shown as `number(d)`.
         case digitSum10 = "digit-sum-10"
@@ -93,6 +108,10 @@ public enum FieldType: String, Sendable, CaseIterable {
     case days, seconds
     case packedDate = "packed-date"
     case hex, ascii
+    /// Minutes since midnight → `hh:mm` (EN 1545 time).
+    case minutes
+    /// 5-bit letters, 1 = A … 26 = Z, 0 and 31 a space (EN 1545 strings); bits only.
+    case letters
 
     /// The exact byte length a type needs, when it has one.
     var fixedLength: Int? {
@@ -104,7 +123,7 @@ public enum FieldType: String, Sendable, CaseIterable {
         }
     }
 
-    var isInteger: Bool { self == .uint || self == .int || self == .bcd || self == .days || self == .seconds }
+    var isInteger: Bool { self == .uint || self == .int || self == .bcd || self == .days || self == .seconds || self == .minutes }
 }
 
 /// A report value: JSON integer or string.

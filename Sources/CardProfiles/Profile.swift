@@ -18,6 +18,9 @@ public struct Profile: Sendable {
     /// Members of a card family told apart by the services only their issuer creates
     /// (FeliCa: Suica, PASMO, ICOCA … share system 0003). Empty: the report keeps `name`.
     public var variants: [Variant] = []
+    /// Bit-packed record layouts by name (docs/profile-format.md §Bit-packed records); a
+    /// step's `layout` decodes its answer (or each record) with one.
+    public var layouts: [String: BitLayout] = [:]
     /// Where the profile came from (file path, or `built-in:NAME`).
     public var source: String
 
@@ -68,6 +71,11 @@ public struct Step: Sendable {
     /// Take this step's answer from a BER-TLV object of an earlier answer when it is there
     /// (e.g. EF 0x15 inside the FCI at `app:6F/A5/9F0C`), and send nothing.
     public var useIfPresent: (answer: String, tlvPath: TLVPath)?
+    /// The ``BitLayout`` (by name) that decodes this step's answer, or each of its records.
+    public var layout: String?
+    /// Reverse the bytes of the answer (or of each record) before any field reads it (Opal
+    /// stores its record least significant byte first).
+    public var reverseBytes = false
     public var line: Int
 
     /// What the step sends, in its technology's terms: one ``StepRunner`` per technology

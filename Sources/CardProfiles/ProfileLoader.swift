@@ -6,7 +6,7 @@ import Yams
 /// and the key path, in one ``ProfileLoadError``.
 public enum ProfileLoader {
     static let topKeys = [
-        "id", "name", "region", "currency", "technology", "notes", "detect", "steps", "card", "balance", "trips", "variants",
+        "id", "name", "region", "currency", "technology", "notes", "detect", "steps", "card", "balance", "trips", "variants", "layouts",
     ]
     static let stepActions = ISO7816StepParser.actions + FeliCaStepParser.actions
 
@@ -84,12 +84,14 @@ public enum ProfileLoader {
             id: id, name: name, region: r.string(get("region"), "region"), currency: currency,
             technology: technology, detect: detect, steps: steps, card: card,
             balance: balance, trips: trips, variants: variants, source: file)
+        if let node = get("layouts") { profile.layouts = BitLayoutParser.parse(node, r) }
         ProfileValidator.validate(&profile, root: root, reader: r)
         return profile
     }
 
     static func parseStep(_ node: Node, _ path: String, _ r: YAMLReader) -> Step? {
-        guard let m = r.mapping(node, path, allowed: stepActions + ["as", "end", "optional", "use-if-present"]) else { return nil }
+        guard let m = r.mapping(node, path, allowed: stepActions + ["as", "end", "optional", "use-if-present", "layout", "reverse-bytes"])
+        else { return nil }
         let get = { (k: String) in m.first { $0.key == k }?.node }
         let actions = m.filter { stepActions.contains($0.key) }
         guard actions.count == 1, let (actionKey, actionNode) = actions.first.map({ ($0.key, $0.node) }) else {
@@ -133,7 +135,10 @@ public enum ProfileLoader {
             }
         }
         guard let action else { return nil }
-        return Step(name: name, action: action, end: end, optional: optional, useIfPresent: useIfPresent, line: r.line(node))
+        var step = Step(name: name, action: action, end: end, optional: optional, useIfPresent: useIfPresent, line: r.line(node))
+        step.layout = r.string(get("layout"), "\(path).layout")
+        step.reverseBytes = get("reverse-bytes").flatMap { r.bool($0, "\(path).reverse-bytes") } ?? false
+        return step
     }
 
     static func parseDetect(_ node: Node, _ r: YAMLReader) -> Profile.Detection {

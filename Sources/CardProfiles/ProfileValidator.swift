@@ -47,6 +47,39 @@ enum ProfileValidator {
         }
         p.detect.lastStep = last
 
+        for (i, s) in p.steps.enumerated() {
+            if let l = s.layout, p.layouts[l] == nil {
+                r.issues.append(
+                    issue(
+                        r, s.line, "steps[\(i)].layout",
+                        "no layout is named '\(l)' (layouts: \(p.layouts.keys.sorted().joined(separator: ", ")))"))
+            }
+        }
+        /// A field read by bits: inside the answer, a value its layout has, a width its type holds.
+        func checkBits(_ f: FieldSpec, _ path: String, _ s: Step, bytes: Int?) {
+            switch f.bitSource {
+            case .position(let offset, let length)?:
+                if let n = bytes, offset + length > n * 8 {
+                    r.issues.append(
+                        issue(r, f.line, path, "reads bits \(offset)…\(offset + length - 1) but answer '\(s.name)' is \(n * 8) bits"))
+                }
+            case .named(let name)?:
+                guard let layoutName = s.layout, let layout = p.layouts[layoutName] else {
+                    r.issues.append(
+                        issue(
+                            r, f.line, "\(path).field", "answer '\(s.name)' has no layout to take '\(name)' from: give its step a 'layout'")
+                    )
+                    return
+                }
+                for n in [name] + (f.timeField.map { [$0] } ?? []) where layout.width(of: n) == nil {
+                    r.issues.append(issue(r, f.line, path, "layout '\(layoutName)' has no field '\(n)'"))
+                }
+                if let width = layout.width(of: name), let problem = FieldParser.widthProblem(f.type, width) {
+                    r.issues.append(issue(r, f.line, path, "'\(name)' is \(width) bits: \(problem)"))
+                }
+            case nil: break
+            }
+        }
         // Fields that read answers.
         func checkRead(_ f: FieldSpec, _ path: String) {
             guard case .answer(let name, let tlv) = f.source else { return }
@@ -57,6 +90,8 @@ enum ProfileValidator {
             }
             if s.isRecords {
                 r.issues.append(issue(r, f.line, "\(path).from", "answer '\(name)' holds records: read it in trips (trips.from: \(name))"))
+            } else if f.bitSource != nil {
+                checkBits(f, path, s, bytes: s.declaredLength)
             } else if tlv == nil, let n = s.declaredLength, f.offset + (f.length ?? 1) > n {
                 r.issues.append(
                     issue(
@@ -90,7 +125,9 @@ enum ProfileValidator {
                 r.issues.append(issue(r, t.line, "trips.from", "no step is named '\(t.from)'"))
             }
             for f in t.fields {
-                if let n = recordLength, case .record = f.spec.source, f.spec.offset + (f.spec.length ?? 1) > n {
+                if f.spec.bitSource != nil, let s = step(t.from) {
+                    checkBits(f.spec, "trips.fields.\(f.name)", s, bytes: recordLength)
+                } else if let n = recordLength, case .record = f.spec.source, f.spec.offset + (f.spec.length ?? 1) > n {
                     r.issues.append(
                         issue(
                             r, f.spec.line, "trips.fields.\(f.name)",

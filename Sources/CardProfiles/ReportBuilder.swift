@@ -9,8 +9,26 @@ import APDU
 /// read (an optional step the card refused, a read that stopped early) is simply absent.
 public struct ReportBuilder {
     public let profile: Profile
+    /// Steps by answer name, for their layout and byte order.
+    private let steps: [String: Step]
 
-    public init(profile: Profile) { self.profile = profile }
+    public init(profile: Profile) {
+        self.profile = profile
+        steps = Dictionary(profile.steps.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// An answer or record as its fields see it: bytes reversed when the step says so, and
+    /// decoded once by the step's layout when it has one.
+    private struct Source {
+        var bytes: [UInt8]
+        var decoded: BitLayout.Decoded?
+    }
+
+    private func source(_ bytes: [UInt8], of stepName: String) -> Source {
+        guard let step = steps[stepName] else { return Source(bytes: bytes) }
+        let data = step.reverseBytes ? bytes.reversed() : bytes
+        return Source(bytes: data, decoded: step.layout.flatMap { profile.layouts[$0] }?.decode(data))
+    }
 
     public func build(from answers: Answers, variant: String? = nil, exchanges: Int = 0, partial: Bool = false) -> CardReport {
         let p = profile
@@ -21,8 +39,12 @@ public struct ReportBuilder {
         if let b = p.balance { cardFields.append(.init(name: "balance", spec: b)) }
         var values = [FieldValue?](repeating: nil, count: cardFields.count)
         let names = p.card.map { "card." + $0.name } + (p.balance == nil ? [] : ["balance"])
+        var sources: [String: Source] = [:]
+        for name in answers.names where steps[name].map({ $0.layout != nil || $0.reverseBytes }) == true {
+            if let bytes = answers.data(name) { sources[name] = source(bytes, of: name) }
+        }
         for (i, f) in cardFields.enumerated() where !f.spec.isDerived {
-            values[i] = value(f.spec, answers, record: nil) { report.warnings.append(.init(field: names[i], reason: $0)) }
+            values[i] = value(f.spec, answers, sources: sources, record: nil) { report.warnings.append(.init(field: names[i], reason: $0)) }
         }
         if cardFields.contains(where: { $0.spec.isDerived }) {
             let refs = DerivedReferences(cardFields)
@@ -37,17 +59,23 @@ public struct ReportBuilder {
     }
 
     /// One field's value; `warn` gets the reason when the bytes are there but do not decode.
-    private func value(_ spec: FieldSpec, _ answers: Answers, record: [UInt8]?, warn: (String) -> Void) -> FieldValue? {
+    private func value(
+        _ spec: FieldSpec, _ answers: Answers, sources: [String: Source], record: Source?, warn: (String) -> Void
+    ) -> FieldValue? {
         let data: [UInt8]
         let answerName: String
+        var decoded: BitLayout.Decoded?
         switch spec.source {
         case .record:
             guard let record else { return nil }
-            data = record
+            data = record.bytes
             answerName = "record"
+            decoded = record.decoded
         case .answer(let a, let tlvPath):
             answerName = a
-            guard let bytes = answers.data(a) else { return nil }  // not read (optional, partial)
+            guard let raw = answers.data(a) else { return nil }  // not read (optional, partial)
+            let bytes = sources[a]?.bytes ?? raw
+            decoded = sources[a]?.decoded
             if let tlvPath {
                 guard let node = try? BERTLV.parse(bytes), let hit = node.first(path: tlvPath) else {
                     if !spec.optional { warn("answer '\(a)' has no BER-TLV object at \(tlvPath)") }
@@ -59,8 +87,29 @@ public struct ReportBuilder {
             }
         case .derived: return nil
         }
-        do {
-            return try FieldDecoder.decode(spec, from: data, answer: answerName)
+        do throws(FieldDecoder.Failure) {
+            switch spec.bitSource {
+            case nil:
+                return try FieldDecoder.decode(spec, from: data, answer: answerName)
+            case .position(let offset, let length)?:
+                let bits: BitValue
+                do throws(BitReader.Failure) { bits = try BitReader.slice(data, at: offset, count: length, for: "the field") } catch {
+                    throw FieldDecoder.Failure(reason: error.reason.replacingOccurrences(of: "the record", with: "answer '\(answerName)'"))
+                }
+                return try FieldDecoder.decode(spec, bits: bits)
+            case .named(let name)?:
+                guard let decoded else { return nil }
+                guard let bits = decoded.values[name] else {
+                    // Not in the record: absent from its bitmap (nothing to say), or past its end.
+                    if let problem = decoded.problem, !decoded.absent.contains(name) {
+                        throw FieldDecoder.Failure(reason: "\(name) not read: \(problem)")
+                    }
+                    return nil
+                }
+                var minutes: Int? = nil
+                if let t = spec.timeField, let m = decoded.values[t]?.integer { minutes = Int(m) }
+                return try FieldDecoder.decode(spec, bits: bits, minutes: minutes)
+            }
         } catch {
             if !spec.optional { warn(error.reason) }
             return nil
@@ -96,8 +145,9 @@ public struct ReportBuilder {
         for r in records {
             var row = [FieldValue?](repeating: nil, count: fields.count)
             var problems: [(Int, String)] = []
+            let record = source(r, of: t.from)
             for (i, f) in fields.enumerated() where !f.spec.isDerived {
-                row[i] = value(f.spec, answers, record: r) { problems.append((i, $0)) }
+                row[i] = value(f.spec, answers, sources: [:], record: record) { problems.append((i, $0)) }
             }
             if !skipIndexes.isEmpty, skipIndexes.allSatisfy({ row[$0] == nil || row[$0] == .int(0) }) { continue }
             rows.append((row, problems))

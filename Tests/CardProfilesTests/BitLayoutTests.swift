@@ -1,0 +1,254 @@
+import APDU
+import Foundation
+import Testing
+
+@testable import CardProfiles
+
+/// Bit-packed records (EN 1545): the bit reader, layouts with bitmaps and repeats, and the
+/// profile fields that read them.
+@Suite struct BitReaderTests {
+    @Test func slicesAreMSBFirstAndRightAligned() throws {
+        let data: [UInt8] = [0b1011_0011, 0b0101_1100]
+        #expect(try BitReader.slice(data, at: 0, count: 3, for: "x") == BitValue(bytes: [0b101], width: 3))
+        #expect(try BitReader.slice(data, at: 3, count: 9, for: "x") == BitValue(bytes: [0b1, 0b0011_0101], width: 9))
+        #expect(try BitReader.slice(data, at: 12, count: 4, for: "x").integer == 0b1100)
+        #expect(try BitReader.slice(data, at: 0, count: 16, for: "x").bytes == data)
+        #expect(BitValue(bytes: [0b101], width: 3).bits == [true, false, true])
+        #expect(throws: BitReader.Failure(reason: "x needs bits 10…16 but the record has 16")) {
+            try BitReader.slice(data, at: 10, count: 7, for: "x")
+        }
+        #expect(throws: BitReader.Failure.self) { try BitReader.slice(data, at: Int.max, count: 2, for: "x") }
+        #expect(throws: BitReader.Failure.self) { try BitReader.slice(data, at: 0, count: 0, for: "x") }
+    }
+
+    /// Every prefix of a record gives values or a clean problem, never a crash; so do random bytes.
+    @Test func dripFedAndRandomRecordsNeverCrash() throws {
+        let layout = try #require(try load(Self.eventProfile).layouts["event"])
+        let record = try Hex.parse(Self.eventRecord)
+        for n in 0...record.count {
+            let d = layout.decode(Array(record.prefix(n)))
+            if n < 12 { #expect(d.problem != nil, "prefix \(n)") }
+        }
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let bytes = (0..<Int.random(in: 0...40, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            _ = layout.decode(bytes)
+        }
+    }
+
+    /// The worked example of docs/profile-format.md §Bit-packed records: an Intercode event
+    /// (date 14, time 11, a 28-bit bitmap with EventCode, ServiceProvider, LocationId and
+    /// ContractPointer present).
+    static let eventRecord = "9B 14 FF 10 00 08 A0 88 18 61 08 40 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00"
+    static let eventProfile = profileYAML(
+        """
+        steps:
+          - read-records: { sfi: 0x08, first: 1, last: 1, length: 29 }
+            as: events
+            layout: event
+        layouts:
+          event:
+            - { name: date, bits: 14 }
+            - { name: time, bits: 11 }
+            - bitmap: 28
+              fields:
+                - { name: display, bits: 8 }
+                - { name: network, bits: 24 }
+                - { name: code, bits: 8 }
+                - { name: result, bits: 8 }
+                - { name: provider, bits: 8 }
+                - { name: not-ok-counter, bits: 8 }
+                - { name: serial, bits: 24 }
+                - { name: destination, bits: 16 }
+                - { name: location, bits: 16 }
+                - { name: gate, bits: 8 }
+                - { name: device, bits: 16 }
+                - { name: route, bits: 16 }
+                - { name: route-variant, bits: 8 }
+                - { name: journey-run, bits: 16 }
+                - { name: vehicle, bits: 16 }
+                - { name: vehicle-class, bits: 8 }
+                - { name: location-type, bits: 5 }
+                - { name: employee, bits: 240 }
+                - { name: location-reference, bits: 16 }
+                - { name: interchanges, bits: 8 }
+                - { name: period-journeys, bits: 16 }
+                - { name: total-journeys, bits: 16 }
+                - { name: distance, bits: 16 }
+                - { name: price, bits: 16 }
+                - { name: price-unit, bits: 16 }
+                - { name: contract, bits: 5 }
+                - { name: authenticator, bits: 16 }
+                - { skip: 25 }
+        trips:
+          from: events
+          fields:
+            time: { field: date, type: days, epoch: 1997-01-01, time-field: time, zone: "+01:00" }
+            code: { field: code, type: hex }
+            provider: { field: provider }
+            station: { field: location }
+            route: { field: route }
+            contract: { field: contract }
+        """)
+
+    @Test func theWorkedIntercodeEvent() throws {
+        let p = try load(Self.eventProfile)
+        let r = try run(p, [("00 B2 01 44 1D", Self.eventRecord + " 90 00")])
+        let report = try #require(r.report)
+        #expect(r.error == nil && report.warnings.isEmpty, "\(report.warnings)")
+        #expect(report.trips.count == 1)
+        let trip = Dictionary(report.trips[0], uniquingKeysWith: { a, _ in a })
+        #expect(trip["time"] == .string("2024-03-05T08:30:00+01:00"))
+        #expect(trip["code"] == .string("11"))
+        #expect(trip["provider"] == .int(3))
+        #expect(trip["station"] == .int(0x0C21))
+        #expect(trip["contract"] == .int(1))
+        #expect(trip["route"] == nil)  // not in the bitmap: absent, no warning
+        #expect(report.trips[0].map(\.0) == ["time", "code", "provider", "station", "contract"])
+    }
+
+    @Test func aRecordCutShortNamesTheFieldsItLost() throws {
+        let p = try load(Self.eventProfile)
+        let short = String(Self.eventRecord.prefix(3 * 9 - 1))  // 9 bytes: the location is cut
+        let r = try run(p, [("00 B2 01 44 1D", short + " 90 00")])
+        let report = try #require(r.report)
+        #expect(report.trips.count == 1)
+        #expect(report.warnings.map(\.field).sorted() == ["trips[0].contract", "trips[0].station"], "\(report.warnings)")
+        #expect(report.warnings.first?.reason.contains("needs bits") == true)
+    }
+
+    @Test func fixedBitsReversedBytesSignedValuesLettersAndDates() throws {
+        // 16 bytes, least significant byte first (as Opal stores them): after reversing, bits
+        // 0-3 are 1010, 4-24 a signed 21-bit balance (-182), 25-44 the letters "CARD",
+        // 45-58 an EN 1545 date (9925 = 2024-03-05), 59-69 a time (510 = 08:30).
+        var bits = "1010" + String(String((1 << 21) - 182, radix: 2).suffix(21))
+        bits += ["00011", "00001", "10010", "00100"].joined()
+        bits += String(9925, radix: 2).leftPadded(14) + String(510, radix: 2).leftPadded(11)
+        bits += String(repeating: "0", count: 128 - bits.count)
+        let bytes = stride(from: 0, to: 128, by: 8).map { UInt8(bits.dropFirst($0).prefix(8), radix: 2)! }
+        let p = try load(
+            profileYAML(
+                """
+                steps:
+                  - read-binary: { sfi: 0x07, length: 16 }
+                    as: purse
+                    reverse-bytes: true
+                card:
+                  flags: { from: purse, bit-offset: 0, bit-length: 4 }
+                  word: { from: purse, bit-offset: 25, bit-length: 20, type: letters }
+                  day: { from: purse, bit-offset: 45, bit-length: 14, type: days, epoch: 1997-01-01 }
+                  at: { from: purse, bit-offset: 59, bit-length: 11, type: minutes }
+                balance: { from: purse, bit-offset: 4, bit-length: 21, type: int }
+                """))
+        let r = try run(p, [("00 B0 87 00 10", Array(bytes.reversed()).hexString + " 90 00")])
+        let report = try #require(r.report)
+        #expect(report.warnings.isEmpty, "\(report.warnings)")
+        #expect(report.balance == -182)
+        #expect(report[card: "flags"] == .int(0b1010))
+        #expect(report[card: "word"] == .string("CARD"))
+        #expect(report[card: "day"] == .string("2024-03-05"))
+        #expect(report[card: "at"] == .string("08:30"))
+    }
+
+    /// A counted repeat (an Intercode contract list: count, then Bitmap3{network, tariff,
+    /// pointer} per entry), and a count taken from an earlier field.
+    @Test func repeatsByCountBitsAndByAnEarlierField() throws {
+        let p = try load(
+            profileYAML(
+                """
+                steps:
+                  - read-binary: { sfi: 0x1E, length: 29 }
+                    as: list
+                    layout: list
+                layouts:
+                  list:
+                    - repeat: contracts
+                      count-bits: 4
+                      fields:
+                        - bitmap: 3
+                          fields:
+                            - { name: network, bits: 24 }
+                            - { name: tariff, bits: 16 }
+                            - { name: pointer, bits: 5 }
+                    - { name: n, bits: 2 }
+                    - repeat: extra
+                      count-from: n
+                      fields: [ { name: v, bits: 3 } ]
+                card:
+                  count: { from: list, field: contracts.count }
+                  first-tariff: { from: list, field: "contracts[0].tariff", type: hex }
+                  second-pointer: { from: list, field: "contracts[1].pointer" }
+                  second-network: { from: list, field: "contracts[1].network", optional: true }
+                  last-extra: { from: list, field: "extra[1].v" }
+                """))
+        // count 2; entry 0: bitmap 110 (tariff, pointer): tariff 0x1234, pointer 3;
+        // entry 1: bitmap 100 (pointer): pointer 7; n = 2; extras 5, 6.
+        let bits = "0010" + "110" + "0001001000110100" + "00011" + "100" + "00111" + "10" + "101" + "110"
+        let padded = bits + String(repeating: "0", count: 29 * 8 - bits.count)
+        let bytes = stride(from: 0, to: padded.count, by: 8).map { UInt8(padded.dropFirst($0).prefix(8), radix: 2)! }
+        let r = try run(p, [("00 B0 9E 00 1D", bytes.hexString + " 90 00")])
+        let report = try #require(r.report)
+        #expect(report.warnings.isEmpty, "\(report.warnings)")
+        #expect(report[card: "count"] == .int(2))
+        #expect(report[card: "first-tariff"] == .string("1234"))
+        #expect(report[card: "second-pointer"] == .int(7))
+        #expect(report[card: "second-network"] == nil)
+        #expect(report[card: "last-extra"] == .int(6))
+    }
+
+    /// What can never work is refused when the profile loads, with the line.
+    @Test(arguments: [
+        ("layouts:\n  l:\n    - bitmap: 3\n      fields: [ { name: a, bits: 4 } ]\n", "a 3-bit bitmap stands for 3 elements, not 1"),
+        ("layouts:\n  l:\n    - { name: a, bits: 4 }\n    - { name: a, bits: 4 }\n", "'a' is declared twice"),
+        (
+            "layouts:\n  l:\n    - repeat: r\n      count-from: later\n      fields: [ { name: a, bits: 1 } ]\n",
+            "'later' is not a field declared before"
+        ),
+        ("layouts:\n  l:\n    - { name: a, bits: 4, skip: 2 }\n", "an element is one thing"),
+        ("card:\n  x: { from: b, field: a }\n", "answer 'b' has no layout"),
+        ("card:\n  x: { from: b, bit-offset: 0, bit-length: 65 }\n", "an integer is at most 64 bits, not 65"),
+        ("card:\n  x: { from: b, bit-offset: 30, bit-length: 8 }\n", "reads bits 30…37 but answer 'b' is 32 bits"),
+        ("card:\n  x: { from: b, bit-offset: 0, bit-length: 8, offset: 1 }\n", "'offset' counts bytes"),
+        ("card:\n  x: { from: b, bit-offset: 0, bit-length: 7, type: letters }\n", "multiple of 5 bits"),
+        ("card:\n  x: { from: b, offset: 0, length: 2, type: letters }\n", "type letters reads 5-bit letters"),
+    ])
+    func refusedAtLoad(_ c: (String, String)) {
+        let yaml = profileYAML("steps:\n  - read-binary: { sfi: 0x07, length: 4 }\n    as: b\n" + c.0)
+        do {
+            _ = try load(yaml)
+            Issue.record("accepted: \(c.0)")
+        } catch {
+            #expect(error.message.contains(c.1), "\(error.message)")
+        }
+    }
+
+    @Test func unknownLayoutsAndFieldsAreNamed() {
+        let yaml = profileYAML(
+            """
+            steps:
+              - read-binary: { sfi: 0x07, length: 4 }
+                as: b
+                layout: nope
+              - read-binary: { sfi: 0x08, length: 4 }
+                as: c
+                layout: l
+            layouts:
+              l: [ { name: a, bits: 4 } ]
+            card:
+              x: { from: c, field: missing }
+              y: { from: c, field: a, type: bcd-date }
+            """)
+        do {
+            _ = try load(yaml)
+            Issue.record("accepted")
+        } catch {
+            #expect(error.message.contains("no layout is named 'nope'"), "\(error.message)")
+            #expect(error.message.contains("layout 'l' has no field 'missing'"), "\(error.message)")
+            #expect(error.message.contains("'a' is 4 bits: a BCD date is 32 bits"), "\(error.message)")
+        }
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}
