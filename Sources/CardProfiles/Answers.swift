@@ -20,12 +20,15 @@ public enum Absence: Sendable, Equatable, CustomStringConvertible {
     case noSuchSystem(SystemCode)
     /// FeliCa: the card answered with error status flags (no such service, illegal block…).
     case feliCaStatus(StatusFlags)
+    /// The answer does not check out (a FeliCa frame with the wrong length, IDm or block count).
+    case invalidAnswer(String)
 
     public var description: String {
         switch self {
         case .status(let sw): return sw.description
         case .noSuchSystem(let code): return "no system \(code) on the card (Polling got no answer)"
         case .feliCaStatus(let flags): return flags.description
+        case .invalidAnswer(let why): return "an answer that does not check out (\(why))"
         }
     }
 }

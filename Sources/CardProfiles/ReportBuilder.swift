@@ -107,7 +107,7 @@ public struct ReportBuilder {
                     return nil
                 }
                 var minutes: Int? = nil
-                if let t = spec.timeField, let m = decoded.values[t]?.integer { minutes = Int(m) }
+                if let t = spec.timeField, let m = decoded.values[t]?.integer { minutes = Int(exactly: m) ?? -1 }
                 return try FieldDecoder.decode(spec, bits: bits, minutes: minutes)
             }
         } catch {

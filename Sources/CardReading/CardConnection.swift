@@ -16,6 +16,9 @@ public final class CardConnection {
     public let atr: [UInt8]?
     /// FeliCa: Polling for another system code through the same transport.
     public let felicaPoller: FeliCaPoller?
+    /// How the transport carries the card's commands, when that is worth saying (`frames in
+    /// FF 00 00 00 pseudo-APDUs`), for verbose output.
+    public var carriage: String?
     private let exclusive: ((() throws -> Void) throws -> Void)?
     private let closer: (() -> Void)?
 
@@ -35,8 +38,6 @@ public final class CardConnection {
         closer = close
     }
 
-    deinit { closer?() }
-
     /// Runs `body` with the card held for this connection alone: over PC/SC inside one
     /// transaction (SCardBeginTransaction … SCardEndTransaction, PC/SC part 5 §3.1.3), so that
     /// no other client's SELECT or reset lands between a SELECT and the reads that depend on
@@ -48,7 +49,8 @@ public final class CardConnection {
         return try result!.get()
     }
 
-    /// Releases the card (PC/SC: SCardDisconnect, leaving it powered). Also done on deinit.
+    /// Releases the card (PC/SC: SCardDisconnect, leaving it powered). Without it the card is
+    /// released when the last user of its channel (an exchange, an NDEF tag) goes away.
     public func close() { closer?() }
 
     /// The transcript headers that describe this card and reader (docs/transcripts.md).

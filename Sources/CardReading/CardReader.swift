@@ -24,6 +24,9 @@ public struct CardReader {
     public var readsNDEFWhenUnrecognised = true
     /// Called after each round trip with the card (for traces).
     public var observer: ((WireExchange) -> Void)?
+    /// Called with the profile once it is chosen (given, or found by detection), before its
+    /// read steps run.
+    public var onProfileChosen: ((Profile) -> Void)?
 
     public init(registry: ProfileRegistry, profile: Profile? = nil) {
         self.registry = registry
@@ -88,6 +91,7 @@ public struct CardReader {
             }
         }
         outcome.profile = chosen
+        onProfileChosen?(chosen)
         outcome.result = engine.read(chosen)
     }
 }

@@ -29,9 +29,12 @@ public enum PCSCDetector {
             guard let target = try felica.poll(systemCode: .wildcard) else {
                 throw PseudoAPDUError(operation: "FeliCa Polling", answer: [], failure: .timeout)
             }
-            return CardConnection(
+            let connection = CardConnection(
                 card: .felica(target), channel: felica, reader: card.reader, atr: atr,
                 felicaPoller: felica.poll, exclusive: exclusive, close: close)
+            connection.carriage =
+                felica.wrapping == .direct ? "frames in FF 00 00 00 pseudo-APDUs" : "frames in FF 00 00 00 … D4 40 01 pseudo-APDUs"
+            return connection
         }
         let iso = PresentedCard.ISO7816Card(atr: atr, transmissionProtocol: card.activeProtocol.contains(.t1) ? "T=1" : "T=0")
         return CardConnection(card: .iso7816(iso), channel: card, reader: card.reader, atr: atr, exclusive: exclusive, close: close)

@@ -52,6 +52,7 @@ public enum PresentedCard: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .iso7816(let c):
             return "ISO 7816 card" + (c.atr.map { ", ATR \($0.hexString)" } ?? "") + (c.uid.map { ", UID \($0.hexString)" } ?? "")
+                + (c.transmissionProtocol.map { ", protocol \($0)" } ?? "")
         case .felica(let t): return "FeliCa card, \(t)"
         case .type2Tag(let uid): return "MIFARE Ultralight/NTAG (NFC Forum Type 2 tag)" + (uid.map { ", UID \($0.hexString)" } ?? "")
         }

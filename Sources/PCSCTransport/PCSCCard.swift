@@ -126,10 +126,27 @@ public final class PCSCCard: CardChannel, @unchecked Sendable {
 
     /// Runs `body` inside SCardBeginTransaction / SCardEndTransaction; the transaction
     /// always ends, also when `body` throws.
+    ///
+    /// A card reset by another program between connecting and beginning is reconnected once
+    /// (as ``transmit(_:)`` does). After a transmit timed out the card is given up: the worker
+    /// thread may still be blocked in SCardTransmit on this handle, and pcsc-lite would make
+    /// SCardEndTransaction wait for it: the transaction is then ended on that worker, after
+    /// the blocked transmit returns, and the caller does not wait.
     public func withTransaction<T>(_ body: () throws -> T) throws -> T {
-        let rv = SCardBeginTransaction(handle)
+        var rv = SCardBeginTransaction(handle)
+        if PCSCError.Code(rawValue: UInt32(truncatingIfNeeded: Int(rv))) == .resetCard {
+            try reconnect(initialization: .leave)
+            rv = SCardBeginTransaction(handle)
+        }
         guard rv == SCARD_S_SUCCESS else { throw PCSCError(rawCode: Int(rv), function: "SCardBeginTransaction", reader: reader) }
-        defer { SCardEndTransaction(handle, DWORD(SCARD_LEAVE_CARD)) }
+        defer {
+            if abandoned {
+                let h = handle
+                worker.async { _ = SCardEndTransaction(h, DWORD(SCARD_LEAVE_CARD)) }
+            } else {
+                SCardEndTransaction(handle, DWORD(SCARD_LEAVE_CARD))
+            }
+        }
         return try body()
     }
 

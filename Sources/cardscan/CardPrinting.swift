@@ -25,12 +25,12 @@ struct ScanSettings {
 
     /// Reads the card on `connection` (the library does the work), writing `--record`'s transcript.
     func read(_ connection: CardConnection) throws -> CardReadOutcome {
-        if verbose { eprint("Card on \(connection.reader): \(connection.card)") }
+        if verbose { eprint("Card on \(connection.reader): \(connection.card)" + (connection.carriage.map { ", \($0)" } ?? "")) }
         var reader = CardReader(registry: registry, profile: profile)
         reader.recordsTranscript = record != nil
         if trace { reader.observer = Tracer(felica: connection.card.technology == .felica).observe }
+        if verbose { reader.onProfileChosen = { p in eprint("Profile \(p.id) (\(p.source))") } }
         let outcome = reader.read(connection)
-        if verbose, let p = outcome.profile { eprint("Profile \(p.id) (\(p.source))") }
         if let record, let transcript = outcome.transcript {
             try guarded { try TextFile.write(transcript.serialized(), to: record) }
             if outcome.ndef != nil { eprint("note: the card is an NFC Forum tag, not a transit card: \(record) holds its NDEF read") }
@@ -57,11 +57,14 @@ struct ScanSettings {
 }
 
 /// Says what `PCSCReaders.waitForOneCard` is waiting for, on stderr.
-func announce(_ notice: PCSCReaders.WaitNotice) {
+func announce(_ notice: PCSCReaders.WaitNotice) { announce(notice, what: "card") }
+
+/// Says what `PCSCReaders.waitForOneCard` is waiting for (a card, a tag), on stderr.
+func announce(_ notice: PCSCReaders.WaitNotice, what: String) {
     switch notice {
     case .waiting(let reader, let timeout):
         let secs = timeout.map { " (\($0.components.seconds) s; Ctrl-C to stop)" } ?? " (Ctrl-C to stop)"
-        eprint("Hold a card on \(reader ?? "a reader")…" + secs)
+        eprint("Hold a \(what) on \(reader ?? "a reader")…" + secs)
     case .severalCards(let readers):
         eprint("More than one card is present (\(readers.joined(separator: ", "))): leave only one, or pick a reader with -r.")
     }

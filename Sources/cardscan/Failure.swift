@@ -57,7 +57,8 @@ enum ExitStatus: Int32 {
     init(for error: ReadError) {
         switch error {
         case .notThisCard, .unrecognised: self = .notRecognised
-        case .stepFailed, .badAnswer, .transport, .exchange: self = .cardFailed
+        case .transport(let e): self = ExitStatus(for: e as any Error)
+        case .stepFailed, .badAnswer, .exchange: self = .cardFailed
         case .replay: self = .invalidInput
         }
     }
@@ -98,6 +99,8 @@ func commandLineHint(for error: any UserFacingError) -> String? {
             return
                 "write a profile for it (docs/profile-format.md) and pass it with --profile FILE; `cardscan apdu` sends raw commands to explore"
         case .replay(let m): return commandLineHint(for: m)
+        case .transport(let e): return commandLineHint(for: e)
+        case .exchange(let e): return commandLineHint(for: e)
         default: return nil
         }
     case is ReplayChannel.Mismatch: return "the profile sends different commands than were recorded: re-record, or replay with --lenient"
@@ -113,7 +116,7 @@ func commandLineHint(for error: any UserFacingError) -> String? {
         case .noService, .serviceStopped: return (e.hint ?? "") + "; `cardscan doctor` checks the setup"
         case .noReadersAvailable:
             return "plug in a reader; `cardscan doctor` lists what pcscd sees. No reader? scripts/lab.sh starts a virtual one"
-        case .timeout: return "the card took too long: hold it flat on the reader, or raise --timeout"
+        case .timeout: return "the card took too long: hold it flat on the reader, or raise --apdu-timeout"
         case .unknownReader, .readerUnavailable: return "list readers with `cardscan readers`"
         default: return nil
         }

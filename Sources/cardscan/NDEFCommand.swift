@@ -122,15 +122,17 @@ struct TagOptions: ParsableArguments {
     /// Waits for a tag (exit 75 after the timeout); exit 76 for a FeliCa card without NDEF.
     /// The connection is returned with the tag: the tag's commands go through it.
     func waitForTag() throws -> (CardConnection, NDEFTag) {
+        // (The tag's Polling for 12FC runs before the caller's transaction: it only asks
+        // which system answers, and reads nothing another client could disturb.)
         let connection: CardConnection?
         if let device {
-            let nfc = try openNFC(device, apduTimeout: 5)
+            let nfc = try openNFC(device, apduTimeout: 1)
             eprint("Hold a tag on \(nfc.name)… (\(Int(timeout)) s; Ctrl-C to stop)")
             connection = try guarded { try NFCDetector.waitForCard(nfc, timeout: .seconds(option: timeout)) }
         } else {
             let readers = try guarded { try PCSCReaders(choice: reader) }
             connection = try guarded {
-                try readers.waitForCard(timeout: .seconds(option: timeout), notify: { if case .waiting = $0 {} else { announce($0) } })
+                try readers.waitForCard(timeout: .seconds(option: timeout), notify: { announce($0, what: "tag") })
             }
         }
         guard let connection else { throw nothingPresented("tag", within: timeout) }

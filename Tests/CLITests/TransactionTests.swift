@@ -89,4 +89,20 @@ import Testing
             #expect(broken > 0)
         }
     }
+
+    /// A card that goes silent mid-read: `--apdu-timeout` ends the read (exit 74, the partial
+    /// report printed) although it runs inside a transaction, whose end must not wait for the
+    /// blocked transmit.
+    @Test func aSilentCardEndsTheReadInsideItsTransaction() throws {
+        try Lab.exclusive {
+            let card = try Lab.Card(Self.transcript, options: ["--mute-after", "3"])
+            defer { card.stop() }
+            let start = Date()
+            let r = try Lab.cardscan(["--profile", "shanghai-transit", "--json", "--timeout", "5", "--apdu-timeout", "1"], timeout: 20)
+            let took = Date().timeIntervalSince(start)
+            #expect(r.status == 74, "\(r.stderr)")
+            #expect(r.stdout.contains("\"partial\": true"), "\(r.stdout)")
+            #expect(took < 5, "took \(took) s")
+        }
+    }
 }
