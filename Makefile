@@ -5,7 +5,7 @@ APT_PACKAGES := libpcsclite-dev libnfc-dev libnfc-bin libusb-dev pcscd vsmartcar
 DEMO_TRANSCRIPT := Tests/Fixtures/shanghai-transit/full-read.apdu
 BIN = $(shell swift build --show-bin-path)
 
-.PHONY: setup apt-packages build demo test lab-stop install bench man clean format lint
+.PHONY: setup apt-packages build demo test lab-stop install bench man clean format lint fuzz fuzz-smoke
 
 apt-packages:
 	@echo $(APT_PACKAGES)
@@ -34,15 +34,24 @@ test: setup build
 	/usr/bin/python3 scripts/validate-schema.py
 	$(BIN)/cardscan test Tests/Fixtures
 	$(MAKE) --no-print-directory lint
+	$(MAKE) --no-print-directory fuzz-smoke
 
 ## format: rewrite the Swift sources in the house style (.swift-format; the toolchain's `swift format`)
-FORMAT_PATHS := Package.swift Sources Tests Examples
+FORMAT_PATHS := Package.swift Sources Tests Examples Fuzz/Package.swift Fuzz/Sources
 format:
 	swift format format --in-place --parallel --recursive $(FORMAT_PATHS)
 
 ## lint: fail on anything `make format` would change, or a house rule it cannot fix
 lint:
 	swift format lint --strict --parallel --recursive $(FORMAT_PATHS)
+
+## fuzz: libFuzzer + AddressSanitizer on every parser of outside bytes, FUZZ_SECONDS each (default 60)
+fuzz:
+	scripts/fuzz.sh
+
+## fuzz-smoke: every fuzz target for 3 s (part of `make test`: a target that stops building is noticed)
+fuzz-smoke:
+	FUZZ_SECONDS=3 scripts/fuzz.sh
 
 lab-stop:
 	scripts/lab.sh stop

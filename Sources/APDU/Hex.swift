@@ -1,7 +1,7 @@
 /// Hexadecimal text ⇄ bytes, in the forms people paste from traces and datasheets:
 /// `00A40400`, `00 A4 04 00`, `00:a4:04:00`.
 public enum Hex {
-    /// Why a hex string was refused. `position` is the 0-based character offset.
+    /// Why a hex string was refused. `position` is the 0-based offset in Unicode scalars.
     public enum ParseError: UserFacingError, Equatable {
         case invalidCharacter(Character, position: Int)
         case oddDigitCount(Int)
@@ -46,8 +46,12 @@ public enum Hex {
             } else if c == 0x20 || c == 0x09 || c == 0x3A {
                 if high != nil { throw .splitByte(position: position) }
             } else {
-                let index = text.index(text.startIndex, offsetBy: position)
-                throw .invalidCharacter(text[index], position: position)
+                // `position` counts UTF-8 bytes, all ASCII so far: this byte starts a scalar.
+                let whole = String(text)
+                let scalars = whole.unicodeScalars
+                let index = whole.utf8.index(whole.utf8.startIndex, offsetBy: position)
+                let scalar = index.samePosition(in: scalars) ?? scalars.startIndex
+                throw .invalidCharacter(Character(scalars[scalar]), position: scalars.distance(from: scalars.startIndex, to: scalar))
             }
         }
         if high != nil { throw .oddDigitCount(digits) }

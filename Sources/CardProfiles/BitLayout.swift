@@ -15,19 +15,36 @@ public struct BitLayout: Sendable {
         self.line = line
     }
 
-    public indirect enum Element: Sendable {
+    /// One element of a layout. A struct rather than an enum with payloads: Swift packs an
+    /// enum's case into spare bits of its payload pointers, which LeakSanitizer cannot follow,
+    /// and the fuzzer must see no false leaks (docs/reliability.md).
+    public struct Element: Sendable {
+        public enum Kind: Sendable { case value, bitmap, repeated, sequence, skip }
+        public var kind: Kind
+        /// `value`: its name; `repeated`: the name of the copies.
+        public var name: String = ""
+        /// `value`, `skip`: the width; `bitmap`: the presence bits.
+        public var bits: Int = 0
+        /// `repeated`: the count's width, or the earlier field that holds the count.
+        public var countBits: Int?
+        public var countFrom: String?
+        /// `bitmap`, `repeated`, `sequence`: what they contain.
+        public var elements: [Element] = []
+
         /// `bits` bits, an unsigned number (or a bit string when longer than 64), named.
-        case value(name: String, bits: Int)
+        public static func value(name: String, bits: Int) -> Element { Element(kind: .value, name: name, bits: bits) }
         /// EN 1545 `Bitmap`: `bits` presence bits, the lowest for the first element; then only
         /// the present elements follow, in order.
-        case bitmap(bits: Int, elements: [Element])
+        public static func bitmap(bits: Int, elements: [Element]) -> Element { Element(kind: .bitmap, bits: bits, elements: elements) }
         /// A counted repeat: the count is the next `countBits` bits, or the value of an earlier
         /// field (`countFrom`); then that many copies of `elements`, named `NAME[i].FIELD`.
-        case repeated(name: String, countBits: Int?, countFrom: String?, elements: [Element])
+        public static func repeated(name: String, countBits: Int?, countFrom: String?, elements: [Element]) -> Element {
+            Element(kind: .repeated, name: name, countBits: countBits, countFrom: countFrom, elements: elements)
+        }
         /// Elements one after the other (EN 1545 `Container`).
-        case sequence([Element])
+        public static func sequence(_ elements: [Element]) -> Element { Element(kind: .sequence, elements: elements) }
         /// Bits that carry nothing the profile reads.
-        case skip(Int)
+        public static func skip(_ bits: Int) -> Element { Element(kind: .skip, bits: bits) }
     }
 
     /// What a layout found in one record: its named values, and, when the record ended before
@@ -52,14 +69,15 @@ public struct BitLayout: Sendable {
 
     private func decode(_ elements: [Element], prefix: String, _ r: inout BitReader, _ out: inout Decoded) throws(BitReader.Failure) {
         for e in elements {
-            switch e {
-            case .value(let name, let bits):
+            let (name, bits, inner) = (e.name, e.bits, e.elements)
+            switch e.kind {
+            case .value:
                 out.values[prefix + name] = try r.read(bits, for: prefix + name)
-            case .skip(let bits):
+            case .skip:
                 _ = try r.read(bits, for: "skipped bits")
-            case .sequence(let inner):
+            case .sequence:
                 try decode(inner, prefix: prefix, &r, &out)
-            case .bitmap(let bits, let inner):
+            case .bitmap:
                 let map = try r.read(bits, for: "a presence bitmap").integer ?? 0
                 // What the bitmap leaves out is known now, even if the record ends early.
                 for (i, element) in inner.enumerated() where map >> UInt64(i) & 1 == 0 {
@@ -68,7 +86,8 @@ public struct BitLayout: Sendable {
                 for (i, element) in inner.enumerated() where map >> UInt64(i) & 1 == 1 {
                     try decode([element], prefix: prefix, &r, &out)
                 }
-            case .repeated(let name, let countBits, let countFrom, let inner):
+            case .repeated:
+                let (countBits, countFrom) = (e.countBits, e.countFrom)
                 var count: UInt64 = 0
                 if let countBits { count = try r.read(countBits, for: "the count of \(prefix + name)").integer ?? 0 }
                 if let countFrom { count = out.values[prefix + countFrom]?.integer ?? 0 }
@@ -94,12 +113,11 @@ public struct BitLayout: Sendable {
 
     static func widths(_ elements: [Element], prefix: String) -> [(name: String, bits: Int)] {
         elements.flatMap { e -> [(name: String, bits: Int)] in
-            switch e {
-            case .value(let name, let bits): return [(prefix + name, bits)]
+            switch e.kind {
+            case .value: return [(prefix + e.name, e.bits)]
             case .skip: return []
-            case .sequence(let inner), .bitmap(_, let inner): return widths(inner, prefix: prefix)
-            case .repeated(let name, _, _, let inner):
-                return [(prefix + name + ".count", 16)] + widths(inner, prefix: prefix + name + "[].")
+            case .sequence, .bitmap: return widths(e.elements, prefix: prefix)
+            case .repeated: return [(prefix + e.name + ".count", 16)] + widths(e.elements, prefix: prefix + e.name + "[].")
             }
         }
     }

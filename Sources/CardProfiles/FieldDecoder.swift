@@ -97,7 +97,8 @@ enum FieldDecoder {
             guard bytes.count <= 2 else { throw Failure(reason: "a packed date is at most 2 bytes, not \(bytes.count)") }
             let v = bytes.reduce(0) { $0 << 8 | Int($1) }
             if v == 0 { return nil }
-            guard let date = CivilDate(year: spec.yearBase + (v >> 9), month: (v >> 5) & 0x0F, day: v & 0x1F) else {
+            let (year, overflow) = spec.yearBase.addingReportingOverflow(v >> 9)
+            guard !overflow, (1...9999).contains(year), let date = CivilDate(year: year, month: (v >> 5) & 0x0F, day: v & 0x1F) else {
                 throw Failure(reason: "\(bytes.hexString) is not a valid packed date (year 7 bits, month 4, day 5)")
             }
             return .string(date.description)

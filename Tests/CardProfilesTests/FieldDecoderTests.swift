@@ -228,6 +228,16 @@ import Testing
         #expect(report.warnings[0].reason.contains("too large for a 64-bit signed integer"))
     }
 
+    /// Found by the fuzzer (target field-decoder): a packed date's year base plus its 7-bit
+    /// year overflowed. The loader keeps year-base in 1900…2100; the decoder copes anyway.
+    @Test func aPackedDateYearThatOverflowsIsAFailure() {
+        var s = FieldSpec.Layout(source: .record, line: 1)
+        s.type = .packedDate
+        s.length = 2
+        s.yearBase = Int.max - 100
+        #expect(throws: FieldDecoder.Failure.self) { try FieldDecoder.decode(FieldSpec(s), from: [0xFF, 0xF7], answer: "a") }
+    }
+
     @Test func aBCDNumberLongerThanAnIntegerHoldsIsRefusedAtLoad() {
         #expect(throws: ProfileLoadError.self) {
             try load(profileYAML("steps:\n  - command: \"80 5C 00 02 04\"\n    as: p\ncard:\n  n: { from: p, length: 10, type: bcd }\n"))

@@ -1,0 +1,102 @@
+import APDU
+import CardProfiles
+import CardReading
+import FeliCaCommands
+import Foundation
+import NDEF
+import PCSCTransport
+
+/// The fuzz targets, by name: each feeds the input to one parser of outside bytes (a card's
+/// answer, a transcript, a profile, a card image, a report) and must never crash, leak or
+/// hang. Errors are expected; only traps count.
+enum Targets {
+    nonisolated(unsafe) static let all: [String: ([UInt8]) -> Void] = [
+        "hex": { _ = try? Hex.parse(text($0)) },
+        "command-apdu": { _ = try? CommandAPDU(bytes: $0) },
+        "response-apdu": { _ = try? ResponseAPDU(bytes: $0) },
+        "ber-tlv": { b in
+            if let node = try? BERTLV.parse(b) { _ = node.first(path: try! TLVPath("6F/A5/BF0C")) }
+            _ = try? BERTLV.parseAll(b)
+        },
+        "tlv-path": { _ = try? TLVPath(text($0)) },
+        "atr": { b in
+            if let atr = try? ATR(bytes: b) { _ = atr.breakdown }
+            _ = PseudoATR(b)?.cardDescription
+        },
+        "transcript": { b in
+            guard let t = try? Transcript(parsing: text(b), file: "fuzz") else { return }
+            _ = try? Transcript(parsing: t.serialized())
+            _ = try? TranscriptReplay.run(t, file: "fuzz", registry: Fuzz.registry, lenient: b.first.map { $0 & 1 == 1 } ?? false)
+        },
+        "profile-yaml": { _ = try? ProfileLoader.load(yaml: text($0), file: "fuzz.yaml") },
+        "field-decoder": FieldFuzz.run,
+        "bit-layout": FieldFuzz.layout,
+        "engine": EngineFuzz.run,
+        "felica-frames": { b in
+            let idm = try! IDm([0x01, 0x2E, 0x4C, 0xD0, 0x1A, 0x2B, 0x3C, 0x4D])
+            _ = try? FeliCaResponse.polling(b)
+            _ = try? FeliCaResponse.readWithoutEncryption(b, idm: idm)
+            _ = try? FeliCaResponse.readWithoutEncryption(b, idm: idm, expectedBlocks: 2)
+            _ = try? FeliCaResponse.requestService(b, idm: idm)
+            _ = try? FeliCaResponse.searchServiceCode(b, idm: idm)
+            _ = try? FeliCaResponse.requestSystemCode(b, idm: idm)
+            _ = try? FeliCaResponse.requestResponse(b, idm: idm)
+            _ = try? FeliCaResponse.writeWithoutEncryption(b, idm: idm)
+            _ = FeliCaResponse.summary(b)
+        },
+        "ndef-message": { b in
+            guard let m = try? NDEFMessage(parsing: b) else { return }
+            for r in m.records { _ = try? NDEFPayload(r) }
+            _ = try? NDEFMessage(parsing: m.encoded)
+        },
+        "ndef-containers": { b in
+            _ = try? Type2Memory(parsing: b)
+            _ = try? Type3AttributeBlock(parsing: b)
+            if let cc = try? Type4CapabilityContainer(parsing: b) { _ = cc.chunks(from: cc.nlenSize, total: Int(b.count) * 64) }
+        },
+        "ndef-tags": TagFuzz.run,
+        "pseudo-apdu": TagFuzz.pseudoAPDU,
+        "felica-card-image": { b in
+            guard let image = try? JSONDecoder().decode(FeliCaCardImage.self, from: Data(b)) else { return }
+            _ = try? image.contents()
+            _ = image.json()
+        },
+        "json-report": { b in
+            guard let v = try? JSONValue(parsing: text(b)) else { return }
+            _ = ReportDiff.compare(expected: v, actual: v)
+            _ = v.serialized(pretty: true)
+        },
+    ]
+
+    static func text(_ b: [UInt8]) -> String { String(decoding: b, as: UTF8.self) }
+}
+
+enum Fuzz {
+    /// The built-in profiles (from the repository), loaded once.
+    nonisolated(unsafe) static let registry: ProfileRegistry = {
+        let here = URL(fileURLWithPath: #filePath)
+        let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return ProfileRegistry(directories: [.init(path: root.appendingPathComponent("profiles").path, isBuiltIn: true)])
+    }()
+}
+
+/// A channel that answers each command with the next chunk of the input: a length byte, then
+/// that many bytes (what a hostile card or reader could say).
+final class ScriptedChannel: CardChannel {
+    private var rest: ArraySlice<UInt8>
+    private(set) var sent = 0
+    init(_ bytes: [UInt8]) { rest = bytes[...] }
+
+    struct Gone: CardTransportError {
+        var failure: TransportFailure { .removed }
+        var message: String { "the scripted card ran out of answers" }
+    }
+
+    func transmit(_ command: [UInt8]) throws -> [UInt8] {
+        sent += 1
+        guard sent < 400, let n = rest.popFirst() else { throw Gone() }
+        let answer = Array(rest.prefix(Int(n)))
+        rest = rest.dropFirst(Int(n))
+        return answer
+    }
+}

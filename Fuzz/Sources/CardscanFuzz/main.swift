@@ -1,0 +1,31 @@
+import Foundation
+
+/// libFuzzer's entry point: the target named by FUZZ_TARGET gets each input. The slowest
+/// input is timed here (libFuzzer only reports whole seconds) and printed at exit.
+nonisolated(unsafe) let selected: ([UInt8]) -> Void = {
+    let name = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? ""
+    guard let target = Targets.all[name] else {
+        FileHandle.standardError.write(Data("FUZZ_TARGET must be one of: \(Targets.all.keys.sorted().joined(separator: " "))\n".utf8))
+        exit(64)
+    }
+    atexit {
+        let text = String(format: "cardscan-fuzz: slowest input %.3f ms (%d bytes)\n", slowestNanoseconds / 1e6, slowestSize)
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+    return target
+}()
+nonisolated(unsafe) var slowestNanoseconds = 0.0
+nonisolated(unsafe) var slowestSize = 0
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let input = Array(UnsafeBufferPointer(start: data, count: size))
+    let start = DispatchTime.now().uptimeNanoseconds
+    selected(input)
+    let took = Double(DispatchTime.now().uptimeNanoseconds - start)
+    if took > slowestNanoseconds {
+        slowestNanoseconds = took
+        slowestSize = size
+    }
+    return 0
+}

@@ -1,0 +1,91 @@
+#!/usr/bin/python3
+"""Writes the fuzz seed corpora (Fuzz/Corpus/TARGET/) from the repository's own fixtures,
+profiles and lab cards: real transcripts, answers, FCIs, ATRs, frames, NDEF data, card images
+and reports. Run it again after adding fixtures; the seeds are committed."""
+import glob, hashlib, json, os, re, shutil, sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "Fuzz", "Corpus")
+
+
+def hexbytes(text):
+    return bytes.fromhex(re.sub(r"[\s:]", "", text))
+
+
+def write(target, data):
+    if isinstance(data, str):
+        data = data.encode()
+    d = os.path.join(OUT, target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, hashlib.sha1(data).hexdigest()[:16]), "wb") as f:
+        f.write(data)
+
+
+def transcripts():
+    for path in sorted(glob.glob(os.path.join(ROOT, "Tests", "Fixtures", "**", "*.apdu"), recursive=True)
+                       + glob.glob(os.path.join(ROOT, "Tests", "LabCards", "*.apdu"))):
+        yield path, open(path, encoding="utf-8").read()
+
+
+def scripted(answers):
+    """The ScriptedChannel form: each answer as a length byte and its bytes."""
+    out = b""
+    for a in answers[:200]:
+        out += bytes([min(len(a), 255)]) + a[:255]
+    return out
+
+
+if os.path.isdir(OUT):
+    shutil.rmtree(OUT)
+felica_answers, iso_answers = [], []
+for path, text in transcripts():
+    write("transcript", text)
+    headers = dict(re.findall(r"^# ([a-z-]+): (.*)$", text, re.M))
+    if "atr" in headers:
+        write("atr", hexbytes(headers["atr"]))
+    commands = [l[1:].split(" #")[0] for l in text.splitlines() if l.startswith(">")]
+    answers = [hexbytes(l[1:].split(" #")[0]) for l in text.splitlines() if l.startswith("<")]
+    for c in commands[:5]:
+        write("hex", c.strip())
+        if ".." not in c:
+            write("command-apdu", hexbytes(c))
+    felica = headers.get("technology") == "felica"
+    for a in answers:
+        if felica:
+            write("felica-frames", a)
+        else:
+            write("response-apdu", a)
+            if len(a) > 2 and a[0] in (0x6F, 0x70, 0x77):
+                write("ber-tlv", a[:-2])
+    write("engine", bytes([1 if felica else 0]) + scripted(answers))
+    if "ndef" in os.path.basename(path):
+        kind = {"type2": 0, "type3": 1, "type4": 2}[os.path.basename(path)[:5]]
+        write("ndef-tags", bytes([kind]) + scripted(answers))
+        write("pseudo-apdu", bytes([0]) + scripted([a + b"\x90\x00" for a in answers]))
+
+for path in sorted(glob.glob(os.path.join(ROOT, "profiles", "*.yaml")) + glob.glob(os.path.join(ROOT, "Tests", "Fixtures", "bad-profiles", "*.yaml"))
+                   + glob.glob(os.path.join(ROOT, "docs", "examples", "*.yaml"))):
+    write("profile-yaml", open(path, encoding="utf-8").read())
+for path in sorted(glob.glob(os.path.join(ROOT, "Tests", "Fixtures", "**", "*.expected.json"), recursive=True)):
+    write("json-report", open(path, encoding="utf-8").read())
+for path in sorted(glob.glob(os.path.join(ROOT, "Tests", "LabCards", "*.json"))):
+    write("felica-card-image", open(path, encoding="utf-8").read())
+
+# NDEF: a URI and a Text record, and the Type 2/3/4 containers around them.
+uri = bytes.fromhex("D1010D55036578616D706C652E636F6D")
+text_record = bytes.fromhex("D101085402656E48656C6C6F")
+for m in (uri, text_record, bytes.fromhex("91010D55036578616D706C652E636F6D5101085402656E48656C6C6F")):
+    write("ndef-message", m)
+write("ndef-containers", bytes.fromhex("04112233445566778899AABBE1101200") + bytes([0x03, len(uri)]) + uri + b"\xFE")
+write("ndef-containers", bytes.fromhex("10040100090000000001000000000027"))
+write("ndef-containers", bytes.fromhex("000F2000FF00FF0406E10400FF0000"))
+# Fields and layouts: a field spec prefix, then answer bytes; an Intercode-like record.
+for t in range(12):
+    write("field-decoder", bytes([t, 0x02, 0x03, t, 0, 7]) + bytes.fromhex("20240305083015990001020304"))
+    write("field-decoder", bytes([t, 0x81, 0x05, t, 1, 40]) + bytes.fromhex("9B14FF1000 08A0881861084000"))
+write("bit-layout", bytes.fromhex("9B14FF100008A0881861084000000000000000000000000000000000000000"))
+for s in ("00 A4 04 00", "00A4040009A0000000038698070100", "00:B2:01:C4:17", "3B 8B .. 01"):
+    write("hex", s)
+for p in ("6F/A5/9F0C", "6F", "BF0C/C7", "9F4D"):
+    write("tlv-path", p)
+print("seeds written to", os.path.relpath(OUT, ROOT), {d: len(os.listdir(os.path.join(OUT, d))) for d in sorted(os.listdir(OUT))})

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Fuzzes every parser of outside bytes with libFuzzer + AddressSanitizer (leaks included):
+# builds Fuzz/ (release, -sanitize=fuzzer,address), then runs each target for FUZZ_SECONDS
+# (default 60) from its seeds in Fuzz/Corpus/TARGET and prints, per target: executions,
+# crashes, leaks and the slowest input. A crash or leak leaves its input in
+# fuzz-artifacts/ and makes the script exit 1. docs/reliability.md has the campaign.
+#   FUZZ_SECONDS=5 scripts/fuzz.sh            every target, 5 s each (CI's smoke run)
+#   FUZZ_TARGETS="hex atr" scripts/fuzz.sh    only these
+#   FUZZ_RUNS=10000000 FUZZ_SECONDS=3600 scripts/fuzz.sh   a campaign: 10 M inputs each (at most an hour)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECONDS_EACH="${FUZZ_SECONDS:-60}"
+(cd Fuzz && swift build -c release --sanitize fuzzer --sanitize address 2>&1 | grep -E "error|warning: var" || true)
+BIN="$(cd Fuzz && swift build -c release --sanitize fuzzer --sanitize address --show-bin-path)/CardscanFuzz"
+[ -x "$BIN" ] || { echo "fuzz: the fuzz binary did not build" >&2; exit 1; }
+TARGETS="${FUZZ_TARGETS:-$(ls Fuzz/Corpus)}"
+mkdir -p fuzz-artifacts
+WORK="$(mktemp -d /tmp/cardscan-fuzz-XXXXXX)"
+trap 'rm -rf "$WORK"' EXIT
+status=0
+printf '%-18s %14s %10s %8s %6s %12s\n' target executions "exec/s" crashes leaks "slowest ms"
+for t in $TARGETS; do
+  mkdir -p "$WORK/$t"
+  set +e
+  FUZZ_TARGET="$t" ASAN_OPTIONS="detect_leaks=1" "$BIN" -max_total_time="$SECONDS_EACH" -runs="${FUZZ_RUNS:--1}" -print_final_stats=1 \
+    -timeout=5 -rss_limit_mb=2048 -max_len=4096 -report_slow_units=1000 -artifact_prefix="fuzz-artifacts/$t-" \
+    "$WORK/$t" "Fuzz/Corpus/$t" > "$WORK/$t.log" 2>&1
+  rc=$?
+  set -e
+  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$WORK/$t.log" | grep -o '[0-9]*$' || echo 0)
+  rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$WORK/$t.log" | grep -o '[0-9]*$' || echo 0)
+  slow=$(grep -o 'slowest input [0-9.]* ms' "$WORK/$t.log" | grep -o '[0-9.]*' | tail -1 || echo 0)
+  leaks=0; crashes=0
+  if grep -q "LeakSanitizer" "$WORK/$t.log"; then leaks=1; fi
+  if [ $rc -ne 0 ] && [ $leaks -eq 0 ]; then crashes=1; fi
+  printf '%-18s %14s %10s %8s %6s %12s\n' "$t" "${runs:-0}" "${rate:-0}" "$crashes" "$leaks" "${slow:-?}"
+  if [ $rc -ne 0 ]; then
+    status=1
+    cp "$WORK/$t.log" "fuzz-artifacts/$t.log"
+    grep -m3 -E "ERROR|SUMMARY|Test unit written" "$WORK/$t.log" | sed 's/^/    /' || true
+  fi
+done
+exit $status
