@@ -8,7 +8,9 @@ import NDEF
 /// The channel speaks the card's own language: ISO 7816 APDUs, whole FeliCa frames, or Type 2
 /// tag commands, whatever carries them (a PC/SC reader's pseudo-APDUs, libnfc, a transcript).
 public final class CardConnection {
+    /// What the detector found.
     public let card: PresentedCard
+    /// The card's own language: ISO 7816 APDUs, whole FeliCa frames, or Type 2 commands.
     public let channel: CardChannel
     /// The PC/SC reader name or libnfc connection string (`transcript` for a replay).
     public let reader: String

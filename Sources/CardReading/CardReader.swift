@@ -15,6 +15,7 @@ import NDEF
 /// }
 /// ```
 public struct CardReader {
+    /// The profiles detection chooses among.
     public var registry: ProfileRegistry
     /// Read with this profile only (nil: detect among the registry's profiles).
     public var profile: Profile?
@@ -28,6 +29,7 @@ public struct CardReader {
     /// read steps run.
     public var onProfileChosen: ((Profile) -> Void)?
 
+    /// A reader over `registry`'s profiles, or with `profile` only.
     public init(registry: ProfileRegistry, profile: Profile? = nil) {
         self.registry = registry
         self.profile = profile
@@ -98,9 +100,11 @@ public struct CardReader {
 
 /// What a read of one presented card gave.
 public struct CardReadOutcome {
+    /// What was presented.
     public var card: PresentedCard
     /// The profile used (given, or found by detection).
     public var profile: Profile?
+    /// The report (complete, or partial when there is an error) and the error.
     public var result = ReadResult(report: nil, error: nil)
     /// No transit profile recognised the card, but it is an NFC Forum tag: its NDEF content.
     public var ndef: NDEFContent?
@@ -109,9 +113,12 @@ public struct CardReadOutcome {
     /// Round trips made with the card (NDEF fallback included).
     public var exchanges = 0
 
+    /// An outcome with nothing read yet.
     public init(card: PresentedCard) { self.card = card }
 
+    /// The report, as `cardscan --json` prints it; nil when nothing was read.
     public var report: CardReport? { result.report }
+    /// Why the read did not complete (the report, if any, is then partial).
     public var error: ReadError? { result.error }
 }
 
@@ -119,10 +126,12 @@ public struct CardReadOutcome {
 public struct NDEFContent {
     /// `type2`, `type3` or `type4`.
     public var tag: String
+    /// Read-only or read-write, and the capacity.
     public var status: NDEFStatus
     /// Nil when the tag holds no message.
     public var message: NDEFMessage?
 
+    /// A tag's content as read.
     public init(tag: String, status: NDEFStatus, message: NDEFMessage?) {
         self.tag = tag
         self.status = status

@@ -5,6 +5,7 @@ import PCSCTransport
 /// The PC/SC readers cardscan may use: all of them, or the one a choice names (an index, an
 /// exact name or a unique substring; `CARDSCAN_READER` gives the default).
 public final class PCSCReaders {
+    /// The pcscd context the readers are seen through.
     public let context: PCSCContext
     /// The reader asked for, as the user wrote it; nil for any reader.
     public let choice: String?

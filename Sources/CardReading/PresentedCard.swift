@@ -23,6 +23,7 @@ public enum PresentedCard: Sendable, Equatable, CustomStringConvertible {
         /// The ISO 14443-A UID, when the transport knows it.
         public var uid: [UInt8]?
 
+        /// What a transport knows of the card: ATR and protocol over PC/SC, UID through libnfc.
         public init(atr: [UInt8]? = nil, transmissionProtocol: String? = nil, uid: [UInt8]? = nil) {
             self.atr = atr
             self.transmissionProtocol = transmissionProtocol
@@ -48,6 +49,7 @@ public enum PresentedCard: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// `FeliCa card, IDm 012E4CD01A2B3C4D, system 0003`, as verbose output names it.
     public var description: String {
         switch self {
         case .iso7816(let c):

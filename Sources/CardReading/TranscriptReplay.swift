@@ -6,15 +6,20 @@ import FeliCaCommands
 /// the transcript becomes a ``CardConnection`` (a replay channel, and the card its headers
 /// describe) read by ``CardReader`` like any presented card.
 public enum TranscriptReplay {
+    /// What a replay gave.
     public struct Outcome {
+        /// The report and error, as for a card.
         public var result: ReadResult
+        /// The profile used (given, from the transcript's header, or found by detection).
         public var profile: Profile?
         /// Strict replay: recorded exchanges the profile never sent (a regression too).
         public var unused: [Transcript.Entry]
     }
 
+    /// A replay that ran but does not match its transcript.
     public enum Failure: UserFacingError {
         case unusedExchanges(file: String, lines: [Int])
+        /// The file, the first unused line, and how many exchanges were never sent.
         public var message: String {
             switch self {
             case .unusedExchanges(let f, let lines):
@@ -22,6 +27,7 @@ public enum TranscriptReplay {
                     "\(f):\(lines[0]): the profile stopped before \(lines.count) recorded exchange(s) (lines \(lines.map(String.init).joined(separator: ", ")))"
             }
         }
+        /// Re-record, or replay leniently.
         public var hint: String? { "the profile now sends fewer commands than were recorded: re-record the card, or replay leniently" }
     }
 
