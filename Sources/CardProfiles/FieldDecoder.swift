@@ -39,9 +39,9 @@ enum FieldDecoder {
             var value: Int
             if spec.type == .int {
                 // Two's complement over `width` bits (64 bits: the bit pattern as it is).
-                value =
-                    width > 0 && width < 64 && raw & (1 << UInt64(width - 1)) != 0
-                    ? Int(truncatingIfNeeded: raw) - (1 << width) : Int(truncatingIfNeeded: raw)
+                // Sign-extend by setting the bits above the width (no subtraction: 2^63 overflows).
+                let negative = width > 0 && width < 64 && raw & (1 << UInt64(width - 1)) != 0
+                value = Int(truncatingIfNeeded: negative ? raw | (UInt64.max << UInt64(width)) : raw)
             } else {
                 guard raw <= UInt64(Int.max) else {
                     throw Failure(reason: "\(bytes.hexString) is \(raw), too large for a 64-bit signed integer")

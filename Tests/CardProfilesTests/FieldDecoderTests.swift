@@ -238,6 +238,18 @@ import Testing
         #expect(throws: FieldDecoder.Failure.self) { try FieldDecoder.decode(FieldSpec(s), from: [0xFF, 0xF7], answer: "a") }
     }
 
+    /// Found by the fuzzer (target field-decoder): sign-extending a 63-bit `int` (`bits: 0-62`)
+    /// subtracted 2^63 and overflowed.
+    @Test func a63BitSignedFieldSignExtends() throws {
+        var s = FieldSpec.Layout(source: .record, line: 1)
+        s.type = .int
+        s.length = 8
+        s.bits = 0...62
+        #expect(try FieldDecoder.decode(FieldSpec(s), from: [0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], answer: "a") == .int(-1))
+        #expect(try FieldDecoder.decode(FieldSpec(s), from: [0x40, 0, 0, 0, 0, 0, 0, 0], answer: "a") == .int(-(1 << 62)))
+        #expect(try FieldDecoder.decode(FieldSpec(s), from: [0x3F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], answer: "a") == .int((1 << 62) - 1))
+    }
+
     @Test func aBCDNumberLongerThanAnIntegerHoldsIsRefusedAtLoad() {
         #expect(throws: ProfileLoadError.self) {
             try load(profileYAML("steps:\n  - command: \"80 5C 00 02 04\"\n    as: p\ncard:\n  n: { from: p, length: 10, type: bcd }\n"))
