@@ -247,7 +247,9 @@ import Testing
         s.bits = 0...62
         #expect(try FieldDecoder.decode(FieldSpec(s), from: [0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], answer: "a") == .int(-1))
         #expect(try FieldDecoder.decode(FieldSpec(s), from: [0x40, 0, 0, 0, 0, 0, 0, 0], answer: "a") == .int(-(1 << 62)))
-        #expect(try FieldDecoder.decode(FieldSpec(s), from: [0x3F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], answer: "a") == .int((1 << 62) - 1))
+        #expect(
+            try FieldDecoder.decode(FieldSpec(s), from: [0x3F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], answer: "a")
+                == .int((1 << 62) - 1))
     }
 
     @Test func aBCDNumberLongerThanAnIntegerHoldsIsRefusedAtLoad() {
