@@ -72,6 +72,11 @@ public enum NDEFTags {
         guard nlenAnswer.statusWord.isSuccess, nlenAnswer.data.count == cc.nlenSize else { throw Failure.malformed("NLEN unreadable") }
         let nlen = nlenAnswer.data.reduce(0) { $0 << 8 | Int($1) }
         guard nlen > 0 else { return (cc.status, nil) }
+        // READ BINARY with an offset in P1-P2 reaches byte 32767 (ISO/IEC 7816-4 §11.3.3).
+        guard nlen <= cc.maxNDEFSize - cc.nlenSize, cc.nlenSize + nlen <= 0x8000 else {
+            throw Failure.malformed(
+                "NLEN \(nlen) is past what the NDEF file can hold (\(cc.maxNDEFSize - cc.nlenSize) bytes, readable up to offset 32767)")
+        }
         var data: [UInt8] = []
         for (offset, length) in cc.chunks(from: cc.nlenSize, total: nlen) {
             let r = try exchange.send(.readBinary(offset: offset, length: length))

@@ -119,3 +119,26 @@ import Testing
         }
     }
 }
+
+/// Found by the fuzzer (target ndef-tags): a Type 4 tag announcing an NLEN past what READ
+/// BINARY can address (offsets 0…32767) trapped building the command; it is a malformed tag.
+@Suite struct Type4HostileTagTests {
+    @Test func anNLENPastTheAddressableFileIsMalformedNotATrap() throws {
+        let cc = "00 0F 20 00 FF 00 FF 04 06 E1 04 FF FF 00 00"
+        let text = [
+            "# cardscan transcript 1",
+            "> 00 A4 04 00 07 D2 76 00 00 85 01 01 00", "< 90 00",
+            "> 00 A4 00 0C 02 E1 03", "< 90 00",
+            "> 00 B0 00 00 02", "< 00 0F 90 00",
+            "> 00 B0 00 00 0F", "< \(cc) 90 00",
+            "> 00 A4 00 0C 02 E1 04", "< 90 00",
+            "> 00 B0 00 00 02", "< FF FF 90 00",
+        ].joined(separator: "\n")
+        let exchange = CardExchange(channel: ReplayChannel(try Transcript(parsing: text)))
+        #expect(
+            throws: NDEFTags.Failure.malformed("NLEN 65535 is past what the NDEF file can hold (65533 bytes, readable up to offset 32767)")
+        ) {
+            try NDEFTags.readType4(exchange)
+        }
+    }
+}
