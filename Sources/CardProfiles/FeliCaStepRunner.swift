@@ -56,7 +56,7 @@ final class FeliCaStepRunner: StepRunner {
         } catch let e as FeliCaError {
             throw .badAnswer(profile: profile.id, step: step.name, line: step.line, reason: e.description)
         } catch {
-            throw ProfileEngine.readError(error)
+            throw ReadError(error)
         }
     }
 
@@ -80,7 +80,7 @@ final class FeliCaStepRunner: StepRunner {
             } catch is FeliCaError {
                 return nil
             } catch {
-                throw ProfileEngine.readError(error)
+                throw ReadError(error)
             }
         }
         let matching = p.variants.filter { $0.services.contains(where: present.contains) }

@@ -21,7 +21,7 @@ final class ISO7816StepRunner: StepRunner {
                 return try readRecords(sfi: sfi, first: first, last: last, length: length, tryAll: tryAll, end: step.end)
             }
         } catch {
-            throw ProfileEngine.readError(error)
+            throw ReadError(error)
         }
     }
 

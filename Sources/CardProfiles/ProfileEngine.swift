@@ -134,7 +134,6 @@ public final class ProfileEngine {
         throw .stepFailed(profile: p.id, step: step.name, line: step.line, command: result.command, reason: refusal)
     }
 
-    static func readError(_ error: Error) -> ReadError { ReadError(error) }
 }
 
 extension Profile.Technology {

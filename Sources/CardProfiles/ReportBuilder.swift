@@ -24,10 +24,15 @@ public struct ReportBuilder {
         var decoded: BitLayout.Decoded?
     }
 
-    private func source(_ bytes: [UInt8], of stepName: String) -> Source {
-        guard let step = steps[stepName] else { return Source(bytes: bytes) }
-        let data = step.reverseBytes ? bytes.reversed() : bytes
-        return Source(bytes: data, decoded: step.layout.flatMap { profile.layouts[$0] }?.decode(data))
+    /// How the answer of step `name` is read: its bytes reversed or not, and its layout.
+    private func reading(_ name: String) -> (reverse: Bool, layout: BitLayout?) {
+        guard let step = steps[name] else { return (false, nil) }
+        return (step.reverseBytes, step.layout.flatMap { profile.layouts[$0] })
+    }
+
+    private func source(_ bytes: [UInt8], _ how: (reverse: Bool, layout: BitLayout?)) -> Source {
+        let data = how.reverse ? bytes.reversed() : bytes
+        return Source(bytes: data, decoded: how.layout?.decode(data))
     }
 
     public func build(from answers: Answers, variant: String? = nil, exchanges: Int = 0, partial: Bool = false) -> CardReport {
@@ -41,7 +46,7 @@ public struct ReportBuilder {
         let names = p.card.map { "card." + $0.name } + (p.balance == nil ? [] : ["balance"])
         var sources: [String: Source] = [:]
         for name in answers.names where steps[name].map({ $0.layout != nil || $0.reverseBytes }) == true {
-            if let bytes = answers.data(name) { sources[name] = source(bytes, of: name) }
+            if let bytes = answers.data(name) { sources[name] = source(bytes, reading(name)) }
         }
         for (i, f) in cardFields.enumerated() where !f.spec.isDerived {
             values[i] = value(f.spec, answers, sources: sources, record: nil) { report.warnings.append(.init(field: names[i], reason: $0)) }
@@ -142,10 +147,11 @@ public struct ReportBuilder {
         /// A row: its values, and (field position, reason) for each field that did not decode.
         var rows: [(values: [FieldValue?], problems: [(Int, String)])] = []
         rows.reserveCapacity(records.count)
+        let recordReading = reading(t.from)
         for r in records {
             var row = [FieldValue?](repeating: nil, count: fields.count)
             var problems: [(Int, String)] = []
-            let record = source(r, of: t.from)
+            let record = source(r, recordReading)
             for (i, f) in fields.enumerated() where !f.spec.isDerived {
                 row[i] = value(f.spec, answers, sources: [:], record: record) { problems.append((i, $0)) }
             }

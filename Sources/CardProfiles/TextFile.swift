@@ -1,5 +1,4 @@
 import APDU
-import FeliCaCommands
 import Foundation
 
 /// A file that could not be read or written: which, and why.
@@ -62,14 +61,5 @@ public enum TextFile {
         do { try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
             throw FileError(path: path, reason: .unwritable(error.localizedDescription))
         }
-    }
-}
-
-extension FeliCaCardImage {
-    /// The image as pretty-printed JSON text with sorted keys (stable, diff-friendly).
-    public func json() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self) + "\n"
     }
 }

@@ -73,7 +73,11 @@ struct APDUCommand: ParsableCommand {
             }
         }
         let readers = try guarded { try PCSCReaders(choice: reader) }
-        guard let state = try guarded({ try readers.waitForOneCard(timeout: .seconds(option: timeout), notify: announce) }) else {
+        guard
+            let state = try guarded({
+                try readers.waitForOneCard(timeout: .seconds(option: timeout), notify: { announce($0, what: "card") })
+            })
+        else {
             throw nothingPresented(within: timeout)
         }
         try guarded {

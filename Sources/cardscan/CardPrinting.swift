@@ -56,9 +56,6 @@ struct ScanSettings {
     }
 }
 
-/// Says what `PCSCReaders.waitForOneCard` is waiting for, on stderr.
-func announce(_ notice: PCSCReaders.WaitNotice) { announce(notice, what: "card") }
-
 /// Says what `PCSCReaders.waitForOneCard` is waiting for (a card, a tag), on stderr.
 func announce(_ notice: PCSCReaders.WaitNotice, what: String) {
     switch notice {
@@ -70,10 +67,32 @@ func announce(_ notice: PCSCReaders.WaitNotice, what: String) {
     }
 }
 
-/// Opens a libnfc device with a per-exchange timeout.
-func openNFC(_ connectionString: String, apduTimeout: Double) throws -> NFCDevice {
+/// Waits for one card through the libnfc device `device`, or else a PC/SC reader (`reader`,
+/// or `CARDSCAN_READER`, or any), saying on stderr what it waits for (`what`: a card, a tag,
+/// a FeliCa card); exit 75 when `timeout` passes. `apduTimeout`: seconds one command may
+/// take (nil: the transport's default, 5 s for PC/SC and 1 s for libnfc).
+func waitForCard(device: String?, reader: String?, timeout: Double, apduTimeout: Double?, what: String = "card") throws -> CardConnection {
+    let connection: CardConnection?
+    if let device {
+        let nfc = try openNFC(device, apduTimeout: apduTimeout)
+        eprint("Hold a \(what) on \(nfc.name)… (\(Int(timeout)) s; Ctrl-C to stop)")
+        connection = try guarded { try NFCDetector.waitForCard(nfc, timeout: .seconds(option: timeout)) }
+    } else {
+        let readers = try guarded { try PCSCReaders(choice: reader) }
+        connection = try guarded {
+            try readers.waitForCard(
+                timeout: .seconds(option: timeout), transmitTimeout: .seconds(option: apduTimeout ?? 5),
+                notify: { announce($0, what: what) })
+        }
+    }
+    guard let connection else { throw nothingPresented(what, within: timeout) }
+    return connection
+}
+
+/// Opens a libnfc device with a per-exchange timeout (nil: libnfc's default of 1 s).
+func openNFC(_ connectionString: String, apduTimeout: Double?) throws -> NFCDevice {
     let device = try guarded { try NFCDevice(connectionString: connectionString) }
-    device.timeoutMilliseconds = Int32(apduTimeout * 1000)
+    if let apduTimeout { device.timeoutMilliseconds = Int32(apduTimeout * 1000) }
     return device
 }
 

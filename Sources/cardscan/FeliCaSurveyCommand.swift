@@ -60,19 +60,7 @@ struct FeliCaSurveyCommand: ParsableCommand {
 
     /// Waits for a card through libnfc (`--device`) or PC/SC; one that is not FeliCa is exit 76.
     func waitForFeliCa() throws -> CardConnection {
-        let connection: CardConnection?
-        if let device {
-            let nfc = try openNFC(device, apduTimeout: apduTimeout)
-            eprint("Hold a FeliCa card on \(nfc.name)… (\(Int(timeout)) s; Ctrl-C to stop)")
-            connection = try guarded { try NFCDetector.waitForCard(nfc, timeout: .seconds(option: timeout)) }
-        } else {
-            let readers = try guarded { try PCSCReaders(choice: reader) }
-            connection = try guarded {
-                try readers.waitForCard(
-                    timeout: .seconds(option: timeout), transmitTimeout: .seconds(option: apduTimeout), notify: announce)
-            }
-        }
-        guard let connection else { throw nothingPresented(within: timeout) }
+        let connection = try waitForCard(device: device, reader: reader, timeout: timeout, apduTimeout: apduTimeout, what: "FeliCa card")
         if case .felica = connection.card { return connection }
         if let atr = connection.atr {
             throw fail(

@@ -124,18 +124,7 @@ struct TagOptions: ParsableArguments {
     func waitForTag() throws -> (CardConnection, NDEFTag) {
         // (The tag's Polling for 12FC runs before the caller's transaction: it only asks
         // which system answers, and reads nothing another client could disturb.)
-        let connection: CardConnection?
-        if let device {
-            let nfc = try openNFC(device, apduTimeout: 1)
-            eprint("Hold a tag on \(nfc.name)… (\(Int(timeout)) s; Ctrl-C to stop)")
-            connection = try guarded { try NFCDetector.waitForCard(nfc, timeout: .seconds(option: timeout)) }
-        } else {
-            let readers = try guarded { try PCSCReaders(choice: reader) }
-            connection = try guarded {
-                try readers.waitForCard(timeout: .seconds(option: timeout), notify: { announce($0, what: "tag") })
-            }
-        }
-        guard let connection else { throw nothingPresented("tag", within: timeout) }
+        let connection = try waitForCard(device: device, reader: reader, timeout: timeout, apduTimeout: nil, what: "tag")
         let exchange = Tracer.exchange(connection.channel, felica: connection.card.technology == .felica, trace: trace)
         guard let tag = try guarded({ try connection.ndefTag(through: exchange) }) else {
             throw fail(NDEFTags.Failure.notNDEF("the FeliCa card has no NDEF system (12FC)"), .notRecognised)

@@ -36,19 +36,7 @@ struct Scan: ParsableCommand {
 
     func run() throws {
         let settings = try ScanSettings(profiles, trace: trace, verbose: verbose, record: record)
-        let connection: CardConnection?
-        if let device {
-            let nfc = try openNFC(device, apduTimeout: apduTimeout)
-            eprint("Hold a card on \(nfc.name)… (\(Int(timeout)) s; Ctrl-C to stop)")
-            connection = try guarded { try NFCDetector.waitForCard(nfc, timeout: .seconds(option: timeout)) }
-        } else {
-            let readers = try guarded { try PCSCReaders(choice: reader) }
-            connection = try guarded {
-                try readers.waitForCard(
-                    timeout: .seconds(option: timeout), transmitTimeout: .seconds(option: apduTimeout), notify: announce)
-            }
-        }
-        guard let connection else { throw nothingPresented(within: timeout) }
+        let connection = try waitForCard(device: device, reader: reader, timeout: timeout, apduTimeout: apduTimeout)
         try settings.print(try settings.read(connection), json: json, jsonl: false)
     }
 }
