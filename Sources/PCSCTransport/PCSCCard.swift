@@ -139,6 +139,13 @@ public final class PCSCCard: CardChannel, @unchecked Sendable {
             rv = SCardBeginTransaction(handle)
         }
         guard rv == SCARD_S_SUCCESS else { throw PCSCError(rawCode: Int(rv), function: "SCardBeginTransaction", reader: reader) }
+        // pcscd checks the lock before a transmit waits for the reader: another client's
+        // command checked just before the lock was taken may still run. Asking the reader for
+        // an attribute (SCARD_ATTR_ATR_STRING; nothing reaches the card) waits behind it, so
+        // it runs before this transaction's first command rather than between two of them.
+        var attribute = [UInt8](repeating: 0, count: 33)
+        var attributeLength = DWORD(attribute.count)
+        _ = SCardGetAttrib(handle, DWORD(0x0009_0303), &attribute, &attributeLength)
         defer {
             if abandoned {
                 let h = handle
