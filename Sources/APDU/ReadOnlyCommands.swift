@@ -24,12 +24,61 @@ public enum ReadOnlyCommands {
         Entry(claMask: 0xEC, cla: 0x00, ins: 0xCA, name: "GET DATA"),
         Entry(claMask: 0xEC, cla: 0x00, ins: 0xCB, name: "GET DATA (odd INS)"),
         Entry(claMask: 0xEC, cla: 0x00, ins: 0x84, name: "GET CHALLENGE"),
+        // Calypso's own class (first-generation cards and cardpeek use it for every command).
+        Entry(claMask: 0xFF, cla: 0x94, ins: 0xA4, name: "SELECT (Calypso class)"),
+        Entry(claMask: 0xFF, cla: 0x94, ins: 0xB0, name: "READ BINARY (Calypso class)"),
+        Entry(claMask: 0xFF, cla: 0x94, ins: 0xB2, name: "READ RECORD (Calypso class)"),
+        Entry(claMask: 0xFF, cla: 0x94, ins: 0xC0, name: "GET RESPONSE (Calypso class)"),
+        Entry(claMask: 0xFF, cla: 0x94, ins: 0xCA, name: "GET DATA (Calypso class)"),
         Entry(claMask: 0xFF, cla: 0x80, ins: 0x5C, name: "GET BALANCE (PBOC / JT/T)"),
         Entry(claMask: 0xFF, cla: 0x80, ins: 0xCA, name: "GET DATA (proprietary class)"),
         Entry(claMask: 0xFF, cla: 0x90, ins: 0x32, name: "CEPAS READ PURSE"),
         Entry(claMask: 0xFF, cla: 0xFF, ins: 0xCA, name: "GET DATA (PC/SC reader: UID, ATS)"),
         Entry(claMask: 0xFF, cla: 0xFF, ins: 0xB0, name: "READ BINARY (PC/SC reader: storage card pages)"),
     ]
+
+    /// Commands known to change a card, named so a refusal can say what it refused. Being
+    /// absent from this list makes nothing allowed: the allow-list above decides.
+    public static let changing: [Entry] = [
+        Entry(claMask: 0xEC, cla: 0x00, ins: 0xD0, name: "WRITE BINARY"),
+        Entry(claMask: 0xEC, cla: 0x00, ins: 0xD6, name: "UPDATE BINARY"),
+        Entry(claMask: 0xEC, cla: 0x00, ins: 0x0E, name: "ERASE BINARY"),
+        Entry(claMask: 0xEC, cla: 0x00, ins: 0xD2, name: "WRITE RECORD"),
+        Entry(claMask: 0xEC, cla: 0x00, ins: 0xDC, name: "UPDATE RECORD"),
+        Entry(claMask: 0xEC, cla: 0x00, ins: 0xE2, name: "APPEND RECORD"),
+        Entry(claMask: 0xEC, cla: 0x00, ins: 0xDA, name: "PUT DATA"),
+        Entry(claMask: 0xEC, cla: 0x00, ins: 0xDB, name: "PUT DATA (odd INS)"),
+        Entry(claMask: 0xEC, cla: 0x00, ins: 0x8A, name: "OPEN SECURE SESSION (Calypso)"),
+        Entry(claMask: 0xEC, cla: 0x00, ins: 0x8E, name: "CLOSE SECURE SESSION (Calypso)"),
+        Entry(claMask: 0xEC, cla: 0x00, ins: 0x32, name: "INCREASE (Calypso)"),
+        Entry(claMask: 0xEC, cla: 0x00, ins: 0x30, name: "DECREASE (Calypso)"),
+        Entry(claMask: 0xEC, cla: 0x00, ins: 0xB8, name: "SV RELOAD (Calypso)"),
+        Entry(claMask: 0xEC, cla: 0x00, ins: 0xBA, name: "SV DEBIT (Calypso)"),
+        Entry(claMask: 0xEC, cla: 0x00, ins: 0xBC, name: "SV UNDEBIT (Calypso)"),
+        Entry(claMask: 0xFF, cla: 0x94, ins: 0x8A, name: "OPEN SECURE SESSION (Calypso)"),
+        Entry(claMask: 0xFF, cla: 0x94, ins: 0x8E, name: "CLOSE SECURE SESSION (Calypso)"),
+        Entry(claMask: 0xFF, cla: 0x94, ins: 0xD2, name: "WRITE RECORD (Calypso)"),
+        Entry(claMask: 0xFF, cla: 0x94, ins: 0xDC, name: "UPDATE RECORD (Calypso)"),
+        Entry(claMask: 0xFF, cla: 0x94, ins: 0xE2, name: "APPEND RECORD (Calypso)"),
+        Entry(claMask: 0xFF, cla: 0x94, ins: 0xD6, name: "UPDATE BINARY (Calypso)"),
+        Entry(claMask: 0xFF, cla: 0x94, ins: 0x32, name: "INCREASE (Calypso)"),
+        Entry(claMask: 0xFF, cla: 0x94, ins: 0x30, name: "DECREASE (Calypso)"),
+        Entry(claMask: 0xFF, cla: 0x94, ins: 0xB8, name: "SV RELOAD (Calypso)"),
+        Entry(claMask: 0xFF, cla: 0x94, ins: 0xBA, name: "SV DEBIT (Calypso)"),
+        Entry(claMask: 0xFF, cla: 0x94, ins: 0xBC, name: "SV UNDEBIT (Calypso)"),
+        Entry(claMask: 0xFF, cla: 0x80, ins: 0x50, name: "INITIALIZE FOR LOAD/PURCHASE (PBOC)"),
+        Entry(claMask: 0xFF, cla: 0x80, ins: 0x52, name: "CREDIT FOR LOAD (PBOC)"),
+        Entry(claMask: 0xFF, cla: 0x80, ins: 0x54, name: "DEBIT FOR PURCHASE (PBOC)"),
+    ]
+
+    /// Why `command` is refused, for messages: "OPEN SECURE SESSION (Calypso), which changes
+    /// the card", or "not in the read-only list".
+    public static func refusal(of command: CommandAPDU) -> String {
+        if let known = changing.first(where: { command.cla & $0.claMask == $0.cla && command.ins == $0.ins }) {
+            return "it is \(known.name), which changes the card"
+        }
+        return "it may change the card (not in the read-only list)"
+    }
 
     /// The name of the read command `command` is, or nil when it is not on the list.
     public static func name(of command: CommandAPDU) -> String? {

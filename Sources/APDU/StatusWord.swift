@@ -17,6 +17,7 @@ public struct StatusWord: Hashable, Sendable {
     public static let recordNotFound = StatusWord(0x6A83)
     public static let fileNotFound = StatusWord(0x6A82)
     public static let insNotSupported = StatusWord(0x6D00)
+    public static let classNotSupported = StatusWord(0x6E00)
 
     /// ISO/IEC 7816-4 §5.1.3 groups status words by SW1.
     public enum Category: String, Sendable, CaseIterable {

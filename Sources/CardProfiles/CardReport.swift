@@ -9,10 +9,15 @@ public struct CardReport: Equatable, Sendable {
     public var balance: Int?
     public var currency: String
     public var trips: [[(String, FieldValue)]] = []
+    /// Passes and products, when the profile reads them.
+    public var contracts: [[(String, FieldValue)]] = []
     public var exchanges = 0
     public var partial = false
     /// Fields the card held that could not be decoded: left out of the report, named here.
     public var warnings: [ReportWarning] = []
+    /// Personal data the card holds that the report leaves out (`card.holderName`), shown
+    /// only when the user asks (`--show-personal`).
+    public var hidden: [String] = []
 
     public init(profile: String, name: String, currency: String) {
         self.profile = profile
@@ -46,11 +51,13 @@ public struct CardReport: Equatable, Sendable {
         ]
         pairs.append(("balance", balance.map { .object([("amount", .int($0)), ("currency", .string(currency))]) } ?? .null))
         pairs.append(("trips", .array(trips.map(object))))
+        if !contracts.isEmpty { pairs.append(("contracts", .array(contracts.map(object)))) }
         pairs.append(("exchanges", .int(exchanges)))
         pairs.append(("partial", .bool(partial)))
         if !warnings.isEmpty {
             pairs.append(("warnings", .array(warnings.map { .object([("field", .string($0.field)), ("reason", .string($0.reason))]) })))
         }
+        if !hidden.isEmpty { pairs.append(("hidden", .array(hidden.map { .string($0) }))) }
         return .object(pairs)
     }
 }

@@ -149,7 +149,9 @@ enum FieldDecoder {
         }
         if let map = spec.map {
             if let word = map[value] { return .string(word) }
-            if let d = spec.mapDefault { return .string(d) }
+            let code = spec.hexCodes ? hexDigits(value) : String(value)
+            if let d = spec.mapDefault { return .string(d.replacingOccurrences(of: "{code}", with: code)) }
+            if spec.table != nil { return spec.hexCodes ? .string(code) : .int(value) }  // a table shows an unknown code as it is
             return .string("unknown-\(value < 256 && value >= 0 ? [UInt8(value)].compactHex : String(value))")
         }
         if let check = spec.checkDigit {
@@ -160,6 +162,12 @@ enum FieldDecoder {
             }
         }
         return spec.decimalText ? .string(String(value)) : .int(value)
+    }
+
+    /// Upper-case hex digits, an even number of them (`250901`, `0A`); negative numbers keep a sign.
+    static func hexDigits(_ value: Int) -> String {
+        let digits = String(value.magnitude, radix: 16, uppercase: true)
+        return (value < 0 ? "-" : "") + (digits.count % 2 == 1 ? "0" : "") + digits
     }
 
     /// Every nibble must be a decimal digit (a wrong date must not pass as a right one).

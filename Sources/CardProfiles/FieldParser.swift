@@ -8,10 +8,12 @@ struct FieldParser {
     static let keys = [
         "from", "offset", "length", "type", "endian", "bits", "mask", "scale", "add", "map", "default",
         "epoch", "zone", "year-base", "drop-digits", "strip-zeros", "check-digit", "format", "optional",
-        "difference", "sum", "bit-offset", "bit-length", "field", "time-field",
+        "difference", "sum", "bit-offset", "bit-length", "field", "time-field", "table", "personal", "slice",
     ]
 
-    func parse(_ node: Node, _ path: String, inTrips: Bool) -> FieldSpec? {
+    /// `inTrips`: a field of a trip or contract record (no `from` needed); `inContracts`: of
+    /// a contract (`from` allowed, with `slice`).
+    func parse(_ node: Node, _ path: String, inTrips: Bool, inContracts: Bool = false) -> FieldSpec? {
         let r = reader
         guard let m = r.mapping(node, path, allowed: Self.keys) else { return nil }
         let g = { (k: String) in m.first { $0.key == k }?.node }
@@ -37,7 +39,7 @@ struct FieldParser {
 
         if let from = g("from") {
             guard let text = r.string(from, "\(path).from") else { return nil }
-            if inTrips { r.issue(from, "\(path).from", "trip fields read the current record: remove 'from'") }
+            if inTrips && !inContracts { r.issue(from, "\(path).from", "trip fields read the current record: remove 'from'") }
             let parts = text.split(separator: ":", maxSplits: 1)
             let answer = String(parts.first ?? "")
             var tlvPath: TLVPath? = nil
@@ -129,8 +131,30 @@ struct FieldParser {
             }
             spec.map = table
         }
+        if let tn = g("table"), let name = r.string(tn, "\(path).table") {
+            if spec.map != nil { r.issue(tn, "\(path).table", "a field takes its names from 'map' or 'table', not both") }
+            switch LookupTable.load(name, near: r.file) {
+            case .success(let t):
+                spec.map = t.entries
+                spec.table = name
+                spec.hexCodes = t.hexCodes
+            case .failure(let e):
+                for i in e.issues {
+                    r.issue(tn, "\(path).table", i.file == r.file ? i.reason : "\(i.file):\(i.line):\(i.column): \(i.reason)")
+                }
+            }
+        }
         spec.mapDefault = r.string(g("default"), "\(path).default")
-        if spec.mapDefault != nil, spec.map == nil { r.issue(g("default"), "\(path).default", "'default' only applies with 'map'") }
+        if spec.mapDefault != nil, spec.map == nil, g("table") == nil {
+            r.issue(g("default"), "\(path).default", "'default' only applies with 'map' or 'table'")
+        }
+        spec.personal = g("personal").flatMap { r.bool($0, "\(path).personal") } ?? false
+        if let sn = g("slice") {
+            spec.slice = r.int(sn, "\(path).slice", range: 1...255)
+            if g("from") == nil || !inContracts {
+                r.issue(sn, "\(path).slice", "'slice' reads an answer ('from') per contract: it belongs in contracts.fields")
+            }
+        }
         if let e = r.string(g("epoch"), "\(path).epoch") {
             if let d = CivilDate(iso: e) {
                 spec.epoch = d
@@ -169,7 +193,7 @@ struct FieldParser {
             }
         }
         spec.optional = g("optional").flatMap { r.bool($0, "\(path).optional") } ?? false
-        let integerOnly = ["endian", "bits", "mask", "scale", "add", "map", "check-digit", "format"]
+        let integerOnly = ["endian", "bits", "mask", "scale", "add", "map", "check-digit", "format", "table"]
         if !spec.type.isInteger {
             for k in integerOnly where g(k) != nil && !(k == "endian" && spec.type == .packedDate) {
                 r.issue(g(k), "\(path).\(k)", "'\(k)' applies to integer types, not \(spec.type.rawValue)")

@@ -26,7 +26,18 @@ public final class FieldSpec: Sendable {
         public var add: Int = 0
         /// Integer → word lookup (`map`), with `default` for codes not listed.
         public var map: [Int: String]?
+        /// `{code}` in it stands for the code.
         public var mapDefault: String?
+        /// `table: NAME`: the lookup table `map` came from (docs/profile-format.md §Lookup
+        /// tables); a code it lacks is shown as the code, in hex when `hexCodes`.
+        public var table: String?
+        public var hexCodes = false
+        /// `personal: true`: holder data (name, birth date, ID number), reported only when the
+        /// user asks (`--show-personal`).
+        public var personal = false
+        /// `slice: N` (with `from`, in `contracts`): the field reads the N bytes of the answer
+        /// that belong to the contract's record number n, at N·(n−1) (a Calypso counter file).
+        public var slice: Int?
         /// For `days` / `seconds`: the day counting starts from, and the card's UTC offset.
         public var epoch: CivilDate?
         public var zoneMinutes: Int?
@@ -64,6 +75,10 @@ public final class FieldSpec: Sendable {
     public var add: Int { layout.add }
     public var map: [Int: String]? { layout.map }
     public var mapDefault: String? { layout.mapDefault }
+    public var table: String? { layout.table }
+    public var hexCodes: Bool { layout.hexCodes }
+    public var personal: Bool { layout.personal }
+    public var slice: Int? { layout.slice }
     public var epoch: CivilDate? { layout.epoch }
     public var zoneMinutes: Int? { layout.zoneMinutes }
     public var yearBase: Int { layout.yearBase }

@@ -8,7 +8,9 @@ enum ISO7816StepParser {
 
     static func parse(_ key: String, _ node: Node, _ apath: String, _ r: YAMLReader) -> ISO7816Step? {
         switch key {
-        case "select": return parseSelect(node, apath, r).map { .command($0) }
+        case "select":
+            guard let candidates = parseSelect(node, apath, r) else { return nil }
+            return candidates.count == 1 ? .command(candidates[0]) : .select(candidates)
         case "read-binary":
             guard let m = r.mapping(node, apath, allowed: ["sfi", "offset", "length"]) else { return nil }
             let g = { (k: String) in m.first { $0.key == k }?.node }
@@ -21,15 +23,18 @@ enum ISO7816StepParser {
             let off = r.int(g("offset"), "\(apath).offset", range: 0...0x7FFF) ?? 0
             return .command(.readBinary(offset: off, length: length))
         case "read-record":
-            guard let m = r.mapping(node, apath, allowed: ["sfi", "record", "length"]) else { return nil }
+            guard let m = r.mapping(node, apath, allowed: ["sfi", "record", "length", "retry-length"]) else { return nil }
             let g = { (k: String) in m.first { $0.key == k }?.node }
             let sfi = g("sfi").flatMap { r.int($0, "\(apath).sfi", range: 1...30) }
             let length = r.int(g("length"), "\(apath).length", range: 1...256) ?? 256
+            let retry = retryLength(g, length: g("length") == nil ? nil : length, node, apath, r)
             if g("record") == nil { r.issue(node, "\(apath).record", "required key 'record' is missing") }
             guard let rec = r.int(g("record"), "\(apath).record", range: 1...254) else { return nil }
-            return .command(.readRecord(UInt8(rec), sfi: sfi.map(UInt8.init), length: length))
+            return .command(.readRecord(UInt8(rec), sfi: sfi.map(UInt8.init), length: length), retryLength: retry)
         case "read-records":
-            guard let m = r.mapping(node, apath, allowed: ["sfi", "first", "last", "length", "try-all-first"]) else { return nil }
+            guard let m = r.mapping(node, apath, allowed: ["sfi", "first", "last", "length", "try-all-first", "retry-length"]) else {
+                return nil
+            }
             let g = { (k: String) in m.first { $0.key == k }?.node }
             let sfi = g("sfi").flatMap { r.int($0, "\(apath).sfi", range: 1...30) }
             let first = r.int(g("first"), "\(apath).first", range: 1...254) ?? 1
@@ -38,8 +43,11 @@ enum ISO7816StepParser {
             let length = g("length").flatMap { r.int($0, "\(apath).length", range: 1...256) }
             let tryAll = g("try-all-first").flatMap { r.bool($0, "\(apath).try-all-first") } ?? false
             if tryAll && length == nil { r.issue(node, "\(apath).try-all-first", "needs 'length' to split the answer into records") }
+            let retry = retryLength(g, length: length, node, apath, r)
             return .readRecords(
-                sfi: sfi.map(UInt8.init), first: UInt8(first), last: last.map(UInt8.init), length: length, tryAllFirst: tryAll)
+                .init(
+                    sfi: sfi.map(UInt8.init), first: UInt8(first), last: last.map(UInt8.init), length: length, tryAllFirst: tryAll,
+                    retryLength: retry))
         case "command":
             guard let bytes = r.hex(node, apath) else { return nil }
             do {
@@ -47,7 +55,7 @@ enum ISO7816StepParser {
                 if ReadOnlyCommands.isReadOnly(c) { return .command(c) }
                 r.issue(
                     node, apath,
-                    "refused: \(bytes.hexString) is not a read command (CLA \([c.cla].hexString) INS \([c.ins].hexString)); profiles may only send \(ReadOnlyCommands.summary)"
+                    "refused: \(bytes.hexString) is not a read command (CLA \([c.cla].hexString) INS \([c.ins].hexString): \(ReadOnlyCommands.refusal(of: c))); profiles may only send \(ReadOnlyCommands.summary)"
                 )
             } catch {
                 r.issue(node, apath, "'\(bytes.hexString)' is not a valid command APDU: \(error.message)")
@@ -58,41 +66,63 @@ enum ISO7816StepParser {
         }
     }
 
-    static func parseSelect(_ node: Node, _ path: String, _ r: YAMLReader) -> CommandAPDU? {
+    /// `retry-length`: only with a Le of 00 (no `length`) for it to retry.
+    private static func retryLength(_ g: (String) -> Node?, length: Int?, _ node: Node, _ apath: String, _ r: YAMLReader) -> Int? {
+        guard let n = g("retry-length") else { return nil }
+        guard let v = r.int(n, "\(apath).retry-length", range: 1...255) else { return nil }
+        if length != nil { r.issue(n, "\(apath).retry-length", "retry-length retries a Le of 00: leave 'length' out") }
+        return v
+    }
+
+    /// The SELECTs a `select` step tries, in order: each DF name of `aid` (one or a list), then
+    /// `fid`, then `path` — the first the card accepts is the answer.
+    static func parseSelect(_ node: Node, _ path: String, _ r: YAMLReader) -> [CommandAPDU]? {
         guard let m = r.mapping(node, path, allowed: ["aid", "fid", "path", "fci"]) else { return nil }
         let g = { (k: String) in m.first { $0.key == k }?.node }
         let returning: CommandAPDU.SelectResponse = (g("fci").flatMap { r.bool($0, "\(path).fci") } ?? true) ? .fci : .none
-        let given = ["aid", "fid", "path"].filter { g($0) != nil }
-        guard given.count == 1 else {
-            r.issue(node, path, "select needs exactly one of aid, fid, path")
+        guard g("aid") != nil || g("fid") != nil || g("path") != nil else {
+            r.issue(node, path, "select needs aid, fid or path (several: tried in that order until the card accepts one)")
             return nil
         }
-        switch given[0] {
-        case "aid":
-            guard let aid = r.hex(g("aid"), "\(path).aid") else { return nil }
-            guard (1...16).contains(aid.count) else {
-                r.issue(g("aid"), "\(path).aid", "an AID is 1 to 16 bytes")
-                return nil
+        var out: [CommandAPDU] = []
+        var ok = true
+        if let a = g("aid") {
+            let items = a.sequence.map(Array.init) ?? [a]
+            for (i, item) in items.enumerated() {
+                let p = a.sequence == nil ? "\(path).aid" : "\(path).aid[\(i)]"
+                guard let aid = r.hex(item, p) else {
+                    ok = false
+                    continue
+                }
+                guard (1...16).contains(aid.count) else {
+                    r.issue(item, p, "an AID is 1 to 16 bytes")
+                    ok = false
+                    continue
+                }
+                out.append(.select(aid: aid, returning: returning))
             }
-            return .select(aid: aid, returning: returning)
-        case "fid":
-            guard let b = r.hex(g("fid"), "\(path).fid") else { return nil }
-            guard b.count == 2 else {
-                r.issue(g("fid"), "\(path).fid", "a file identifier is 2 bytes, e.g. 1001")
-                return nil
+            if items.isEmpty { r.issue(a, "\(path).aid", "the list of DF names is empty") }
+        }
+        if let f = g("fid") {
+            let b = r.hex(f, "\(path).fid")
+            if let b, b.count == 2 {
+                out.append(.select(fileID: UInt16(b[0]) << 8 | UInt16(b[1]), returning: returning))
+            } else {
+                if b != nil { r.issue(f, "\(path).fid", "a file identifier is 2 bytes, e.g. 1001") }
+                ok = false
             }
-            return .select(fileID: UInt16(b[0]) << 8 | UInt16(b[1]), returning: returning)
-        default:
-            guard let text = r.string(g("path"), "\(path).path") else { return nil }
+        }
+        if let pn = g("path"), let text = r.string(pn, "\(path).path") {
             var fids: [UInt16] = []
             for part in text.split(separator: "/") {
                 guard let b = try? Hex.parse(part), b.count == 2 else {
-                    r.issue(g("path"), "\(path).path", "'\(text)' is not a path of 2-byte file identifiers, e.g. 1001/0015")
+                    r.issue(pn, "\(path).path", "'\(text)' is not a path of 2-byte file identifiers, e.g. 1001/0015")
                     return nil
                 }
                 fids.append(UInt16(b[0]) << 8 | UInt16(b[1]))
             }
-            return .select(path: fids, returning: returning)
+            if fids.isEmpty { r.issue(pn, "\(path).path", "the path is empty") } else { out.append(.select(path: fids, returning: returning)) }
         }
+        return ok && !out.isEmpty ? out : nil
     }
 }

@@ -1,9 +1,19 @@
 import APDU
 
-/// Runs ISO 7816 steps: command APDUs (SELECT, READ BINARY, …) and READ RECORD loops, through
-/// the session's selection-aware cache (ISO/IEC 7816-4 §11.2, §11.3).
+/// Runs ISO 7816 steps: command APDUs (SELECT, READ BINARY, …), SELECTs with fallbacks and
+/// READ RECORD loops, through the session's selection-aware cache (ISO/IEC 7816-4 §11.2,
+/// §11.3).
+///
+/// Two card quirks are handled here so that a card without them costs no extra exchange:
+/// a class the card refuses (`6E 00`) is replaced by the profile's next one, and kept; a READ
+/// RECORD whose Le-00 answer is empty is asked again with the step's `retry-length`, and from
+/// then on asked that way.
 final class ISO7816StepRunner: StepRunner {
     let session: CardSession
+    /// The class the card last accepted, tried first next time.
+    private var acceptedClass: UInt8?
+    /// The card answered a READ RECORD with Le 00 by nothing: ask with the explicit length.
+    private var emptyOnLeZero = false
 
     init(session: CardSession) { self.session = session }
 
@@ -11,37 +21,78 @@ final class ISO7816StepRunner: StepRunner {
         guard case .iso7816(let action) = step.action else { preconditionFailure("not an ISO 7816 step") }
         do {
             switch action {
-            case .command(let c):
-                let r = try session.send(c)
+            case .command(let c, let retry):
+                let (r, sent) = try read(c, retryLength: retry, profile)
                 if r.statusWord.isSuccess { return .answered(.data(r.data)) }
                 var result = StepResult.refused(.status(r.statusWord))
-                result.command = c.description
+                result.command = sent.description
                 return result
-            case .readRecords(let sfi, let first, let last, let length, let tryAll):
-                return try readRecords(sfi: sfi, first: first, last: last, length: length, tryAll: tryAll, end: step.end)
+            case .select(let candidates):
+                var last: (ResponseAPDU, CommandAPDU)?
+                for c in candidates {
+                    let (r, sent) = try send(c, profile)
+                    if r.statusWord.isSuccess { return .answered(.data(r.data)) }
+                    last = (r, sent)
+                }
+                var result = StepResult.refused(.status(last!.0.statusWord))
+                result.command = last!.1.description
+                return result
+            case .readRecords(let reads):
+                return try readRecords(reads, end: step.end, profile)
             }
         } catch {
             throw ReadError(error)
         }
     }
 
+    /// Sends `c` in the profile's classes: the last accepted first, the next on `6E 00`.
+    /// Only class-00 commands are re-classed (a proprietary command keeps its class).
+    private func send(_ c: CommandAPDU, _ profile: Profile) throws -> (ResponseAPDU, CommandAPDU) {
+        guard c.cla == 0x00, profile.classes != [0x00] else { return (try session.send(c), c) }
+        var order = profile.classes
+        if let a = acceptedClass, let i = order.firstIndex(of: a) { order.insert(order.remove(at: i), at: 0) }
+        var sent = c
+        for (k, cla) in order.enumerated() {
+            sent.cla = cla
+            let r = try session.send(sent)
+            if r.statusWord == .classNotSupported, k + 1 < order.count { continue }
+            if r.statusWord != .classNotSupported { acceptedClass = cla }
+            return (r, sent)
+        }
+        preconditionFailure("a profile has at least one class")
+    }
+
+    /// `send`, and for a READ RECORD with Le 00 and a `retryLength`: asked again with that Le
+    /// when the answer is empty (and asked that way at once once the card has shown it needs it).
+    private func read(_ c: CommandAPDU, retryLength: Int?, _ profile: Profile) throws -> (ResponseAPDU, CommandAPDU) {
+        guard let retryLength, c.ins == 0xB2, c.le == 256 else { return try send(c, profile) }
+        var explicit = c
+        explicit.le = retryLength
+        if emptyOnLeZero { return try send(explicit, profile) }
+        let first = try send(c, profile)
+        guard first.0.statusWord.isSuccess, first.0.data.isEmpty else { return first }
+        emptyOnLeZero = true
+        return try send(explicit, profile)
+    }
+
     /// READ RECORD from `first` until `last`, an `end` status word, or an error status (the
     /// records read so far are kept with the refusal).
-    private func readRecords(sfi: UInt8?, first: UInt8, last: UInt8?, length: Int?, tryAll: Bool, end: [StatusWord]) throws -> StepResult {
+    private func readRecords(_ reads: ISO7816Step.RecordReads, end: [StatusWord], _ profile: Profile) throws -> StepResult {
         var records: [[UInt8]] = []
-        if tryAll, let length {
-            let r = try session.send(.readRecord(first, sfi: sfi, allFromNumber: true, length: 256))
+        if reads.tryAllFirst, let length = reads.length {
+            let (r, _) = try send(.readRecord(reads.first, sfi: reads.sfi, allFromNumber: true, length: 256), profile)
             if r.statusWord.isSuccess, !r.data.isEmpty, r.data.count % length == 0 {
                 records = stride(from: 0, to: r.data.count, by: length).map { Array(r.data[$0..<($0 + length)]) }
-                if let last { records = Array(records.prefix(Int(last) - Int(first) + 1)) }
+                if let last = reads.last { records = Array(records.prefix(Int(last) - Int(reads.first) + 1)) }
                 return .answered(.records(records))
             }
         }
-        var n = Int(first)
-        while n <= Int(last ?? 254) {
-            let c = CommandAPDU.readRecord(UInt8(n), sfi: sfi, length: length ?? 256)
+        var n = Int(reads.first)
+        while n <= Int(reads.last ?? 254) {
+            let c = CommandAPDU.readRecord(UInt8(n), sfi: reads.sfi, length: reads.length ?? 256)
             let r: ResponseAPDU
-            do { r = try session.send(c) } catch  where !records.isEmpty {
+            let sent: CommandAPDU
+            do { (r, sent) = try read(c, retryLength: reads.retryLength, profile) } catch where !records.isEmpty {
                 var result = StepResult.answered(.records(records))
                 result.interrupted = ReadError(error)
                 return result
@@ -49,7 +100,7 @@ final class ISO7816StepRunner: StepRunner {
             if end.contains(r.statusWord) { break }
             guard r.statusWord.isSuccess else {
                 var result = StepResult.refused(.status(r.statusWord), keeping: .records(records))
-                result.command = c.description
+                result.command = sent.description
                 return result
             }
             records.append(r.data)

@@ -15,9 +15,16 @@ public struct Profile: Sendable {
     public var card: [NamedField]
     public var balance: FieldSpec?
     public var trips: TripSpec?
+    /// Passes and products (report `contracts`).
+    public var contracts: ContractSpec?
     /// Members of a card family told apart by the services only their issuer creates
     /// (FeliCa: Suica, PASMO, ICOCA … share system 0003). Empty: the report keeps `name`.
     public var variants: [Variant] = []
+    /// The classes ISO 7816 commands are sent with, in order of preference: a card that
+    /// answers `6E 00` (class not supported) is asked again in the next, and that class is kept
+    /// for the rest of the read (Calypso: `[0x00, 0x94]`). Commands written out in a `command`
+    /// step keep their own class unless it is 00.
+    public var classes: [UInt8] = [0x00]
     /// Bit-packed record layouts by name (docs/profile-format.md §Bit-packed records); a
     /// step's `layout` decodes its answer (or each record) with one.
     public var layouts: [String: BitLayout] = [:]
@@ -51,11 +58,16 @@ public struct Profile: Sendable {
     }
 
     /// `answer[offset…] & mask == equals`; with `equals` empty, the step must have succeeded.
+    /// With `field`: the value the answer's layout decoded, `& fieldMask == fieldValue`
+    /// (Calypso: the environment's network id chooses the network's profile).
     public struct Requirement: Sendable {
         public var answer: String
         public var offset: Int
         public var equals: [UInt8]
         public var mask: [UInt8]?
+        public var field: String?
+        public var fieldValue: UInt64 = 0
+        public var fieldMask: UInt64?
         public var line: Int
     }
 }
@@ -109,17 +121,33 @@ public struct Step: Sendable {
     }
 }
 
-/// An ISO 7816 step: one command APDU, or a loop of READ RECORDs.
+/// An ISO 7816 step: one command APDU, the first of several SELECTs the card accepts, or a
+/// loop of READ RECORDs.
 public enum ISO7816Step: Sendable {
-    case command(CommandAPDU)
-    /// READ RECORD `first…last` (last nil: until an `end` status), record `length`
-    /// bytes; `tryAllFirst` asks for "all records from P1" once and falls back.
-    case readRecords(sfi: UInt8?, first: UInt8, last: UInt8?, length: Int?, tryAllFirst: Bool)
+    /// One command. `retryLength`: a READ RECORD whose Le-00 answer comes back empty is asked
+    /// again with this Le (some Calypso cards, docs/cards/calypso.md).
+    case command(CommandAPDU, retryLength: Int? = nil)
+    /// SELECTs tried in order until one succeeds (DF names, then a path to fall back on).
+    case select([CommandAPDU])
+    case readRecords(RecordReads)
+
+    /// READ RECORD `first…last` (last nil: until an `end` status), record `length` bytes (nil:
+    /// Le 00); `tryAllFirst` asks for "all records from P1" once and falls back; `retryLength`
+    /// as for ``command(_:retryLength:)``.
+    public struct RecordReads: Sendable {
+        public var sfi: UInt8?
+        public var first: UInt8
+        public var last: UInt8?
+        public var length: Int?
+        public var tryAllFirst = false
+        public var retryLength: Int?
+    }
 
     var declaredLength: Int? {
         switch self {
-        case .command(let c): return c.ins == 0xB0 || c.ins == 0xB2 || c.cla == 0x80 ? c.le : nil
-        case .readRecords(_, _, _, let length, _): return length
+        case .command(let c, let retry): return c.ins == 0xB0 || c.ins == 0xB2 || c.cla == 0x80 ? (c.le == 256 ? retry : c.le) : nil
+        case .select: return nil
+        case .readRecords(let r): return r.length ?? r.retryLength
         }
     }
 
@@ -162,4 +190,39 @@ public struct TripSpec: Sendable {
     public var line: Int
 
     public enum Order: String, Sendable, CaseIterable { case asRead = "as-read", reverse, byTime = "by-time" }
+}
+
+/// The card's contracts (passes, products): which records hold them, in which order, and
+/// how each becomes a report entry (docs/profile-format.md §Contracts).
+///
+/// Calypso keeps a *contract list* (EN 1545 "best contracts") whose entries point at contract
+/// records and say which layout each record has; a counter file holds one counter per
+/// contract, found by the contract's record number (`slice`).
+public struct ContractSpec: Sendable {
+    /// The answer whose records are the contracts.
+    public var from: String
+    /// Take the contracts in the order of a list's entries, each naming its record.
+    public var list: List?
+    /// Choose each record's layout by a value of its list entry.
+    public var layoutBy: LayoutChoice?
+    public var fields: [Profile.NamedField]
+    public var line: Int
+
+    /// `list: { from: best, repeat: entries, pointer: pointer }`: the answer `from`, decoded by
+    /// its layout, has a repeat `repeat` whose copies each hold `pointer`, a record number
+    /// (1 = the first record) of the contracts' answer. Fields read an entry's values as
+    /// `entry.NAME`.
+    public struct List: Sendable {
+        public var from: String
+        public var repeatName: String
+        public var pointer: String
+    }
+
+    /// `layout: { by: entry.tariff, bits: 4-11, cases: { 0xFF: contract-ff }, default: contract }`.
+    public struct LayoutChoice: Sendable {
+        public var field: String
+        public var bits: ClosedRange<Int>?
+        public var cases: [Int: String]
+        public var defaultLayout: String?
+    }
 }

@@ -11,6 +11,9 @@ public final class ProfileEngine {
     private lazy var iso7816 = ISO7816StepRunner(session: session)
     private lazy var felica = FeliCaStepRunner(session: session)
 
+    /// Report personal data (fields marked `personal`) instead of naming them in `hidden`.
+    public var showsPersonalData = false
+
     public init(session: CardSession) { self.session = session }
 
     private func runner(_ technology: Profile.Technology) -> StepRunner {
@@ -61,6 +64,19 @@ public final class ProfileEngine {
         }
         for q in p.detect.require {
             guard let bytes = answers.data(q.answer) else { return "answer '\(q.answer)' is missing" }
+            if let field = q.field {
+                let step = p.steps.first { $0.name == q.answer }
+                guard let layout = step?.layout.flatMap({ p.layouts[$0] }) else { return "answer '\(q.answer)' has no layout" }
+                let decoded = layout.decode(step!.reverseBytes ? bytes.reversed() : bytes)
+                guard let value = decoded.values[field]?.integer else {
+                    return "'\(q.answer)' has no value '\(field)' (line \(q.line))"
+                }
+                let masked = q.fieldMask.map { value & $0 } ?? value
+                if masked != q.fieldValue {
+                    return "'\(field)' of '\(q.answer)' is 0x\(String(value, radix: 16, uppercase: true)), not 0x\(String(q.fieldValue, radix: 16, uppercase: true)) (line \(q.line))"
+                }
+                continue
+            }
             if q.equals.isEmpty { continue }
             guard bytes.count >= q.offset + q.equals.count else {
                 return "answer '\(q.answer)' has \(bytes.count) bytes, too short for the check at line \(q.line)"
@@ -109,7 +125,8 @@ public final class ProfileEngine {
     }
 
     private func report(_ p: Profile, variant: String?, partial: Bool) -> CardReport {
-        ReportBuilder(profile: p).build(from: answers, variant: variant, exchanges: session.exchanges, partial: partial)
+        ReportBuilder(profile: p).build(
+            from: answers, variant: variant, exchanges: session.exchanges, partial: partial, showPersonal: showsPersonalData)
     }
 
     /// Runs one step and records its answer. Returns why the card had nothing when the step

@@ -7,6 +7,7 @@ import Yams
 public enum ProfileLoader {
     static let topKeys = [
         "id", "name", "region", "currency", "technology", "notes", "detect", "steps", "card", "balance", "trips", "variants", "layouts",
+        "classes", "contracts",
     ]
     static let stepActions = ISO7816StepParser.actions + FeliCaStepParser.actions
 
@@ -85,6 +86,18 @@ public enum ProfileLoader {
             technology: technology, detect: detect, steps: steps, card: card,
             balance: balance, trips: trips, variants: variants, source: file)
         if let node = get("layouts") { profile.layouts = BitLayoutParser.parse(node, r) }
+        profile.contracts = get("contracts").flatMap { parseContracts($0, r, fields) }
+        if let node = get("classes"), let list = r.list(node, "classes") {
+            var classes: [UInt8] = []
+            for (i, c) in list.enumerated() {
+                guard let b = r.hex(c, "classes[\(i)]") else { continue }
+                if b.count != 1 { r.issue(c, "classes[\(i)]", "a class is one byte, e.g. 00 or 94") } else if classes.contains(b[0]) {
+                    r.issue(c, "classes[\(i)]", "class \(b.hexString) is listed twice")
+                } else { classes.append(b[0]) }
+            }
+            if list.isEmpty { r.issue(node, "classes", "the list is empty: leave it out for class 00") }
+            if !classes.isEmpty { profile.classes = classes }
+        }
         ProfileValidator.validate(&profile, root: root, reader: r)
         return profile
     }
@@ -154,10 +167,23 @@ public enum ProfileLoader {
         }
         for (i, q) in (r.list(g("require"), "detect.require") ?? []).enumerated() {
             let p = "detect.require[\(i)]"
-            guard let qm = r.mapping(q, p, allowed: ["answer", "offset", "equals", "mask"]) else { continue }
+            guard let qm = r.mapping(q, p, allowed: ["answer", "offset", "equals", "mask", "field"]) else { continue }
             let qg = { (k: String) in qm.first { $0.key == k }?.node }
             guard let answer = r.string(qg("answer"), "\(p).answer") else {
                 r.issue(q, "\(p).answer", "required key 'answer' is missing")
+                continue
+            }
+            if let fieldNode = qg("field") {
+                // A layout value: equals and mask are numbers (0x250901), not bytes.
+                guard let field = r.string(fieldNode, "\(p).field") else { continue }
+                if qg("offset") != nil { r.issue(qg("offset"), "\(p).offset", "'offset' counts bytes: a check of a layout field leaves it out") }
+                if qg("equals") == nil { r.issue(q, "\(p).equals", "a check of a layout field needs 'equals' (a number, e.g. 0x250901)") }
+                guard let value = r.int(qg("equals"), "\(p).equals") else { continue }
+                var req = Profile.Requirement(answer: answer, offset: 0, equals: [], mask: nil, line: r.line(q))
+                req.field = field
+                req.fieldValue = UInt64(truncatingIfNeeded: value)
+                req.fieldMask = qg("mask").flatMap { r.int($0, "\(p).mask") }.map { UInt64(truncatingIfNeeded: $0) }
+                d.require.append(req)
                 continue
             }
             let offset = r.int(qg("offset"), "\(p).offset", range: 0...65535) ?? 0
@@ -195,6 +221,53 @@ public enum ProfileLoader {
             if let name, !name.isEmpty, !services.isEmpty { out.append(.init(name: name, services: services, line: r.line(item))) }
         }
         return out
+    }
+
+    static func parseContracts(_ node: Node, _ r: YAMLReader, _ fields: FieldParser) -> ContractSpec? {
+        guard let m = r.mapping(node, "contracts", allowed: ["from", "list", "layout", "fields"]) else { return nil }
+        let g = { (k: String) in m.first { $0.key == k }?.node }
+        guard let from = r.string(g("from"), "contracts.from") else {
+            if g("from") == nil { r.issue(node, "contracts.from", "required key 'from' is missing (the answer holding the contract records)") }
+            return nil
+        }
+        var spec = ContractSpec(from: from, fields: [], line: r.line(node))
+        if let ln = g("list"), let lm = r.mapping(ln, "contracts.list", allowed: ["from", "repeat", "pointer"]) {
+            let lg = { (k: String) in lm.first { $0.key == k }?.node }
+            for k in ["from", "repeat", "pointer"] where lg(k) == nil { r.issue(ln, "contracts.list.\(k)", "required key '\(k)' is missing") }
+            if let f = r.string(lg("from"), "contracts.list.from"), let rep = r.string(lg("repeat"), "contracts.list.repeat"),
+                let ptr = r.string(lg("pointer"), "contracts.list.pointer")
+            {
+                spec.list = .init(from: f, repeatName: rep, pointer: ptr)
+            }
+        }
+        if let yn = g("layout"), let ym = r.mapping(yn, "contracts.layout", allowed: ["by", "bits", "cases", "default"]) {
+            let yg = { (k: String) in ym.first { $0.key == k }?.node }
+            if yg("by") == nil { r.issue(yn, "contracts.layout.by", "required key 'by' is missing (e.g. entry.tariff)") }
+            if let by = r.string(yg("by"), "contracts.layout.by") {
+                var choice = ContractSpec.LayoutChoice(field: by, bits: nil, cases: [:], defaultLayout: r.string(yg("default"), "contracts.layout.default"))
+                if let bn = yg("bits"), let text = r.string(bn, "contracts.layout.bits") {
+                    let ends = text.split(separator: "-").map { Int($0.trimmingCharacters()) }
+                    if ends.count == 2, let lo = ends[0], let hi = ends[1], lo <= hi, hi < 64 {
+                        choice.bits = lo...hi
+                    } else {
+                        r.issue(bn, "contracts.layout.bits", "'\(text)' is not a bit range (e.g. 4-11; bit 0 is the least significant)")
+                    }
+                }
+                for (k, v) in r.mapping(yg("cases"), "contracts.layout.cases") ?? [] {
+                    guard let code = YAMLReader.parseInt(k) else {
+                        r.issue(yg("cases"), "contracts.layout.cases", "cases are numbers (e.g. 0xFF), not '\(k)'")
+                        continue
+                    }
+                    if let name = r.string(v, "contracts.layout.cases.\(k)") { choice.cases[code] = name }
+                }
+                spec.layoutBy = choice
+            }
+        }
+        if g("fields") == nil { r.issue(node, "contracts.fields", "required key 'fields' is missing") }
+        for (k, v) in r.mapping(g("fields"), "contracts.fields") ?? [] {
+            if let f = fields.parse(v, "contracts.fields.\(k)", inTrips: true, inContracts: true) { spec.fields.append(.init(name: k, spec: f)) }
+        }
+        return spec
     }
 
     static func parseTrips(_ node: Node, _ r: YAMLReader, _ fields: FieldParser) -> TripSpec? {

@@ -38,6 +38,17 @@ enum ProfileValidator {
                 continue
             }
             last = max(last, idx)
+            if let field = q.field {
+                let s = p.steps[idx]
+                if let l = s.layout, let layout = p.layouts[l] {
+                    if layout.width(of: field) == nil {
+                        r.issues.append(issue(r, q.line, "detect.require[\(i)].field", "layout '\(l)' has no field '\(field)'"))
+                    }
+                } else {
+                    r.issues.append(issue(r, q.line, "detect.require[\(i)].field", "answer '\(q.answer)' has no layout: give its step a 'layout'"))
+                }
+                continue
+            }
             if let n = p.steps[idx].declaredLength, !p.steps[idx].isRecords, q.offset + q.equals.count > n {
                 r.issues.append(
                     issue(
@@ -146,7 +157,71 @@ enum ProfileValidator {
             }
             checkDerived(t.fields.map { ($0.name, $0.spec) }, scope: "trips.fields", allowOlder: true, r)
         }
+        if let c = p.contracts { checkContracts(c, p, step, checkRead, r) }
         checkVariants(p, r)
+    }
+
+    /// Contracts: a records answer, a list whose layout has the repeat and pointer, layouts
+    /// that exist, and fields that name values those layouts (or the list entry) have.
+    static func checkContracts(
+        _ c: ContractSpec, _ p: Profile, _ step: (String) -> Step?, _ checkRead: (FieldSpec, String) -> Void, _ r: YAMLReader
+    ) {
+        guard let s = step(c.from) else {
+            r.issues.append(issue(r, c.line, "contracts.from", "no step is named '\(c.from)'"))
+            return
+        }
+        if !s.isRecords { r.issues.append(issue(r, c.line, "contracts.from", "answer '\(c.from)' is not a list of records (use read-records)")) }
+        var entryLayout: BitLayout?
+        var entryPrefix = ""
+        if let l = c.list {
+            if let ls = step(l.from), let name = ls.layout, let layout = p.layouts[name] {
+                entryLayout = layout
+                entryPrefix = "\(l.repeatName)[]."
+                if layout.width(of: "\(l.repeatName).count") == nil {
+                    r.issues.append(issue(r, c.line, "contracts.list.repeat", "layout '\(name)' has no repeat '\(l.repeatName)'"))
+                } else if layout.width(of: entryPrefix + l.pointer) == nil {
+                    r.issues.append(issue(r, c.line, "contracts.list.pointer", "the entries of '\(l.repeatName)' have no value '\(l.pointer)'"))
+                }
+            } else {
+                r.issues.append(
+                    issue(r, c.line, "contracts.list.from", "'\(l.from)' must name a step with a layout (the list is bit-packed)"))
+            }
+        }
+        var layouts: [String] = []
+        if let choice = c.layoutBy {
+            if !choice.field.hasPrefix("entry.") || c.list == nil {
+                r.issues.append(issue(r, c.line, "contracts.layout.by", "the layout is chosen by a value of the list entry: entry.NAME, with a list"))
+            } else if let el = entryLayout, el.width(of: entryPrefix + choice.field.dropFirst(6)) == nil {
+                r.issues.append(issue(r, c.line, "contracts.layout.by", "the list's entries have no value '\(choice.field.dropFirst(6))'"))
+            }
+            layouts = Array(choice.cases.values) + (choice.defaultLayout.map { [$0] } ?? [])
+        } else if let l = s.layout {
+            layouts = [l]
+        }
+        for l in layouts where p.layouts[l] == nil {
+            r.issues.append(issue(r, c.line, "contracts.layout", "no layout is named '\(l)'"))
+        }
+        let known = layouts.compactMap { p.layouts[$0] }
+        for f in c.fields {
+            let path = "contracts.fields.\(f.name)"
+            if case .answer = f.spec.source {
+                if f.spec.slice == nil { checkRead(f.spec, path) }
+                continue
+            }
+            guard case .named(let name)? = f.spec.bitSource else { continue }
+            if name.hasPrefix("entry.") {
+                if entryLayout == nil {
+                    r.issues.append(issue(r, f.spec.line, path, "'entry.' values come from the contract list: give contracts a list"))
+                } else if entryLayout!.width(of: entryPrefix + name.dropFirst(6)) == nil {
+                    r.issues.append(issue(r, f.spec.line, path, "the list's entries have no value '\(name.dropFirst(6))'"))
+                }
+            } else if !known.isEmpty, !known.contains(where: { $0.width(of: name) != nil }) {
+                r.issues.append(issue(r, f.spec.line, path, "no contract layout (\(layouts.joined(separator: ", "))) has a field '\(name)'"))
+            } else if known.isEmpty {
+                r.issues.append(issue(r, f.spec.line, path, "the contract records have no layout to take '\(name)' from"))
+            }
+        }
+        checkDerived(c.fields.map { ($0.name, $0.spec) }, scope: "contracts.fields", allowOlder: false, r)
     }
 
     /// Variants are told apart by FeliCa services: they need a felica profile with a poll,

@@ -35,7 +35,11 @@ public struct ReportBuilder {
         return Source(bytes: data, decoded: how.layout?.decode(data))
     }
 
-    public func build(from answers: Answers, variant: String? = nil, exchanges: Int = 0, partial: Bool = false) -> CardReport {
+    /// The report of `answers`. Fields marked `personal` (holder name, birth date, ID
+    /// number) are left out unless `showPersonal`, and named in the report's `hidden`.
+    public func build(
+        from answers: Answers, variant: String? = nil, exchanges: Int = 0, partial: Bool = false, showPersonal: Bool = false
+    ) -> CardReport {
         let p = profile
         var report = CardReport(profile: p.id, name: variant ?? p.name, currency: p.currency)
         report.exchanges = exchanges
@@ -57,16 +61,108 @@ public struct ReportBuilder {
                 values[i] = refs.derive(i, f.spec, values, older: nil) { report.warnings.append(.init(field: names[i], reason: $0)) }
             }
         }
-        for (i, f) in p.card.enumerated() { if let v = values[i] { report.card.append((f.name, v)) } }
+        for (i, f) in p.card.enumerated() {
+            guard let v = values[i] else { continue }
+            if f.spec.personal && !showPersonal { report.hidden.append("card." + f.name) } else { report.card.append((f.name, v)) }
+        }
         if p.balance != nil { report.balance = values[cardFields.count - 1]?.intValue }
         if let t = p.trips { report.trips = trips(t, answers, warnings: &report.warnings) }
+        if let c = p.contracts { report.contracts = contracts(c, answers, warnings: &report.warnings) }
+        if !showPersonal {
+            for (kind, rows, fields) in [("trips", report.trips, p.trips?.fields ?? []), ("contracts", report.contracts, p.contracts?.fields ?? [])] {
+                let personal = Set(fields.filter(\.spec.personal).map(\.name))
+                guard !personal.isEmpty else { continue }
+                var kept = rows
+                for (n, row) in rows.enumerated() {
+                    for (k, _) in row where personal.contains(k) { report.hidden.append("\(kind)[\(n)].\(k)") }
+                    kept[n] = row.filter { !personal.contains($0.0) }
+                }
+                if kind == "trips" { report.trips = kept } else { report.contracts = kept }
+            }
+        }
         return report
+    }
+
+    /// The contracts: in the contract list's order (each entry pointing at its record) or, with
+    /// no list, every record in use; each decoded by its layout (chosen by the entry's value).
+    private func contracts(_ c: ContractSpec, _ answers: Answers, warnings: inout [ReportWarning]) -> [[(String, FieldValue)]] {
+        guard case .records(let records)? = answers[c.from] else { return [] }
+        let how = reading(c.from)
+        var picks: [(number: Int, entry: String?)] = []
+        var listDecoded: BitLayout.Decoded?
+        if let l = c.list {
+            let listHow = reading(l.from)
+            let bytes: [UInt8]?
+            switch answers[l.from] {
+            case .records(let r)?: bytes = r.first
+            case .data(let d)?: bytes = d
+            default: bytes = nil
+            }
+            guard let bytes, let layout = listHow.layout else { return [] }
+            let decoded = layout.decode(listHow.reverse ? bytes.reversed() : bytes)
+            listDecoded = decoded
+            let count = Int(clamping: decoded.values["\(l.repeatName).count"]?.integer ?? 0)
+            for i in 0..<count {
+                let prefix = "\(l.repeatName)[\(i)]."
+                guard let pointer = decoded.values[prefix + l.pointer]?.integer else { continue }  // absent from the entry's bitmap
+                picks.append((Int(clamping: pointer), prefix))
+            }
+        } else {
+            for (i, r) in records.enumerated() where !(r.allSatisfy { $0 == 0 } || r.allSatisfy { $0 == 0xFF }) { picks.append((i + 1, nil)) }
+        }
+        var rows: [[(String, FieldValue)]] = []
+        for pick in picks {
+            let n = rows.count
+            guard (1...max(records.count, 1)).contains(pick.number), pick.number <= records.count else {
+                warnings.append(.init(field: "contracts[\(n)]", reason: "the contract list points at record \(pick.number), which the card did not give"))
+                continue
+            }
+            var layout = how.layout
+            if let choice = c.layoutBy, let entry = pick.entry {
+                let key = entry + choice.field.dropFirst("entry.".count)
+                var v = Int(clamping: listDecoded?.values[key]?.integer ?? 0)
+                if let bits = choice.bits { v = (v >> bits.lowerBound) & ((1 << bits.count) - 1) }
+                layout = (choice.cases[v] ?? choice.defaultLayout).flatMap { profile.layouts[$0] }
+            }
+            let bytes = how.reverse ? records[pick.number - 1].reversed() : records[pick.number - 1]
+            let record = Source(bytes: bytes, decoded: layout?.decode(bytes))
+            var row = [FieldValue?](repeating: nil, count: c.fields.count)
+            let context = Context(record: record, entry: pick.entry.flatMap { e in listDecoded.map { ($0, e) } }, recordNumber: pick.number)
+            for (i, f) in c.fields.enumerated() where !f.spec.isDerived {
+                row[i] = value(f.spec, answers, sources: [:], context: context) {
+                    warnings.append(.init(field: "contracts[\(n)].\(f.name)", reason: $0))
+                }
+            }
+            if c.fields.contains(where: { $0.spec.isDerived }) {
+                let refs = DerivedReferences(c.fields)
+                for (i, f) in c.fields.enumerated() where f.spec.isDerived {
+                    row[i] = refs.derive(i, f.spec, row, older: nil) { warnings.append(.init(field: "contracts[\(n)].\(f.name)", reason: $0)) }
+                }
+            }
+            rows.append(c.fields.indices.compactMap { i in row[i].map { (c.fields[i].name, $0) } })
+        }
+        return rows
+    }
+
+    /// What a field of a record sees besides the answers: the record, and for a contract its
+    /// list entry (decoded list, `NAME[i].` prefix) and record number.
+    private struct Context {
+        var record: Source?
+        var entry: (decoded: BitLayout.Decoded, prefix: String)?
+        var recordNumber: Int?
+    }
+
+    private func value(
+        _ spec: FieldSpec, _ answers: Answers, sources: [String: Source], record: Source?, warn: (String) -> Void
+    ) -> FieldValue? {
+        value(spec, answers, sources: sources, context: Context(record: record), warn: warn)
     }
 
     /// One field's value; `warn` gets the reason when the bytes are there but do not decode.
     private func value(
-        _ spec: FieldSpec, _ answers: Answers, sources: [String: Source], record: Source?, warn: (String) -> Void
+        _ spec: FieldSpec, _ answers: Answers, sources: [String: Source], context: Context, warn: (String) -> Void
     ) -> FieldValue? {
+        let record = context.record
         let data: [UInt8]
         let answerName: String
         var decoded: BitLayout.Decoded?
@@ -87,6 +183,14 @@ public struct ReportBuilder {
                     return nil
                 }
                 data = hit.value
+            } else if let n = spec.slice, let number = context.recordNumber {
+                // The contract's own part of the answer: n bytes at n·(number − 1).
+                let (start, o1) = n.multipliedReportingOverflow(by: number - 1)
+                guard !o1, start >= 0, start + n <= bytes.count else {
+                    if !spec.optional { warn("answer '\(a)' has \(bytes.count) bytes: no \(n)-byte slice for record \(number)") }
+                    return nil
+                }
+                data = Array(bytes[start..<(start + n)])
             } else {
                 data = bytes
             }
@@ -102,7 +206,12 @@ public struct ReportBuilder {
                     throw FieldDecoder.Failure(reason: error.reason.replacingOccurrences(of: "the record", with: "answer '\(answerName)'"))
                 }
                 return try FieldDecoder.decode(spec, bits: bits)
-            case .named(let name)?:
+            case .named(var name)?:
+                if name.hasPrefix("entry.") {
+                    guard let entry = context.entry else { return nil }
+                    decoded = entry.decoded
+                    name = entry.prefix + name.dropFirst("entry.".count)
+                }
                 guard let decoded else { return nil }
                 guard let bits = decoded.values[name] else {
                     // Not in the record: absent from its bitmap (nothing to say), or past its end.

@@ -25,6 +25,9 @@ public struct CardReader {
     public var readsNDEFWhenUnrecognised = true
     /// Called after each round trip with the card (for traces).
     public var observer: ((WireExchange) -> Void)?
+    /// Report the holder's personal data (name, birth date, ID number) instead of naming it in
+    /// the report's `hidden`.
+    public var showsPersonalData = false
     /// Called with the profile once it is chosen (given, or found by detection), before its
     /// read steps run.
     public var onProfileChosen: ((Profile) -> Void)?
@@ -83,6 +86,7 @@ public struct CardReader {
         session.technology = technology
         session.felicaPoller = connection.felicaPoller
         let engine = ProfileEngine(session: session)
+        engine.showsPersonalData = showsPersonalData
         let chosen: Profile
         if let profile {
             chosen = profile

@@ -87,13 +87,14 @@ public enum TranscriptReplay {
     /// `profile` header, then detection among `registry`'s profiles.
     public static func run(
         _ transcript: Transcript, file: String, registry: ProfileRegistry,
-        explicit: String? = nil, lenient: Bool = false,
+        explicit: String? = nil, lenient: Bool = false, showsPersonalData: Bool = false,
         observer: ((WireExchange) -> Void)? = nil
     ) throws -> Outcome {
         let (connection, channel) = try connection(transcript, file: file, lenient: lenient)
         var reader = CardReader(registry: registry)
         reader.readsNDEFWhenUnrecognised = false
         reader.observer = observer
+        reader.showsPersonalData = showsPersonalData
         if let explicit {
             reader.profile = try registry.resolve(explicit)
         } else if let id = transcript[header: .profile] {

@@ -66,7 +66,7 @@ struct APDUCommand: ParsableCommand {
                 if !allowWrite, !PseudoAPDUReads.isReadOnly(c) {
                     throw ValidationErrorWithPlace(
                         place: where_,
-                        message: "refused \(c): it may change the card (not in the read-only list); pass --allow-write to send it",
+                        message: "refused \(c): \(ReadOnlyCommands.refusal(of: c)); pass --allow-write to send it",
                         status: .usage)
                 }
                 lines.append(.apdu(c, t))

@@ -13,6 +13,7 @@ struct ScanSettings {
     let trace: Bool
     let verbose: Bool
     let record: String?
+    let showPersonal: Bool
 
     init(_ options: ProfileOptions, trace: Bool, verbose: Bool = false, record: String? = nil) throws {
         let registry = options.registry()
@@ -21,6 +22,7 @@ struct ScanSettings {
         self.trace = trace
         self.verbose = verbose
         self.record = record
+        showPersonal = options.showPersonal
     }
 
     /// Reads the card on `connection` (the library does the work), writing `--record`'s transcript.
@@ -28,6 +30,7 @@ struct ScanSettings {
         if verbose { eprint("Card on \(connection.reader): \(connection.card)" + (connection.carriage.map { ", \($0)" } ?? "")) }
         var reader = CardReader(registry: registry, profile: profile)
         reader.recordsTranscript = record != nil
+        reader.showsPersonalData = showPersonal
         if trace { reader.observer = Tracer(felica: connection.card.technology == .felica).observe }
         if verbose { reader.onProfileChosen = { p in eprint("Profile \(p.id) (\(p.source))") } }
         let outcome = reader.read(connection)

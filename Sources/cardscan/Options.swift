@@ -8,6 +8,11 @@ struct ProfileOptions: ParsableArguments {
     @Option(name: .customLong("profile-dir"), help: ArgumentHelp("Also search this directory for profiles (repeatable).", valueName: "DIR"))
     var profileDirs: [String] = []
 
+    @Flag(
+        name: .customLong("show-personal"),
+        help: "Show the holder's personal data the card holds (name, birth date, ID number); without it the report names what it hid.")
+    var showPersonal = false
+
     func registry() -> ProfileRegistry {
         ProfileRegistry(directories: ProfileRegistry.searchPath(profileDirs: profileDirs))
     }

@@ -45,6 +45,21 @@ struct ReportPrinter {
             lines.append(style.bold(row(header)))
             lines += cells.map(row)
         }
+        if !r.contracts.isEmpty {
+            lines.append("")
+            lines.append(style.bold("  Contracts"))
+            for c in r.contracts {
+                let title = c.first { $0.0 == "name" }?.1.description ?? c.first { $0.0 == "tariff" }?.1.description ?? "contract"
+                var parts: [String] = []
+                let from = c.first { $0.0 == "validFrom" }?.1.description, until = c.first { $0.0 == "validUntil" }?.1.description
+                if from != nil || until != nil { parts.append("valid \(from ?? "?") → \(until ?? "?")") }
+                for (k, v) in c where !["name", "validFrom", "validUntil"].contains(k) { parts.append("\(k) \(v)") }
+                lines.append("  • " + title + (parts.isEmpty ? "" : style.dim("  " + parts.joined(separator: ", "))))
+            }
+        }
+        if !r.hidden.isEmpty {
+            lines.append(style.dim("  personal data hidden: \(r.hidden.joined(separator: ", ")) (--show-personal shows it)"))
+        }
         for w in r.warnings { lines.append(style.yellow("  warning: ") + "\(w.field) left out: \(w.reason)") }
         lines.append(style.dim("  \(r.trips.count) trip(s), \(r.exchanges) exchange(s) with the card"))
         return lines.joined(separator: "\n")

@@ -36,11 +36,15 @@ struct PN532: ParsableCommand {
         }
         let emulator: PN532Emulator
         do {
-            if FeliCaImageCard.isImage(data) {
+            switch CardImageKind.of(data) {
+            case .iso7816?:
+                emulator = PN532Emulator(
+                    image: try CardImageKind.iso7816(data, file: card), removeAfter: removeAfter, silentAfter: silentAfter, verbose: verbose)
+            case .felica?:
                 emulator = PN532Emulator(
                     image: try FeliCaImageCard(json: data, file: card),
                     removeAfter: removeAfter, silentAfter: silentAfter, verbose: verbose)
-            } else {
+            case nil:
                 emulator = try PN532Emulator(
                     transcript: try Transcript(parsing: String(decoding: data, as: UTF8.self), file: card), file: card,
                     removeAfter: removeAfter, silentAfter: silentAfter, verbose: verbose)

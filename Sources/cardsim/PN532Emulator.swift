@@ -12,6 +12,8 @@ final class PN532Emulator {
     enum Card {
         case felica(FeliCaCard)
         case iso14443a(uid: [UInt8], sak: UInt8, ats: [UInt8]?)
+        /// An ISO 7816 card image: ISO 14443-4 type A (UID, ATS) or type B (PUPI, ATQB).
+        case image(ISO7816ImageCard, id: [UInt8], typeB: Bool)
     }
 
     let card: Card
@@ -41,6 +43,17 @@ final class PN532Emulator {
         default:
             throw ValidationFailure("technology '\(transcript.technology)' is not one cardsim pn532 can serve (felica, iso7816, type2)")
         }
+    }
+
+    /// An ISO 7816 card image; `id` is its UID (type A) or PUPI (type B).
+    init(image: ISO7816ImageCard, removeAfter: Int?, silentAfter: Int?, verbose: Bool) {
+        replay = ReplayChannel(Transcript(), mode: .lenient)
+        memory = TagMemory(seed: Transcript())
+        let typeB = image.contents.typeB
+        card = .image(image, id: typeB ? [0x1A, 0x2B, 0x3C, 0x4D] : [0x04, 0x1A, 0x2B, 0x3C, 0x4D, 0x5E, 0x6F], typeB: typeB)
+        self.removeAfter = removeAfter
+        self.silentAfter = silentAfter
+        self.verbose = verbose
     }
 
     /// A FeliCa card from a card image (FeliCaImageCard).
@@ -101,6 +114,11 @@ final class PN532Emulator {
                 log("> \(payload.hexString)\n< \(answer.hexString)")
                 return [cmd + 1, 0x00] + answer
             }
+            if case .image(let image, _, _) = card {
+                let answer = image.respond(payload)
+                log("> \(payload.hexString)\n< \(answer.hexString)")
+                return [cmd + 1, 0x00] + answer
+            }
             if let fromMemory = memory.answer(payload, felica: false) {
                 log("> \(payload.hexString)\n< \(fromMemory.hexString) (memory)")
                 return [cmd + 1, 0x00] + fromMemory
@@ -144,6 +162,17 @@ final class PN532Emulator {
             var t: [UInt8] = [0x01, 0x00, 0x44, sak, UInt8(uid.count)] + uid  // Tg, SENS_RES, SEL_RES, NFCID1
             if let ats { t += ats }
             return [0x4B, 0x01] + t
+        case (.image(let image, let uid, false), 0x00):
+            selected = true
+            image.reset()
+            return [0x4B, 0x01, 0x01, 0x00, 0x44, 0x20, UInt8(uid.count)] + uid + [0x05, 0x78, 0x80, 0x70, 0x02]
+        case (.image(let image, let pupi, true), 0x03):
+            // ISO/IEC 14443-3 §7.9 ATQB: 50, PUPI, application data, protocol info (max frame
+            // 256 bytes, ISO 14443-4, FWI 8); then ATTRIB's answer (PN532 UM §7.3.5).
+            selected = true
+            image.reset()
+            let atqb: [UInt8] = [0x50] + pupi + [0x00, 0x00, 0x00, 0x00] + [0x80, 0x81, 0x85]
+            return [0x4B, 0x01, 0x01] + atqb + [0x01, 0x00]
         default:
             return [0x4B, 0x00]
         }

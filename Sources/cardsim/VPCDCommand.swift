@@ -18,6 +18,10 @@ struct VPCD: ParsableCommand {
             a storage-card reader: FF B0 reads, FF D6 writes), can be written and read
             back.
 
+            An ISO 7816 card image (JSON, `technology: iso7816`, docs/lab.md) is a
+            file system: SELECT, READ BINARY and READ RECORD are answered as a card
+            does, plus the image's fixed answers.
+
             A FeliCa card (a `technology: felica` transcript, or a card image: see
             docs/felica.md) is served as an ACS contactless reader shows one: the PC/SC
             pseudo-ATR, its IDm for FF CA 00 00 00, and frames in FF 00 00 00 Lc FRAME
@@ -25,7 +29,7 @@ struct VPCD: ParsableCommand {
             in FF 00 00 00 Lc D4 40 01 FRAME (the PN532-based ACR122U).
             """)
 
-    @Argument(help: ArgumentHelp("The card: a transcript, or a FeliCa card image (JSON).", valueName: "CARDFILE")) var transcript: String
+    @Argument(help: ArgumentHelp("The card: a transcript, or a card image (JSON: ISO 7816 or FeliCa).", valueName: "CARDFILE")) var transcript: String
     @Option(help: "vpcd's TCP port.") var port: Int = 35963
     @Option(help: "vpcd's host.") var host: String = "127.0.0.1"
     @Option(help: ArgumentHelp("ATR to present (hex), instead of the transcript's.", valueName: "HEX")) var atr: String?
@@ -53,15 +57,21 @@ struct VPCD: ParsableCommand {
         var felica: FeliCaCard? = nil
         var parsed: Transcript? = nil
         var recordedOnACR122 = false
-        if FeliCaImageCard.isImage(data) {
+        let explicitATR = try atr.map { try Hex.parse($0) }
+        switch CardImageKind.of(data) {
+        case .iso7816?:
+            let card = try CardImageKind.iso7816(data, file: transcript)
+            return VirtualCard(
+                atr: explicitATR ?? card.contents.atr, removeAfter: removeAfter, latencyMs: latencyMs, muteAfter: muteAfter,
+                verbose: verbose, respond: card.respond, powerOn: card.reset)
+        case .felica?:
             felica = try FeliCaImageCard(json: data, file: transcript)
-        } else {
+        case nil:
             let t = try Transcript(parsing: String(decoding: data, as: UTF8.self), file: transcript)
             if t.technology == "felica" { felica = try FeliCaTranscriptCard(t, file: transcript) } else { parsed = t }
             // A FeliCa transcript recorded through an ACR122U keeps that reader's ATR: play it again.
             if let a = t.atr, a.count == 20, a[12] == 0x03, a[13] == 0xF0 { recordedOnACR122 = true }
         }
-        let explicitATR = try atr.map { try Hex.parse($0) }
         if let felica {
             guard let reader = PCSCFeliCaReader(card: felica, style: acr122 || recordedOnACR122 ? .pn532 : .direct) else {
                 throw ValidationError("the FeliCa card answers no Polling")

@@ -1,0 +1,105 @@
+import Foundation
+import Yams
+
+/// A code → name table kept as a data file beside the profiles (`profiles/tables/NAME.yaml`,
+/// docs/profile-format.md §Lookup tables): networks, tariffs, stations. A field names it with
+/// `table: NAME`; a code the table lacks is shown as the code.
+///
+/// ```yaml
+/// name: intercode-networks
+/// codes: hex            # how an unknown code is shown: hex digits (250999) or decimal
+/// source: "…"           # where the names come from, and under which licence
+/// entries:
+///   0x250901: Navigo (Île-de-France)
+/// ```
+public struct LookupTable: Sendable {
+    public var name: String
+    public var entries: [Int: String]
+    /// Unknown codes are shown as hex digits (a network id `250999`) rather than a number.
+    public var hexCodes: Bool
+    public var file: String
+
+    /// Where a table named `name` is looked for: `tables/` beside the profile file, then the
+    /// built-in profiles' `tables/`.
+    static func candidates(_ name: String, near profileFile: String) -> [String] {
+        var dirs: [String] = []
+        if !profileFile.hasPrefix("<") && !profileFile.hasPrefix("built-in:") {
+            dirs.append((profileFile as NSString).deletingLastPathComponent)
+        }
+        if let b = ProfileRegistry.builtInDirectory() { dirs.append(b) }
+        return dirs.map { ($0.isEmpty ? "." : $0) + "/tables/\(name).yaml" }
+    }
+
+    private static let cache = Cache()
+
+    /// The table `name` for a profile read from `profileFile`, or why it cannot be had.
+    static func load(_ name: String, near profileFile: String) -> Result<LookupTable, ProfileLoadError> {
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
+            return .failure(ProfileLoadError(issues: [ProfileIssue(file: profileFile, line: 1, column: 1, path: "", reason: "'\(name)' is not a table name (letters, digits, '-')")]))
+        }
+        let paths = candidates(name, near: profileFile)
+        guard let path = paths.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
+            return .failure(
+                ProfileLoadError(issues: [
+                    ProfileIssue(
+                        file: profileFile, line: 1, column: 1, path: "",
+                        reason: "no table '\(name)' (looked for \(paths.joined(separator: ", ")))")
+                ]))
+        }
+        return cache.get(path) {
+            do { return .success(try parse(try TextFile.read(path), file: path)) } catch let e as ProfileLoadError {
+                return .failure(e)
+            } catch {
+                return .failure(ProfileLoadError(issues: [ProfileIssue(file: path, line: 1, column: 1, path: "", reason: "\(error)")]))
+            }
+        }
+    }
+
+    /// Parses table text; every problem names `file`:line.
+    public static func parse(_ text: String, file: String) throws(ProfileLoadError) -> LookupTable {
+        let r = YAMLReader(file: file)
+        let root: Node?
+        do { root = try Yams.compose(yaml: text, .basic, .default, .utf8) } catch {
+            throw ProfileLoadError(issues: [ProfileLoader.yamlSyntaxIssue(error, file: file)])
+        }
+        var table = LookupTable(name: "", entries: [:], hexCodes: false, file: file)
+        if let m = r.mapping(root, "", allowed: ["name", "codes", "source", "licence", "license", "notes", "entries"]) {
+            let g = { (k: String) in m.first { $0.key == k }?.node }
+            table.name = r.string(g("name"), "name") ?? ""
+            if g("name") == nil { r.issue(root, "name", "required key 'name' is missing") }
+            if let c = r.string(g("codes"), "codes") {
+                switch c {
+                case "hex": table.hexCodes = true
+                case "decimal": table.hexCodes = false
+                default: r.issue(g("codes"), "codes", "codes are 'hex' or 'decimal', not '\(c)'")
+                }
+            }
+            if g("entries") == nil { r.issue(root, "entries", "required key 'entries' is missing") }
+            for (k, v) in r.mapping(g("entries"), "entries") ?? [] {
+                guard let code = YAMLReader.parseInt(k) else {
+                    r.issue(g("entries"), "entries", "codes are numbers (e.g. 0x250901), not '\(k)'")
+                    continue
+                }
+                if let name = r.string(v, "entries.\(k)") { table.entries[code] = name }
+            }
+        } else if root == nil {
+            r.issue(nil, "", "the file is empty")
+        }
+        if !r.issues.isEmpty { throw ProfileLoadError(issues: r.issues) }
+        return table
+    }
+
+    /// Tables are read once per process, whichever profiles use them.
+    private final class Cache: @unchecked Sendable {
+        private let lock = NSLock()
+        private var tables: [String: Result<LookupTable, ProfileLoadError>] = [:]
+        func get(_ path: String, _ make: () -> Result<LookupTable, ProfileLoadError>) -> Result<LookupTable, ProfileLoadError> {
+            lock.lock()
+            defer { lock.unlock() }
+            if let t = tables[path] { return t }
+            let t = make()
+            tables[path] = t
+            return t
+        }
+    }
+}
