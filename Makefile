@@ -64,6 +64,9 @@ install:
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/cardscan/profiles
 	install -m 755 .build-static/release/cardscan .build-static/release/cardsim $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 profiles/*.yaml profiles/profile.schema.json $(DESTDIR)$(PREFIX)/share/cardscan/profiles/
+	install -d $(DESTDIR)$(PREFIX)/share/cardscan/profiles/tables $(DESTDIR)$(PREFIX)/share/cardscan/profiles/layouts
+	install -m 644 profiles/tables/*.yaml $(DESTDIR)$(PREFIX)/share/cardscan/profiles/tables/
+	install -m 644 profiles/layouts/*.yaml $(DESTDIR)$(PREFIX)/share/cardscan/profiles/layouts/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	install -m 644 docs/man/cardscan.1 docs/man/cardsim.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	.build-static/release/cardscan --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/cardscan

@@ -68,7 +68,7 @@ enum BitLayoutParser {
             declare(name, g("name"))
             return .value(name: name, bits: bits)
         case "skip":
-            return r.int(g("skip"), "\(path).skip", range: 1...4096).map { .skip($0) }
+            return r.int(g("skip"), "\(path).skip", range: 0...4096).map { .skip($0) }
         case "sequence":
             return .sequence(parseList(g("sequence"), "\(path).sequence", r, depth: depth + 1, prefix: prefix, seen: &seen))
         case "bitmap":

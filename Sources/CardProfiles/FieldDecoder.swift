@@ -1,4 +1,5 @@
 import APDU
+import Foundation
 
 /// Decodes one field from bytes (pure; no I/O). Returns nil for an empty date (all zero).
 enum FieldDecoder {
@@ -92,7 +93,7 @@ enum FieldDecoder {
             guard let date = CivilDate(year: y, month: mo, day: d), h < 24, mi < 60, s < 60 else {
                 throw Failure(reason: "\(bytes.hexString) is not a valid date and time (YYYYMMDDhhmmss)")
             }
-            return .string(isoDateTime(date, h, mi, s, zoneMinutes: spec.zoneMinutes ?? 0))
+            return .string(isoDateTime(date, h, mi, s, zoneMinutes: offset(spec, date, h * 3600 + mi * 60 + s)))
         case .packedDate:
             guard bytes.count <= 2 else { throw Failure(reason: "a packed date is at most 2 bytes, not \(bytes.count)") }
             let v = bytes.reduce(0) { $0 << 8 | Int($1) }
@@ -123,21 +124,32 @@ enum FieldDecoder {
 
     private static func epochValue(_ spec: FieldSpec, _ count: Int, minutes: Int?) throws(Failure) -> FieldValue {
         guard let epoch = spec.epoch else { throw Failure(reason: "needs an epoch") }
-        let zone = spec.zoneMinutes ?? 0
         let outOfRange = Failure(reason: "\(count) \(spec.type == .days ? "days" : "seconds") after \(epoch) is past the year 9999")
         if spec.type == .days {
             let (day, overflow) = epoch.daysSinceUnixEpoch.addingReportingOverflow(count)
             guard !overflow, CivilDate.supportedDays.contains(day) else { throw outOfRange }
             guard let minutes else { return .string(CivilDate(daysSinceUnixEpoch: day).description) }
             guard (0..<1440).contains(minutes) else { throw Failure(reason: "\(minutes) is not a time of day (0…1439 minutes)") }
-            return .string(isoDateTime(CivilDate(daysSinceUnixEpoch: day), minutes / 60, minutes % 60, 0, zoneMinutes: zone))
+            let date = CivilDate(daysSinceUnixEpoch: day)
+            return .string(isoDateTime(date, minutes / 60, minutes % 60, 0, zoneMinutes: offset(spec, date, minutes * 60)))
         }
         // Whole days first: epoch days × 86400 + count could overflow, days + count / 86400 cannot.
         let extraDays = count >= 0 ? count / 86400 : (count - 86399) / 86400
         let day = epoch.daysSinceUnixEpoch + extraDays
         guard CivilDate.supportedDays.contains(day) else { throw outOfRange }
         let secs = count - extraDays * 86400
-        return .string(isoDateTime(CivilDate(daysSinceUnixEpoch: day), secs / 3600, secs % 3600 / 60, secs % 60, zoneMinutes: zone))
+        let date = CivilDate(daysSinceUnixEpoch: day)
+        return .string(isoDateTime(date, secs / 3600, secs % 3600 / 60, secs % 60, zoneMinutes: offset(spec, date, secs)))
+    }
+
+    /// The UTC offset (minutes) of the card's local `date` at `seconds` after midnight: fixed,
+    /// or the named zone's at that moment (the offset before a change is tried first, then the
+    /// one it gives, so a summer-time date gets its summer offset).
+    static func offset(_ spec: FieldSpec, _ date: CivilDate, _ seconds: Int) -> Int {
+        guard let tz = spec.timeZone else { return spec.zoneMinutes ?? 0 }
+        let local = Double(date.daysSinceUnixEpoch) * 86400 + Double(seconds)
+        let guess = local - Double(tz.secondsFromGMT(for: Date(timeIntervalSince1970: local)))
+        return tz.secondsFromGMT(for: Date(timeIntervalSince1970: guess)) / 60
     }
 
     /// Scale, offset, then the map, check digit or decimal text. Overflow is a failure, never a trap.

@@ -1,4 +1,5 @@
 import APDU
+import Foundation
 import Yams
 
 /// Parses one field mapping (`{ from: info, offset: 16, length: 4, type: uint }`).
@@ -8,7 +9,7 @@ struct FieldParser {
     static let keys = [
         "from", "offset", "length", "type", "endian", "bits", "mask", "scale", "add", "map", "default",
         "epoch", "zone", "year-base", "drop-digits", "strip-zeros", "check-digit", "format", "optional",
-        "difference", "sum", "bit-offset", "bit-length", "field", "time-field", "table", "personal", "slice",
+        "difference", "sum", "bit-offset", "bit-length", "field", "time-field", "table", "personal", "slice", "when-present",
     ]
 
     /// `inTrips`: a field of a trip or contract record (no `from` needed); `inContracts`: of
@@ -148,6 +149,8 @@ struct FieldParser {
         if spec.mapDefault != nil, spec.map == nil, g("table") == nil {
             r.issue(g("default"), "\(path).default", "'default' only applies with 'map' or 'table'")
         }
+        spec.whenPresent = r.string(g("when-present"), "\(path).when-present")
+        if spec.whenPresent != nil, !inTrips { r.issue(g("when-present"), "\(path).when-present", "'when-present' asks the record's layout: it belongs in trips or contracts") }
         spec.personal = g("personal").flatMap { r.bool($0, "\(path).personal") } ?? false
         if let sn = g("slice") {
             spec.slice = r.int(sn, "\(path).slice", range: 1...255)
@@ -165,8 +168,11 @@ struct FieldParser {
         if let z = r.string(g("zone"), "\(path).zone") {
             if let minutes = UTCOffset.parse(z) {
                 spec.zoneMinutes = minutes
+            } else if z.contains("/"), let tz = TimeZone(identifier: z) {
+                spec.timeZone = tz
+                spec.zoneMinutes = tz.secondsFromGMT() / 60
             } else {
-                r.issue(g("zone"), "\(path).zone", "'\(z)' is not a UTC offset (e.g. +08:00)")
+                r.issue(g("zone"), "\(path).zone", "'\(z)' is not a UTC offset (e.g. +08:00) or a time zone name (e.g. Europe/Paris)")
             }
         }
         if spec.type == .days || spec.type == .seconds, g("epoch") == nil {

@@ -1,4 +1,5 @@
 import APDU
+import Foundation
 
 /// How to turn bytes of an answer into one report value (docs/profile-format.md §Fields).
 ///
@@ -38,9 +39,16 @@ public final class FieldSpec: Sendable {
         /// `slice: N` (with `from`, in `contracts`): the field reads the N bytes of the answer
         /// that belong to the contract's record number n, at N·(n−1) (a Calypso counter file).
         public var slice: Int?
+        /// `when-present: NAME`: report the field only when the record's layout found the value
+        /// NAME (a bitmap said it is there): Navigo's counter counts journeys only for a
+        /// contract that has `journeys`.
+        public var whenPresent: String?
         /// For `days` / `seconds`: the day counting starts from, and the card's UTC offset.
         public var epoch: CivilDate?
         public var zoneMinutes: Int?
+        /// `zone: Europe/Paris`: a time zone with summer time (IANA tz database); the offset
+        /// shown is the one in force at the card's local date and time.
+        public var timeZone: TimeZone?
         public var yearBase = 2000
         /// `hex`: drop this many leading digits; strip leading zeros.
         public var dropDigits = 0
@@ -79,8 +87,10 @@ public final class FieldSpec: Sendable {
     public var hexCodes: Bool { layout.hexCodes }
     public var personal: Bool { layout.personal }
     public var slice: Int? { layout.slice }
+    public var whenPresent: String? { layout.whenPresent }
     public var epoch: CivilDate? { layout.epoch }
     public var zoneMinutes: Int? { layout.zoneMinutes }
+    public var timeZone: TimeZone? { layout.timeZone }
     public var yearBase: Int { layout.yearBase }
     public var dropDigits: Int { layout.dropDigits }
     public var stripZeros: Bool { layout.stripZeros }

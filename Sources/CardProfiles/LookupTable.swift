@@ -21,13 +21,13 @@ public struct LookupTable: Sendable {
 
     /// Where a table named `name` is looked for: `tables/` beside the profile file, then the
     /// built-in profiles' `tables/`.
-    static func candidates(_ name: String, near profileFile: String) -> [String] {
+    static func candidates(_ name: String, near profileFile: String, folder: String = "tables") -> [String] {
         var dirs: [String] = []
         if !profileFile.hasPrefix("<") && !profileFile.hasPrefix("built-in:") {
             dirs.append((profileFile as NSString).deletingLastPathComponent)
         }
         if let b = ProfileRegistry.builtInDirectory() { dirs.append(b) }
-        return dirs.map { ($0.isEmpty ? "." : $0) + "/tables/\(name).yaml" }
+        return dirs.map { ($0.isEmpty ? "." : $0) + "/\(folder)/\(name).yaml" }
     }
 
     private static let cache = Cache()

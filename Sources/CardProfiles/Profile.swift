@@ -15,6 +15,9 @@ public struct Profile: Sendable {
     public var card: [NamedField]
     public var balance: FieldSpec?
     public var trips: TripSpec?
+    /// `name-from: KEY`: the report's `name` is the value of that `card` field when it has one
+    /// (Intercode: the network's name), else `name`.
+    public var nameFrom: String?
     /// Passes and products (report `contracts`).
     public var contracts: ContractSpec?
     /// Members of a card family told apart by the services only their issuer creates

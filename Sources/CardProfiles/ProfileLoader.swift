@@ -1,4 +1,5 @@
 import APDU
+import Foundation
 import FeliCaCommands
 import Yams
 
@@ -7,7 +8,7 @@ import Yams
 public enum ProfileLoader {
     static let topKeys = [
         "id", "name", "region", "currency", "technology", "notes", "detect", "steps", "card", "balance", "trips", "variants", "layouts",
-        "classes", "contracts",
+        "classes", "contracts", "layout-files", "name-from",
     ]
     static let stepActions = ISO7816StepParser.actions + FeliCaStepParser.actions
 
@@ -85,7 +86,17 @@ public enum ProfileLoader {
             id: id, name: name, region: r.string(get("region"), "region"), currency: currency,
             technology: technology, detect: detect, steps: steps, card: card,
             balance: balance, trips: trips, variants: variants, source: file)
-        if let node = get("layouts") { profile.layouts = BitLayoutParser.parse(node, r) }
+        for (i, n) in (r.list(get("layout-files"), "layout-files") ?? []).enumerated() {
+            guard let name = r.string(n, "layout-files[\(i)]") else { continue }
+            for (k, v) in loadLayoutFile(name, n, "layout-files[\(i)]", r) { profile.layouts[k] = v }
+        }
+        if let node = get("layouts") {
+            for (k, v) in BitLayoutParser.parse(node, r) { profile.layouts[k] = v }  // the profile's own win
+        }
+        profile.nameFrom = r.string(get("name-from"), "name-from")
+        if let n = profile.nameFrom, !card.contains(where: { $0.name == n }) {
+            r.issue(get("name-from"), "name-from", "no card field is named '\(n)'")
+        }
         profile.contracts = get("contracts").flatMap { parseContracts($0, r, fields) }
         if let node = get("classes"), let list = r.list(node, "classes") {
             var classes: [UInt8] = []
@@ -221,6 +232,38 @@ public enum ProfileLoader {
             if let name, !name.isEmpty, !services.isEmpty { out.append(.init(name: name, services: services, line: r.line(item))) }
         }
         return out
+    }
+
+    /// Layouts shared by several profiles (`layout-files: [intercode]`): `layouts/NAME.yaml`
+    /// beside the profile, else among the built-in profiles; its problems name its own lines.
+    static func loadLayoutFile(_ name: String, _ node: Node, _ path: String, _ r: YAMLReader) -> [String: BitLayout] {
+        let paths = LookupTable.candidates(name, near: r.file, folder: "layouts")
+        guard name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }),
+            let file = paths.first(where: { FileManager.default.fileExists(atPath: $0) })
+        else {
+            r.issue(node, path, "no layout file '\(name)' (looked for \(paths.joined(separator: ", ")))")
+            return [:]
+        }
+        let text: String
+        do { text = try TextFile.read(file) } catch {
+            r.issue(node, path, error.message)
+            return [:]
+        }
+        let inner = YAMLReader(file: file)
+        var layouts: [String: BitLayout] = [:]
+        do {
+            if let root = try Yams.compose(yaml: text, .basic, .default, .utf8),
+                let m = inner.mapping(root, "", allowed: ["notes", "source", "layouts"])
+            {
+                if let l = m.first(where: { $0.key == "layouts" })?.node { layouts = BitLayoutParser.parse(l, inner) } else {
+                    inner.issue(root, "layouts", "required key 'layouts' is missing")
+                }
+            } else {
+                inner.issue(nil, "", "the file is empty")
+            }
+        } catch { inner.issues.append(yamlSyntaxIssue(error, file: file)) }
+        r.issues += inner.issues
+        return layouts
     }
 
     static func parseContracts(_ node: Node, _ r: YAMLReader, _ fields: FieldParser) -> ContractSpec? {

@@ -66,6 +66,9 @@ public struct ReportBuilder {
             if f.spec.personal && !showPersonal { report.hidden.append("card." + f.name) } else { report.card.append((f.name, v)) }
         }
         if p.balance != nil { report.balance = values[cardFields.count - 1]?.intValue }
+        if variant == nil, let key = p.nameFrom, let i = p.card.firstIndex(where: { $0.name == key }), let v = values[i] {
+            report.name = v.description
+        }
         if let t = p.trips { report.trips = trips(t, answers, warnings: &report.warnings) }
         if let c = p.contracts { report.contracts = contracts(c, answers, warnings: &report.warnings) }
         if !showPersonal {
@@ -163,6 +166,7 @@ public struct ReportBuilder {
         _ spec: FieldSpec, _ answers: Answers, sources: [String: Source], context: Context, warn: (String) -> Void
     ) -> FieldValue? {
         let record = context.record
+        if let needed = spec.whenPresent, record?.decoded?.values[needed] == nil { return nil }
         let data: [UInt8]
         let answerName: String
         var decoded: BitLayout.Decoded?
