@@ -4,7 +4,7 @@ import Foundation
 import NFCTransport
 
 /// What is in a libnfc device's field, in cardscan's polling order: FeliCa (212 kbps, any
-/// system) first, then ISO 14443-A at 106 kbps. An ISO 14443-A card with ISO 14443-4 (SAK
+/// system) first, then ISO 14443-A at 106 kbps, then ISO 14443-B (Calypso cards often are). An ISO 14443-A card with ISO 14443-4 (SAK
 /// bit 6) speaks APDUs; one without is taken for a Type 2 tag.
 public enum NFCDetector {
     /// One round of polling; nil when no card answers.
@@ -20,6 +20,9 @@ public enum NFCDetector {
                     card: .iso7816(.init(uid: a.uid)), channel: ISO14443Channel(device: device), reader: device.connectionString)
             }
             return CardConnection(card: .type2Tag(uid: a.uid), channel: ISO14443Channel(device: device), reader: device.connectionString)
+        }
+        if let b = try device.pollISO14443B() {
+            return CardConnection(card: .iso7816(.init(pupi: b.pupi)), channel: ISO14443Channel(device: device), reader: device.connectionString)
         }
         return nil
     }
@@ -41,7 +44,9 @@ public enum NFCDetector {
     public static func isStillPresent(_ card: PresentedCard, on device: NFCDevice) -> Bool {
         switch card {
         case .felica(let t): return (try? device.pollFeliCa())??.idm == t.idm
-        case .iso7816(let c): return c.uid != nil && (try? device.pollISO14443A())??.uid == c.uid
+        case .iso7816(let c):
+            if let pupi = c.pupi { return (try? device.pollISO14443B())??.pupi == pupi }
+            return c.uid != nil && (try? device.pollISO14443A())??.uid == c.uid
         case .type2Tag(let uid): return uid != nil && (try? device.pollISO14443A())??.uid == uid
         }
     }

@@ -22,12 +22,15 @@ public enum PresentedCard: Sendable, Equatable, CustomStringConvertible {
         public var transmissionProtocol: String?
         /// The ISO 14443-A UID, when the transport knows it.
         public var uid: [UInt8]?
+        /// The ISO 14443-B PUPI, for a type B card found through libnfc.
+        public var pupi: [UInt8]?
 
         /// What a transport knows of the card: ATR and protocol over PC/SC, UID through libnfc.
-        public init(atr: [UInt8]? = nil, transmissionProtocol: String? = nil, uid: [UInt8]? = nil) {
+        public init(atr: [UInt8]? = nil, transmissionProtocol: String? = nil, uid: [UInt8]? = nil, pupi: [UInt8]? = nil) {
             self.atr = atr
             self.transmissionProtocol = transmissionProtocol
             self.uid = uid
+            self.pupi = pupi
         }
     }
 
@@ -53,7 +56,8 @@ public enum PresentedCard: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .iso7816(let c):
-            return "ISO 7816 card" + (c.atr.map { ", ATR \($0.hexString)" } ?? "") + (c.uid.map { ", UID \($0.hexString)" } ?? "")
+            return "ISO 7816 card" + (c.atr.map { ", ATR \($0.hexString)" } ?? "") + (c.uid.map { ", ISO 14443-A, UID \($0.hexString)" } ?? "")
+                + (c.pupi.map { ", ISO 14443-B, PUPI \($0.hexString)" } ?? "")
                 + (c.transmissionProtocol.map { ", protocol \($0)" } ?? "")
         case .felica(let t): return "FeliCa card, \(t)"
         case .type2Tag(let uid): return "MIFARE Ultralight/NTAG (NFC Forum Type 2 tag)" + (uid.map { ", UID \($0.hexString)" } ?? "")

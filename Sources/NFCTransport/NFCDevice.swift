@@ -117,6 +117,26 @@ public final class NFCDevice: @unchecked Sendable {
         return ISO14443ATarget(uid: uid, sak: info.btSak, ats: ats)
     }
 
+    /// An ISO 14443-B card at 106 kbps (ISO/IEC 14443-3 §7.9): its PUPI (pseudo-unique card
+    /// identifier) and ATQB application data and protocol info. Many Calypso cards are type B.
+    public struct ISO14443BTarget: Sendable, Equatable {
+        public let pupi: [UInt8]
+        public let applicationData: [UInt8]
+        public let protocolInfo: [UInt8]
+    }
+
+    public func pollISO14443B() throws(NFCError) -> ISO14443BTarget? {
+        var target = nfc_target()
+        let modulation = nfc_modulation(nmt: NMT_ISO14443B, nbr: NBR_106)
+        let n = nfc_initiator_select_passive_target(device, modulation, nil, 0, &target)
+        if n < 0 { throw lastError("nfc_initiator_select_passive_target") }
+        if n == 0 { return nil }
+        let info = target.nti.nbi
+        return ISO14443BTarget(
+            pupi: withUnsafeBytes(of: info.abtPupi) { Array($0) }, applicationData: withUnsafeBytes(of: info.abtApplicationData) { Array($0) },
+            protocolInfo: withUnsafeBytes(of: info.abtProtocolInfo) { Array($0) })
+    }
+
     /// One exchange with the selected card. With `easyFraming` the chip adds the protocol
     /// framing (ISO-DEP for APDUs); without it the bytes go as they are (FeliCa frames).
     public func transceive(_ bytes: [UInt8], easyFraming: Bool) throws(NFCError) -> [UInt8] {
