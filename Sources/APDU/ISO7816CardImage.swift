@@ -178,7 +178,9 @@ public struct ISO7816CardImage: Codable, Equatable, Sendable {
         func checkUnique(_ files: [File], _ at: String) throws(Invalid) {
             var fids = Set<UInt16>(), sfis = Set<UInt8>()
             for f in files {
-                if let x = f.fid, !fids.insert(x).inserted { throw fail("\(at): file id \([UInt8(x >> 8), UInt8(x & 0xFF)].hexString) twice") }
+                if let x = f.fid, !fids.insert(x).inserted {
+                    throw fail("\(at): file id \([UInt8(x >> 8), UInt8(x & 0xFF)].hexString) twice")
+                }
                 if let s = f.sfi, !sfis.insert(s).inserted { throw fail("\(at): SFI \(s) twice") }
             }
         }

@@ -150,7 +150,9 @@ struct FieldParser {
             r.issue(g("default"), "\(path).default", "'default' only applies with 'map' or 'table'")
         }
         spec.whenPresent = r.string(g("when-present"), "\(path).when-present")
-        if spec.whenPresent != nil, !inTrips { r.issue(g("when-present"), "\(path).when-present", "'when-present' asks the record's layout: it belongs in trips or contracts") }
+        if spec.whenPresent != nil, !inTrips {
+            r.issue(g("when-present"), "\(path).when-present", "'when-present' asks the record's layout: it belongs in trips or contracts")
+        }
         spec.personal = g("personal").flatMap { r.bool($0, "\(path).personal") } ?? false
         if let sn = g("slice") {
             spec.slice = r.int(sn, "\(path).slice", range: 1...255)

@@ -121,7 +121,11 @@ enum ISO7816StepParser {
                 }
                 fids.append(UInt16(b[0]) << 8 | UInt16(b[1]))
             }
-            if fids.isEmpty { r.issue(pn, "\(path).path", "the path is empty") } else { out.append(.select(path: fids, returning: returning)) }
+            if fids.isEmpty {
+                r.issue(pn, "\(path).path", "the path is empty")
+            } else {
+                out.append(.select(path: fids, returning: returning))
+            }
         }
         return ok && !out.isEmpty ? out : nil
     }

@@ -92,7 +92,7 @@ final class ISO7816StepRunner: StepRunner {
             let c = CommandAPDU.readRecord(UInt8(n), sfi: reads.sfi, length: reads.length ?? 256)
             let r: ResponseAPDU
             let sent: CommandAPDU
-            do { (r, sent) = try read(c, retryLength: reads.retryLength, profile) } catch where !records.isEmpty {
+            do { (r, sent) = try read(c, retryLength: reads.retryLength, profile) } catch  where !records.isEmpty {
                 var result = StepResult.answered(.records(records))
                 result.interrupted = ReadError(error)
                 return result

@@ -35,7 +35,11 @@ public struct LookupTable: Sendable {
     /// The table `name` for a profile read from `profileFile`, or why it cannot be had.
     static func load(_ name: String, near profileFile: String) -> Result<LookupTable, ProfileLoadError> {
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
-            return .failure(ProfileLoadError(issues: [ProfileIssue(file: profileFile, line: 1, column: 1, path: "", reason: "'\(name)' is not a table name (letters, digits, '-')")]))
+            return .failure(
+                ProfileLoadError(issues: [
+                    ProfileIssue(
+                        file: profileFile, line: 1, column: 1, path: "", reason: "'\(name)' is not a table name (letters, digits, '-')")
+                ]))
         }
         let paths = candidates(name, near: profileFile)
         guard let path = paths.first(where: { FileManager.default.fileExists(atPath: $0) }) else {

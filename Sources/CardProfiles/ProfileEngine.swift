@@ -73,7 +73,8 @@ public final class ProfileEngine {
                 }
                 let masked = q.fieldMask.map { value & $0 } ?? value
                 if masked != q.fieldValue {
-                    return "'\(field)' of '\(q.answer)' is 0x\(String(value, radix: 16, uppercase: true)), not 0x\(String(q.fieldValue, radix: 16, uppercase: true)) (line \(q.line))"
+                    return
+                        "'\(field)' of '\(q.answer)' is 0x\(String(value, radix: 16, uppercase: true)), not 0x\(String(q.fieldValue, radix: 16, uppercase: true)) (line \(q.line))"
                 }
                 continue
             }

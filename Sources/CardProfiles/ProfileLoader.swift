@@ -1,6 +1,6 @@
 import APDU
-import Foundation
 import FeliCaCommands
+import Foundation
 import Yams
 
 /// Loads and validates profile files. Every problem is reported, each with file:line:column
@@ -102,9 +102,13 @@ public enum ProfileLoader {
             var classes: [UInt8] = []
             for (i, c) in list.enumerated() {
                 guard let b = r.hex(c, "classes[\(i)]") else { continue }
-                if b.count != 1 { r.issue(c, "classes[\(i)]", "a class is one byte, e.g. 00 or 94") } else if classes.contains(b[0]) {
+                if b.count != 1 {
+                    r.issue(c, "classes[\(i)]", "a class is one byte, e.g. 00 or 94")
+                } else if classes.contains(b[0]) {
                     r.issue(c, "classes[\(i)]", "class \(b.hexString) is listed twice")
-                } else { classes.append(b[0]) }
+                } else {
+                    classes.append(b[0])
+                }
             }
             if list.isEmpty { r.issue(node, "classes", "the list is empty: leave it out for class 00") }
             if !classes.isEmpty { profile.classes = classes }
@@ -187,7 +191,9 @@ public enum ProfileLoader {
             if let fieldNode = qg("field") {
                 // A layout value: equals and mask are numbers (0x250901), not bytes.
                 guard let field = r.string(fieldNode, "\(p).field") else { continue }
-                if qg("offset") != nil { r.issue(qg("offset"), "\(p).offset", "'offset' counts bytes: a check of a layout field leaves it out") }
+                if qg("offset") != nil {
+                    r.issue(qg("offset"), "\(p).offset", "'offset' counts bytes: a check of a layout field leaves it out")
+                }
                 if qg("equals") == nil { r.issue(q, "\(p).equals", "a check of a layout field needs 'equals' (a number, e.g. 0x250901)") }
                 guard let value = r.int(qg("equals"), "\(p).equals") else { continue }
                 var req = Profile.Requirement(answer: answer, offset: 0, equals: [], mask: nil, line: r.line(q))
@@ -255,7 +261,9 @@ public enum ProfileLoader {
             if let root = try Yams.compose(yaml: text, .basic, .default, .utf8),
                 let m = inner.mapping(root, "", allowed: ["notes", "source", "layouts"])
             {
-                if let l = m.first(where: { $0.key == "layouts" })?.node { layouts = BitLayoutParser.parse(l, inner) } else {
+                if let l = m.first(where: { $0.key == "layouts" })?.node {
+                    layouts = BitLayoutParser.parse(l, inner)
+                } else {
                     inner.issue(root, "layouts", "required key 'layouts' is missing")
                 }
             } else {
@@ -270,13 +278,17 @@ public enum ProfileLoader {
         guard let m = r.mapping(node, "contracts", allowed: ["from", "list", "layout", "fields"]) else { return nil }
         let g = { (k: String) in m.first { $0.key == k }?.node }
         guard let from = r.string(g("from"), "contracts.from") else {
-            if g("from") == nil { r.issue(node, "contracts.from", "required key 'from' is missing (the answer holding the contract records)") }
+            if g("from") == nil {
+                r.issue(node, "contracts.from", "required key 'from' is missing (the answer holding the contract records)")
+            }
             return nil
         }
         var spec = ContractSpec(from: from, fields: [], line: r.line(node))
         if let ln = g("list"), let lm = r.mapping(ln, "contracts.list", allowed: ["from", "repeat", "pointer"]) {
             let lg = { (k: String) in lm.first { $0.key == k }?.node }
-            for k in ["from", "repeat", "pointer"] where lg(k) == nil { r.issue(ln, "contracts.list.\(k)", "required key '\(k)' is missing") }
+            for k in ["from", "repeat", "pointer"] where lg(k) == nil {
+                r.issue(ln, "contracts.list.\(k)", "required key '\(k)' is missing")
+            }
             if let f = r.string(lg("from"), "contracts.list.from"), let rep = r.string(lg("repeat"), "contracts.list.repeat"),
                 let ptr = r.string(lg("pointer"), "contracts.list.pointer")
             {
@@ -287,7 +299,8 @@ public enum ProfileLoader {
             let yg = { (k: String) in ym.first { $0.key == k }?.node }
             if yg("by") == nil { r.issue(yn, "contracts.layout.by", "required key 'by' is missing (e.g. entry.tariff)") }
             if let by = r.string(yg("by"), "contracts.layout.by") {
-                var choice = ContractSpec.LayoutChoice(field: by, bits: nil, cases: [:], defaultLayout: r.string(yg("default"), "contracts.layout.default"))
+                var choice = ContractSpec.LayoutChoice(
+                    field: by, bits: nil, cases: [:], defaultLayout: r.string(yg("default"), "contracts.layout.default"))
                 if let bn = yg("bits"), let text = r.string(bn, "contracts.layout.bits") {
                     let ends = text.split(separator: "-").map { Int($0.trimmingCharacters()) }
                     if ends.count == 2, let lo = ends[0], let hi = ends[1], lo <= hi, hi < 64 {
@@ -308,7 +321,9 @@ public enum ProfileLoader {
         }
         if g("fields") == nil { r.issue(node, "contracts.fields", "required key 'fields' is missing") }
         for (k, v) in r.mapping(g("fields"), "contracts.fields") ?? [] {
-            if let f = fields.parse(v, "contracts.fields.\(k)", inTrips: true, inContracts: true) { spec.fields.append(.init(name: k, spec: f)) }
+            if let f = fields.parse(v, "contracts.fields.\(k)", inTrips: true, inContracts: true) {
+                spec.fields.append(.init(name: k, spec: f))
+            }
         }
         return spec
     }

@@ -45,7 +45,8 @@ enum ProfileValidator {
                         r.issues.append(issue(r, q.line, "detect.require[\(i)].field", "layout '\(l)' has no field '\(field)'"))
                     }
                 } else {
-                    r.issues.append(issue(r, q.line, "detect.require[\(i)].field", "answer '\(q.answer)' has no layout: give its step a 'layout'"))
+                    r.issues.append(
+                        issue(r, q.line, "detect.require[\(i)].field", "answer '\(q.answer)' has no layout: give its step a 'layout'"))
                 }
                 continue
             }
@@ -170,7 +171,9 @@ enum ProfileValidator {
             r.issues.append(issue(r, c.line, "contracts.from", "no step is named '\(c.from)'"))
             return
         }
-        if !s.isRecords { r.issues.append(issue(r, c.line, "contracts.from", "answer '\(c.from)' is not a list of records (use read-records)")) }
+        if !s.isRecords {
+            r.issues.append(issue(r, c.line, "contracts.from", "answer '\(c.from)' is not a list of records (use read-records)"))
+        }
         var entryLayout: BitLayout?
         var entryPrefix = ""
         if let l = c.list {
@@ -180,7 +183,8 @@ enum ProfileValidator {
                 if layout.width(of: "\(l.repeatName).count") == nil {
                     r.issues.append(issue(r, c.line, "contracts.list.repeat", "layout '\(name)' has no repeat '\(l.repeatName)'"))
                 } else if layout.width(of: entryPrefix + l.pointer) == nil {
-                    r.issues.append(issue(r, c.line, "contracts.list.pointer", "the entries of '\(l.repeatName)' have no value '\(l.pointer)'"))
+                    r.issues.append(
+                        issue(r, c.line, "contracts.list.pointer", "the entries of '\(l.repeatName)' have no value '\(l.pointer)'"))
                 }
             } else {
                 r.issues.append(
@@ -190,7 +194,8 @@ enum ProfileValidator {
         var layouts: [String] = []
         if let choice = c.layoutBy {
             if !choice.field.hasPrefix("entry.") || c.list == nil {
-                r.issues.append(issue(r, c.line, "contracts.layout.by", "the layout is chosen by a value of the list entry: entry.NAME, with a list"))
+                r.issues.append(
+                    issue(r, c.line, "contracts.layout.by", "the layout is chosen by a value of the list entry: entry.NAME, with a list"))
             } else if let el = entryLayout, el.width(of: entryPrefix + choice.field.dropFirst(6)) == nil {
                 r.issues.append(issue(r, c.line, "contracts.layout.by", "the list's entries have no value '\(choice.field.dropFirst(6))'"))
             }
@@ -216,7 +221,8 @@ enum ProfileValidator {
                     r.issues.append(issue(r, f.spec.line, path, "the list's entries have no value '\(name.dropFirst(6))'"))
                 }
             } else if !known.isEmpty, !known.contains(where: { $0.width(of: name) != nil }) {
-                r.issues.append(issue(r, f.spec.line, path, "no contract layout (\(layouts.joined(separator: ", "))) has a field '\(name)'"))
+                r.issues.append(
+                    issue(r, f.spec.line, path, "no contract layout (\(layouts.joined(separator: ", "))) has a field '\(name)'"))
             } else if known.isEmpty {
                 r.issues.append(issue(r, f.spec.line, path, "the contract records have no layout to take '\(name)' from"))
             }

@@ -72,7 +72,9 @@ public struct ReportBuilder {
         if let t = p.trips { report.trips = trips(t, answers, warnings: &report.warnings) }
         if let c = p.contracts { report.contracts = contracts(c, answers, warnings: &report.warnings) }
         if !showPersonal {
-            for (kind, rows, fields) in [("trips", report.trips, p.trips?.fields ?? []), ("contracts", report.contracts, p.contracts?.fields ?? [])] {
+            for (kind, rows, fields) in [
+                ("trips", report.trips, p.trips?.fields ?? []), ("contracts", report.contracts, p.contracts?.fields ?? []),
+            ] {
                 let personal = Set(fields.filter(\.spec.personal).map(\.name))
                 guard !personal.isEmpty else { continue }
                 var kept = rows
@@ -111,13 +113,17 @@ public struct ReportBuilder {
                 picks.append((Int(clamping: pointer), prefix))
             }
         } else {
-            for (i, r) in records.enumerated() where !(r.allSatisfy { $0 == 0 } || r.allSatisfy { $0 == 0xFF }) { picks.append((i + 1, nil)) }
+            for (i, r) in records.enumerated() where !(r.allSatisfy { $0 == 0 } || r.allSatisfy { $0 == 0xFF }) {
+                picks.append((i + 1, nil))
+            }
         }
         var rows: [[(String, FieldValue)]] = []
         for pick in picks {
             let n = rows.count
             guard (1...max(records.count, 1)).contains(pick.number), pick.number <= records.count else {
-                warnings.append(.init(field: "contracts[\(n)]", reason: "the contract list points at record \(pick.number), which the card did not give"))
+                warnings.append(
+                    .init(
+                        field: "contracts[\(n)]", reason: "the contract list points at record \(pick.number), which the card did not give"))
                 continue
             }
             var layout = how.layout
@@ -139,7 +145,9 @@ public struct ReportBuilder {
             if c.fields.contains(where: { $0.spec.isDerived }) {
                 let refs = DerivedReferences(c.fields)
                 for (i, f) in c.fields.enumerated() where f.spec.isDerived {
-                    row[i] = refs.derive(i, f.spec, row, older: nil) { warnings.append(.init(field: "contracts[\(n)].\(f.name)", reason: $0)) }
+                    row[i] = refs.derive(i, f.spec, row, older: nil) {
+                        warnings.append(.init(field: "contracts[\(n)].\(f.name)", reason: $0))
+                    }
                 }
             }
             rows.append(c.fields.indices.compactMap { i in row[i].map { (c.fields[i].name, $0) } })

@@ -22,7 +22,8 @@ public enum NFCDetector {
             return CardConnection(card: .type2Tag(uid: a.uid), channel: ISO14443Channel(device: device), reader: device.connectionString)
         }
         if let b = try device.pollISO14443B() {
-            return CardConnection(card: .iso7816(.init(pupi: b.pupi)), channel: ISO14443Channel(device: device), reader: device.connectionString)
+            return CardConnection(
+                card: .iso7816(.init(pupi: b.pupi)), channel: ISO14443Channel(device: device), reader: device.connectionString)
         }
         return nil
     }

@@ -56,7 +56,8 @@ public enum PresentedCard: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .iso7816(let c):
-            return "ISO 7816 card" + (c.atr.map { ", ATR \($0.hexString)" } ?? "") + (c.uid.map { ", ISO 14443-A, UID \($0.hexString)" } ?? "")
+            return "ISO 7816 card" + (c.atr.map { ", ATR \($0.hexString)" } ?? "")
+                + (c.uid.map { ", ISO 14443-A, UID \($0.hexString)" } ?? "")
                 + (c.pupi.map { ", ISO 14443-B, PUPI \($0.hexString)" } ?? "")
                 + (c.transmissionProtocol.map { ", protocol \($0)" } ?? "")
         case .felica(let t): return "FeliCa card, \(t)"

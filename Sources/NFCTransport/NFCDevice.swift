@@ -133,7 +133,8 @@ public final class NFCDevice: @unchecked Sendable {
         if n == 0 { return nil }
         let info = target.nti.nbi
         return ISO14443BTarget(
-            pupi: withUnsafeBytes(of: info.abtPupi) { Array($0) }, applicationData: withUnsafeBytes(of: info.abtApplicationData) { Array($0) },
+            pupi: withUnsafeBytes(of: info.abtPupi) { Array($0) },
+            applicationData: withUnsafeBytes(of: info.abtApplicationData) { Array($0) },
             protocolInfo: withUnsafeBytes(of: info.abtProtocolInfo) { Array($0) })
     }
 

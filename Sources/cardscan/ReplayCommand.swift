@@ -30,7 +30,8 @@ struct Replay: ParsableCommand {
                 let transcript = try Transcript(parsing: try TextFile.read(file), file: file)
                 let outcome = try TranscriptReplay.run(
                     transcript, file: file, registry: registry, explicit: profiles.profile,
-                    lenient: lenient, showsPersonalData: profiles.showPersonal, observer: trace ? { Tracer(felica: transcript.technology == "felica").observe($0) } : nil)
+                    lenient: lenient, showsPersonalData: profiles.showPersonal,
+                    observer: trace ? { Tracer(felica: transcript.technology == "felica").observe($0) } : nil)
                 if let report = outcome.result.report {
                     out(json ? report.json.serialized(pretty: true) : ReportPrinter(style: Style()).render(report))
                 }

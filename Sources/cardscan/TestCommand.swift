@@ -46,7 +46,8 @@ struct TestCommand: ParsableCommand {
             let actual: JSONValue
             do {
                 let t = try Transcript(parsing: try TextFile.read(file), file: file)
-                let outcome = try TranscriptReplay.run(t, file: file, registry: registry, explicit: profiles.profile, showsPersonalData: profiles.showPersonal)
+                let outcome = try TranscriptReplay.run(
+                    t, file: file, registry: registry, explicit: profiles.profile, showsPersonalData: profiles.showPersonal)
                 if !outcome.unused.isEmpty { throw TranscriptReplay.Failure.unusedExchanges(file: file, lines: outcome.unused.map(\.line)) }
                 switch outcome.result.error {
                 case nil, .transport?: break  // a recorded removal gives an expected partial report

@@ -61,7 +61,6 @@ final class FeliCaImageCard {
     /// The "with key" attributes: 08…17 with bit 0 clear.
     static func needsKey(_ code: UInt16) -> Bool { (0x08...0x17).contains(code & 0x3F) && code & 1 == 0 }
 
-
     func idm(forSystem n: Int) -> [UInt8] { [idm[0] & 0x0F | UInt8(n << 4)] + idm[1...] }
 
     /// Polling: the IDm and system code of the first system matching `code` (FFFF: the first).

@@ -99,7 +99,13 @@ final class ISO7816ImageCard {
             var efIndex: Int?
             for (k, fid) in fids.enumerated() {
                 guard efIndex == nil, let i = df(at: path).children.firstIndex(where: { $0.fid == fid }) else { return [0x6A, 0x82] }
-                if df(at: path).children[i].isDirectory { path.append(i) } else if k == fids.count - 1 { efIndex = i } else { return [0x6A, 0x82] }
+                if df(at: path).children[i].isDirectory {
+                    path.append(i)
+                } else if k == fids.count - 1 {
+                    efIndex = i
+                } else {
+                    return [0x6A, 0x82]
+                }
             }
             target = (path, efIndex)
         default:

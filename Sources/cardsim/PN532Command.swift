@@ -39,7 +39,8 @@ struct PN532: ParsableCommand {
             switch CardImageKind.of(data) {
             case .iso7816?:
                 emulator = PN532Emulator(
-                    image: try CardImageKind.iso7816(data, file: card), removeAfter: removeAfter, silentAfter: silentAfter, verbose: verbose)
+                    image: try CardImageKind.iso7816(data, file: card), removeAfter: removeAfter, silentAfter: silentAfter, verbose: verbose
+                )
             case .felica?:
                 emulator = PN532Emulator(
                     image: try FeliCaImageCard(json: data, file: card),

@@ -29,7 +29,8 @@ struct VPCD: ParsableCommand {
             in FF 00 00 00 Lc D4 40 01 FRAME (the PN532-based ACR122U).
             """)
 
-    @Argument(help: ArgumentHelp("The card: a transcript, or a card image (JSON: ISO 7816 or FeliCa).", valueName: "CARDFILE")) var transcript: String
+    @Argument(help: ArgumentHelp("The card: a transcript, or a card image (JSON: ISO 7816 or FeliCa).", valueName: "CARDFILE"))
+    var transcript: String
     @Option(help: "vpcd's TCP port.") var port: Int = 35963
     @Option(help: "vpcd's host.") var host: String = "127.0.0.1"
     @Option(help: ArgumentHelp("ATR to present (hex), instead of the transcript's.", valueName: "HEX")) var atr: String?
