@@ -191,7 +191,7 @@ import Testing
     @Test func apduRefusesWritesWithoutAllowWrite() throws {
         let r = try cardscan("apdu", "00 D6 00 00 02 12 34")
         #expect(r.status == 64)
-        #expect(r.stderr.contains("argument 1: refused 00 D6 00 00 02 12 34: it may change the card"))
+        #expect(r.stderr.contains("argument 1: refused 00 D6 00 00 02 12 34: it is UPDATE BINARY, which changes the card"))
         #expect(r.stderr.contains("--allow-write"))
         let badHex = try cardscan("apdu", "00A4G")
         #expect(badHex.status == 65)
