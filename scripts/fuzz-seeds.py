@@ -69,7 +69,14 @@ for path in sorted(glob.glob(os.path.join(ROOT, "profiles", "*.yaml")) + glob.gl
 for path in sorted(glob.glob(os.path.join(ROOT, "Tests", "Fixtures", "**", "*.expected.json"), recursive=True)):
     write("json-report", open(path, encoding="utf-8").read())
 for path in sorted(glob.glob(os.path.join(ROOT, "Tests", "LabCards", "*.json"))):
-    write("felica-card-image", open(path, encoding="utf-8").read())
+    text = open(path, encoding="utf-8").read()
+    if '"iso7816"' in text:
+        # The image, a 00 byte, then commands each preceded by its length.
+        commands = [bytes.fromhex(c) for c in ["00A4040008315449432E49434100", "00B2013C00", "00B2014C1D", "00A40800022000",
+                                              "00B0810010", "94B2010400", "00B2000200", "00A4030000"]]
+        write("iso7816-card-image", text.encode() + b"\x00" + b"".join(bytes([len(c)]) + c for c in commands))
+    else:
+        write("felica-card-image", text)
 
 # NDEF: a URI and a Text record, and the Type 2/3/4 containers around them.
 uri = bytes.fromhex("D1010D55036578616D706C652E636F6D")

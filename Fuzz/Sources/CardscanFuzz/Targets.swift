@@ -61,6 +61,19 @@ enum Targets {
             _ = try? image.contents()
             _ = image.json()
         },
+        "iso7816-card-image": { b in
+            // The image is the input up to the first 00 byte; what follows, commands for the card.
+            let split = b.firstIndex(of: 0) ?? b.count
+            guard let image = try? JSONDecoder().decode(ISO7816CardImage.self, from: Data(b[..<split])),
+                let contents = try? image.contents()
+            else { return }
+            let card = ISO7816ImageCard(contents)
+            var rest = b[min(split + 1, b.count)...]
+            while let n = rest.first, rest.count > Int(n) {
+                _ = card.respond(Array(rest.dropFirst().prefix(Int(n))))
+                rest = rest.dropFirst(Int(n) + 1)
+            }
+        },
         "json-report": { b in
             guard let v = try? JSONValue(parsing: text(b)) else { return }
             _ = ReportDiff.compare(expected: v, actual: v)

@@ -1,6 +1,4 @@
-import APDU
-
-/// An ISO 7816 card served from a card image (``ISO7816CardImage``): a file system that
+/// An ISO 7816 card played from a card image (what cardsim serves; no I/O here) (``ISO7816CardImage``): a file system that
 /// answers SELECT, READ BINARY and READ RECORD the way a card does (ISO/IEC 7816-4 §11.1–11.3),
 /// plus the image's fixed answers to proprietary commands.
 ///
@@ -15,20 +13,20 @@ import APDU
 /// - Le shorter than the answer: `6C xx`, the right length (READ BINARY excepted: it is a
 ///   window on the file). No file: `6A 82`; no current EF: `69 86`; a READ of the wrong kind
 ///   of EF: `69 81`; a class the card does not take: `6E 00`; an unknown INS: `6D 00`.
-final class ISO7816ImageCard {
+public final class ISO7816ImageCard {
     typealias File = ISO7816CardImage.File
 
-    let contents: ISO7816CardImage.Contents
+    public let contents: ISO7816CardImage.Contents
     /// The current DF as a path of child indexes from the MF.
     private var dfPath: [Int] = []
     /// The current EF: its index in the current DF.
     private var ef: Int?
     private var recordPointer: Int?
 
-    init(_ contents: ISO7816CardImage.Contents) { self.contents = contents }
+    public init(_ contents: ISO7816CardImage.Contents) { self.contents = contents }
 
     /// Power-on or reset: the MF is selected, no EF.
-    func reset() {
+    public func reset() {
         dfPath = []
         ef = nil
         recordPointer = nil
@@ -42,7 +40,8 @@ final class ISO7816ImageCard {
 
     private var currentDF: File { df(at: dfPath) }
 
-    func respond(_ bytes: [UInt8]) -> [UInt8] {
+    /// The card's answer to one command APDU (data and status word).
+    public func respond(_ bytes: [UInt8]) -> [UInt8] {
         for a in contents.answers where a.command.count == bytes.count {
             if zip(a.command, bytes).allSatisfy({ $0.0 == nil || $0.0 == $0.1 }) { return a.response }
         }
