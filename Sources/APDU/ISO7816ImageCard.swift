@@ -189,7 +189,7 @@ public final class ISO7816ImageCard {
             guard case .records(let records) = file.kind else { return [0x69, 0x81] }
             let p1 = Int(c.p1)
             func one(_ n: Int) -> [UInt8] {
-                guard (1...records.count).contains(n) else { return [0x6A, 0x83] }
+                guard n >= 1, n <= records.count else { return [0x6A, 0x83] }
                 recordPointer = n
                 return answer(records[n - 1], le: c.le)
             }
@@ -197,7 +197,7 @@ public final class ISO7816ImageCard {
             case 0x04: return one(p1 == 0 ? (recordPointer ?? 0) : p1)
             case 0x05, 0x06:
                 let n = p1 == 0 ? (recordPointer ?? 0) : p1
-                guard (1...records.count).contains(n) else { return [0x6A, 0x83] }
+                guard n >= 1, n <= records.count else { return [0x6A, 0x83] }
                 let order = mode == 0x05 ? Array(records[(n - 1)...]) : Array(records[(n - 1)...].reversed())
                 let room = c.le ?? 256
                 var out: [UInt8] = []
