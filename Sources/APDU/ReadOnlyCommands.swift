@@ -10,6 +10,8 @@ public enum ReadOnlyCommands {
         public let cla: UInt8
         public let ins: UInt8
         public let name: String
+
+        func matches(_ c: CommandAPDU) -> Bool { c.cla & claMask == cla && c.ins == ins }
     }
 
     /// Interindustry classes 0x-3x (ISO/IEC 7816-4 §5.4.1, any logical channel or chaining bit
@@ -74,7 +76,7 @@ public enum ReadOnlyCommands {
     /// Why `command` is refused, for messages: "OPEN SECURE SESSION (Calypso), which changes
     /// the card", or "not in the read-only list".
     public static func refusal(of command: CommandAPDU) -> String {
-        if let known = changing.first(where: { command.cla & $0.claMask == $0.cla && command.ins == $0.ins }) {
+        if let known = changing.first(where: { $0.matches(command) }) {
             return "it is \(known.name), which changes the card"
         }
         return "it may change the card (not in the read-only list)"
@@ -82,7 +84,7 @@ public enum ReadOnlyCommands {
 
     /// The name of the read command `command` is, or nil when it is not on the list.
     public static func name(of command: CommandAPDU) -> String? {
-        entries.first(where: { command.cla & $0.claMask == $0.cla && command.ins == $0.ins })?.name
+        entries.first(where: { $0.matches(command) })?.name
     }
 
     public static func isReadOnly(_ command: CommandAPDU) -> Bool { name(of: command) != nil }

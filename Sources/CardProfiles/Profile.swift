@@ -36,6 +36,13 @@ public struct Profile: Sendable {
 
     public enum Technology: String, Sendable, CaseIterable { case iso7816, felica }
 
+    /// The answer of step `name` as its layout decodes it (bytes reversed first when the step
+    /// says so); nil when the step has no layout.
+    public func decode(_ bytes: [UInt8], of name: String) -> BitLayout.Decoded? {
+        guard let step = steps.first(where: { $0.name == name }), let layout = step.layout.flatMap({ layouts[$0] }) else { return nil }
+        return layout.decode(step.reverseBytes ? bytes.reversed() : bytes)
+    }
+
     /// One member of the family: its name, and services whose presence on the card marks it.
     /// The card is asked which exist (Request Service, JIS X 6319-4 §7.4.3: key version FFFF
     /// means "no such node"); exactly one variant with a service present names the card.

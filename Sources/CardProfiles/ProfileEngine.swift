@@ -65,10 +65,7 @@ public final class ProfileEngine {
         for q in p.detect.require {
             guard let bytes = answers.data(q.answer) else { return "answer '\(q.answer)' is missing" }
             if let field = q.field {
-                let step = p.steps.first { $0.name == q.answer }
-                guard let layout = step?.layout.flatMap({ p.layouts[$0] }) else { return "answer '\(q.answer)' has no layout" }
-                let decoded = layout.decode(step!.reverseBytes ? bytes.reversed() : bytes)
-                guard let value = decoded.values[field]?.integer else {
+                guard let value = p.decode(bytes, of: q.answer)?.values[field]?.integer else {
                     return "'\(q.answer)' has no value '\(field)' (line \(q.line))"
                 }
                 let masked = q.fieldMask.map { value & $0 } ?? value

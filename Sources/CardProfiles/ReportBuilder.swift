@@ -91,20 +91,18 @@ public struct ReportBuilder {
     /// The contracts: in the contract list's order (each entry pointing at its record) or, with
     /// no list, every record in use; each decoded by its layout (chosen by the entry's value).
     private func contracts(_ c: ContractSpec, _ answers: Answers, warnings: inout [ReportWarning]) -> [[(String, FieldValue)]] {
-        guard case .records(let records)? = answers[c.from] else { return [] }
+        guard case .records(let records)? = answers[c.from], !records.isEmpty else { return [] }
         let how = reading(c.from)
         var picks: [(number: Int, entry: String?)] = []
         var listDecoded: BitLayout.Decoded?
         if let l = c.list {
-            let listHow = reading(l.from)
             let bytes: [UInt8]?
             switch answers[l.from] {
             case .records(let r)?: bytes = r.first
             case .data(let d)?: bytes = d
             default: bytes = nil
             }
-            guard let bytes, let layout = listHow.layout else { return [] }
-            let decoded = layout.decode(listHow.reverse ? bytes.reversed() : bytes)
+            guard let bytes, let decoded = source(bytes, reading(l.from)).decoded else { return [] }
             listDecoded = decoded
             let count = Int(clamping: decoded.values["\(l.repeatName).count"]?.integer ?? 0)
             for i in 0..<count {
@@ -113,14 +111,14 @@ public struct ReportBuilder {
                 picks.append((Int(clamping: pointer), prefix))
             }
         } else {
-            for (i, r) in records.enumerated() where !(r.allSatisfy { $0 == 0 } || r.allSatisfy { $0 == 0xFF }) {
+            for (i, r) in records.enumerated() where !Self.isUnused(r) {
                 picks.append((i + 1, nil))
             }
         }
         var rows: [[(String, FieldValue)]] = []
         for pick in picks {
             let n = rows.count
-            guard (1...max(records.count, 1)).contains(pick.number), pick.number <= records.count else {
+            guard (1...records.count).contains(pick.number) else {
                 warnings.append(
                     .init(
                         field: "contracts[\(n)]", reason: "the contract list points at record \(pick.number), which the card did not give"))
@@ -154,6 +152,9 @@ public struct ReportBuilder {
         }
         return rows
     }
+
+    /// A record slot in no use: all 00 or all FF.
+    static func isUnused(_ r: [UInt8]) -> Bool { r.allSatisfy { $0 == 0 } || r.allSatisfy { $0 == 0xFF } }
 
     /// What a field of a record sees besides the answers: the record, and for a contract its
     /// list entry (decoded list, `NAME[i].` prefix) and record number.
@@ -259,7 +260,7 @@ public struct ReportBuilder {
             records = stride(from: 0, to: d.count - d.count % n, by: n).map { Array(d[$0..<($0 + n)]) }
         default: return []
         }
-        if t.skipEmpty { records.removeAll { r in r.allSatisfy { $0 == 0 } || r.allSatisfy { $0 == 0xFF } } }
+        if t.skipEmpty { records.removeAll(where: Self.isUnused) }
 
         let fields = t.fields
         let index = Dictionary(fields.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { a, _ in a })

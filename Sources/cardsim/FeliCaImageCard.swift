@@ -40,22 +40,13 @@ final class FeliCaImageCard {
     init(json data: Data, file: String) throws {
         let image: FeliCaCardImage
         do { image = try JSONDecoder().decode(FeliCaCardImage.self, from: data) } catch {
-            throw FeliCaCardImage.Invalid(reason: "\(file): not a JSON object in the card image format (\(Self.describe(error)))")
+            throw FeliCaCardImage.Invalid(reason: "\(file): not a JSON object in the card image format (\(CardImageKind.describe(error)))")
         }
         let contents: FeliCaCardImage.Contents
         do { contents = try image.contents() } catch { throw FeliCaCardImage.Invalid(reason: "\(file): \(error.reason)") }
         idm = contents.idm
         pmm = contents.pmm
         systems = contents.systems.map { System(code: $0.code, services: $0.services, areas: $0.areas) }
-    }
-
-    private static func describe(_ error: Error) -> String {
-        switch error {
-        case DecodingError.keyNotFound(let key, _): return "no '\(key.stringValue)'"
-        case DecodingError.typeMismatch(_, let c), DecodingError.dataCorrupted(let c), DecodingError.valueNotFound(_, let c):
-            return (c.codingPath.map(\.stringValue).joined(separator: ".") + " " + c.debugDescription).trimmingCharacters(in: .whitespaces)
-        default: return "\(error)"
-        }
     }
 
     /// The "with key" attributes: 08…17 with bit 0 clear.
