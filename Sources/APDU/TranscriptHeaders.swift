@@ -23,6 +23,8 @@ extension Transcript {
         case systems
         /// ISO 14443-A: the card's UID.
         case uid
+        /// ISO 14443-B: the card's PUPI (ISO/IEC 14443-3 §7.9.2, from the ATQB).
+        case pupi
     }
 
     public subscript(header key: HeaderKey) -> String? { self[header: key.rawValue] }

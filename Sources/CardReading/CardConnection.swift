@@ -61,6 +61,7 @@ public final class CardConnection {
         switch card {
         case .iso7816(let c):
             if let uid = c.uid { h.append(.init(.uid, uid.hexString)) }
+            if let pupi = c.pupi { h.append(.init(.pupi, pupi.hexString)) }
         case .felica(let t):
             h += [
                 .init(.idm, t.idm.bytes.hexString), .init(.pmm, t.pmm.bytes.hexString),

@@ -33,6 +33,7 @@ struct ATRCommand: ParsableCommand {
                 if pseudo.isFeliCa { out("  read it with `cardscan` (transit profiles) or `cardscan felica` (its services)") }
                 if pseudo.isType2 { out("  read it with `cardscan ndef read`") }
             }
+            if let contactless = ContactlessATR(bytes) { out("PC/SC part 3 contactless card: \(contactless.cardDescription)") }
             let names = SmartcardList.identify(bytes)
             if let names {
                 if names.isEmpty { out("Not in smartcard_list.txt.") }

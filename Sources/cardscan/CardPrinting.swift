@@ -27,7 +27,7 @@ struct ScanSettings {
 
     /// Reads the card on `connection` (the library does the work), writing `--record`'s transcript.
     func read(_ connection: CardConnection) throws -> CardReadOutcome {
-        if verbose { eprint("Card on \(connection.reader): \(connection.card)" + (connection.carriage.map { ", \($0)" } ?? "")) }
+        if verbose || trace { eprint("Card on \(connection.reader): \(connection.card)" + (connection.carriage.map { ", \($0)" } ?? "")) }
         var reader = CardReader(registry: registry, profile: profile)
         reader.recordsTranscript = record != nil
         reader.showsPersonalData = showPersonal

@@ -28,7 +28,7 @@ struct Readers: ParsableCommand {
                         .object([
                             ("name", .string(s.name)), ("present", .bool(s.isPresent)), ("index", .int(i)),
                             ("exclusive", .bool(s.isExclusive)), ("atr", s.atr.isEmpty || !s.isPresent ? .null : .string(s.atr.hexString)),
-                            ("contactless", (s.isPresent ? PseudoATR(s.atr)?.cardDescription : nil).map { .string($0) } ?? .null),
+                            ("contactless", (s.isPresent ? contactlessDescription(s.atr) : nil).map { .string($0) } ?? .null),
                         ])
                     } + nfcDevices.map { .object([("name", .string($0)), ("libnfc", .bool(true))]) }
                 ).serialized(pretty: true))
@@ -43,8 +43,14 @@ struct Readers: ParsableCommand {
         let width = states.map(\.name.count).max() ?? 0
         for (i, s) in states.enumerated() {
             var card = s.isPresent ? style.green("card") + "   " + s.atr.hexString : style.dim("empty")
-            if s.isPresent, let kind = PseudoATR(s.atr)?.cardDescription { card += style.dim("  (\(kind))") }
+            if s.isPresent, let kind = contactlessDescription(s.atr) { card += style.dim("  (\(kind))") }
             out("\(i)  \(s.name.padding(width))  \(card)\(s.isExclusive ? style.yellow("  (in exclusive use)") : "")")
         }
+    }
+
+    /// What a contactless reader's ATR says the card is: a storage card or FeliCa by its
+    /// pseudo-ATR, an ISO 14443-4 card (and whether Type B) by its historical bytes.
+    func contactlessDescription(_ atr: [UInt8]) -> String? {
+        PseudoATR(atr)?.cardDescription ?? ContactlessATR(atr)?.cardDescription
     }
 }

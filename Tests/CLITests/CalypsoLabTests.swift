@@ -34,11 +34,57 @@ import Testing
         try Lab.exclusive {
             let pn532 = try Lab.PN532(navigo)
             defer { pn532.stop() }
+            let record = NSTemporaryDirectory() + "cardscan-navigo-typeb.apdu"
             let r = try Lab.cardscan(
-                ["--device", pn532.connectionString, "--json", "-v", "--timeout", "5"], environment: ["LIBNFC_AUTO_SCAN": "false"])
+                ["--device", pn532.connectionString, "--json", "-v", "--record", record, "--timeout", "5"],
+                environment: ["LIBNFC_AUTO_SCAN": "false"])
             #expect(r.status == 0, "\(r.stderr)")
             #expect(r.stderr.contains("ISO 14443-B, PUPI 1A 2B 3C 4D"))
+            #expect(try String(contentsOfFile: record, encoding: .utf8).contains("# pupi: 1A 2B 3C 4D\n"))
             expectNavigo(r.stdout, r.stderr)
+        }
+    }
+
+    /// Every ISO 7816 lab card image (Calypso networks, more as they come).
+    static let images: [String] = {
+        let dir = Lab.root + "/Tests/LabCards"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+        return names.filter { name in
+            name.hasSuffix("-image.json")
+                && ((try? String(contentsOfFile: dir + "/" + name, encoding: .utf8))?.contains("\"technology\": \"iso7816\"") ?? false)
+        }.sorted()
+    }()
+
+    /// `cardscan dump --image` of each image gives back an image that reads to the same report.
+    @Test(arguments: images) func aDumpReadsToTheSameReport(_ name: String) throws {
+        try Lab.exclusive {
+            let original = try Lab.Card(Lab.root + "/Tests/LabCards/" + name)
+            let before = try Lab.cardscan(["scan", "--json", "--timeout", "5"])
+            let copy = NSTemporaryDirectory() + "cardscan-dump-\(name)"
+            let dump = try Lab.cardscan(["dump", "--image", copy, "--timeout", "5"])
+            original.stop()
+            #expect(before.status == 0 && dump.status == 0, "\(before.stderr)\(dump.stderr)")
+            #expect(dump.stdout.contains("exchange(s) with the card") && dump.stdout.contains("DF "), "\(dump.stdout)")
+            let served = try Lab.Card(copy)
+            defer { served.stop() }
+            let after = try Lab.cardscan(["scan", "--json", "--timeout", "5"])
+            #expect(after.status == 0, "\(after.stderr)")
+            #expect(after.stdout == before.stdout)
+            #expect(before.stdout.contains("\"trips\""))
+        }
+    }
+
+    @Test func aDumpThroughLibnfcKnowsTheCardIsTypeB() throws {
+        try Lab.exclusive {
+            let pn532 = try Lab.PN532(navigo)
+            defer { pn532.stop() }
+            let r = try Lab.cardscan(
+                ["dump", "--device", pn532.connectionString, "--json", "--trace", "--timeout", "5"],
+                environment: ["LIBNFC_AUTO_SCAN": "false"])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stdout.contains("\"iso14443\" : \"b\""), "\(r.stdout)")
+            #expect(r.stderr.contains("ISO 14443-B, PUPI 1A 2B 3C 4D"))  // --trace names the card first
+            #expect(r.stdout.contains("\"aid\" : \"31 54 49 43 2E 49 43 41\""))
         }
     }
 

@@ -1,0 +1,28 @@
+/// The ATR a PC/SC contactless reader makes for an ISO/IEC 14443-4 card (PC/SC part 3
+/// §3.1.3.2.3.1): `3B 8n 80 01`, n historical bytes, TCK. For a Type A card the historical
+/// bytes are the ATS's; for a Type B card they are exactly 8: the ATQB's application data
+/// (4 bytes), its protocol info (3) and the ATTRIB's MBLI and CID (1).
+public struct ContactlessATR: Equatable, Sendable {
+    public let historicalBytes: [UInt8]
+
+    /// Nil for any other ATR (a contact card's, or a pseudo-ATR of a storage card).
+    public init?(_ atr: [UInt8]) {
+        guard atr.count >= 5, atr[0] == 0x3B, atr[1] & 0xF0 == 0x80, atr[2] == 0x80, atr[3] == 0x01, PseudoATR(atr) == nil else {
+            return nil
+        }
+        let n = Int(atr[1] & 0x0F)
+        guard atr.count == 4 + n + 1 else { return nil }
+        historicalBytes = Array(atr[4..<4 + n])
+    }
+
+    /// Eight historical bytes: the Type B layout. A Type A card whose ATS carries exactly
+    /// eight is rare but possible, so this is a likelihood, and says so where it is shown.
+    public var isLikelyTypeB: Bool { historicalBytes.count == 8 }
+
+    /// `ISO 14443-4, likely Type B (ATQB application data 00 00 00 00, protocol info 33 81 81)`.
+    public var cardDescription: String {
+        guard isLikelyTypeB else { return "ISO 14443-4 smart card" }
+        let h = historicalBytes
+        return "ISO 14443-4, likely Type B (ATQB application data \(h[0..<4].hexString), protocol info \(h[4..<7].hexString))"
+    }
+}
