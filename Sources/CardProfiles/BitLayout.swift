@@ -19,7 +19,7 @@ public struct BitLayout: Sendable {
     /// enum's case into spare bits of its payload pointers, which LeakSanitizer cannot follow,
     /// and the fuzzer must see no false leaks (docs/reliability.md).
     public struct Element: Sendable {
-        public enum Kind: Sendable { case value, bitmap, repeated, sequence, skip }
+        public enum Kind: Sendable { case value, bitmap, repeated, sequence, skip, choice }
         public var kind: Kind
         /// `value`: its name; `repeated`: the name of the copies.
         public var name: String = ""
@@ -28,8 +28,22 @@ public struct BitLayout: Sendable {
         /// `repeated`: the count's width, or the earlier field that holds the count.
         public var countBits: Int?
         public var countFrom: String?
-        /// `bitmap`, `repeated`, `sequence`: what they contain.
+        /// `bitmap`, `repeated`, `sequence`: what they contain; `choice`: what follows when
+        /// no case matches.
         public var elements: [Element] = []
+        /// `choice`: the earlier value that decides, and what follows for which of its values.
+        public var chooseBy: String?
+        public var cases: [Case] = []
+
+        /// One case of a `choice`: the values that take it, and the elements that then follow.
+        public struct Case: Sendable {
+            public var values: [ClosedRange<UInt64>]
+            public var elements: [Element]
+            public init(values: [ClosedRange<UInt64>], elements: [Element]) {
+                self.values = values
+                self.elements = elements
+            }
+        }
 
         /// `bits` bits, an unsigned number (or a bit string when longer than 64), named.
         public static func value(name: String, bits: Int) -> Element { Element(kind: .value, name: name, bits: bits) }
@@ -45,6 +59,11 @@ public struct BitLayout: Sendable {
         public static func sequence(_ elements: [Element]) -> Element { Element(kind: .sequence, elements: elements) }
         /// Bits that carry nothing the profile reads.
         public static func skip(_ bits: Int) -> Element { Element(kind: .skip, bits: bits) }
+        /// What follows depends on an earlier value (MOBIB: the record's version): the first
+        /// case whose values hold it, else `otherwise` (which may be empty).
+        public static func choice(by name: String, cases: [Case], otherwise: [Element]) -> Element {
+            Element(kind: .choice, elements: otherwise, chooseBy: name, cases: cases)
+        }
     }
 
     /// What a layout found in one record: its named values, and, when the record ended before
@@ -96,6 +115,13 @@ public struct BitLayout: Sendable {
                 }
                 out.values[prefix + name + ".count"] = BitValue(integer: count, width: 16)
                 for i in 0..<Int(count) { try decode(inner, prefix: "\(prefix)\(name)[\(i)].", &r, &out) }
+            case .choice:
+                let by = prefix + (e.chooseBy ?? "")
+                guard let value = out.values[by]?.integer else {
+                    throw BitReader.Failure(reason: "the layout goes on by '\(by)', which the record does not hold")
+                }
+                let taken = e.cases.first { $0.values.contains { $0.contains(value) } }?.elements ?? inner
+                try decode(taken, prefix: prefix, &r, &out)
             }
         }
     }
@@ -117,6 +143,7 @@ public struct BitLayout: Sendable {
             case .value: return [(prefix + e.name, e.bits)]
             case .skip: return []
             case .sequence, .bitmap: return widths(e.elements, prefix: prefix)
+            case .choice: return widths(e.cases.flatMap(\.elements) + e.elements, prefix: prefix)
             case .repeated: return [(prefix + e.name + ".count", 16)] + widths(e.elements, prefix: prefix + e.name + "[].")
             }
         }

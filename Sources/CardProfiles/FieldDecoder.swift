@@ -134,12 +134,30 @@ enum FieldDecoder {
             return .string(isoDateTime(date, minutes / 60, minutes % 60, 0, zoneMinutes: offset(spec, date, minutes * 60)))
         }
         // Whole days first: epoch days × 86400 + count could overflow, days + count / 86400 cannot.
-        let extraDays = count >= 0 ? count / 86400 : (count - 86399) / 86400
+        var extraDays = count >= 0 ? count / 86400 : (count - 86399) / 86400
+        var secs = count - extraDays * 86400
+        var zone: Int?
+        if spec.utc {
+            // A moment: its offset in the zone then, and the local day and time it gives.
+            let minutes = utcOffset(spec, epoch.daysSinceUnixEpoch + extraDays, secs)
+            secs += minutes * 60
+            let carry = secs >= 0 ? secs / 86400 : (secs - 86399) / 86400
+            extraDays += carry
+            secs -= carry * 86400
+            zone = minutes
+        }
         let day = epoch.daysSinceUnixEpoch + extraDays
         guard CivilDate.supportedDays.contains(day) else { throw outOfRange }
-        let secs = count - extraDays * 86400
         let date = CivilDate(daysSinceUnixEpoch: day)
-        return .string(isoDateTime(date, secs / 3600, secs % 3600 / 60, secs % 60, zoneMinutes: offset(spec, date, secs)))
+        return .string(isoDateTime(date, secs / 3600, secs % 3600 / 60, secs % 60, zoneMinutes: zone ?? offset(spec, date, secs)))
+    }
+
+    /// The UTC offset (minutes) in the field's zone at the moment `seconds` after midnight UTC
+    /// of day `day` (days since 1970-01-01).
+    static func utcOffset(_ spec: FieldSpec, _ day: Int, _ seconds: Int) -> Int {
+        guard let tz = spec.timeZone else { return spec.zoneMinutes ?? 0 }
+        let moment = Double(day) * 86400 + Double(seconds)
+        return tz.secondsFromGMT(for: Date(timeIntervalSince1970: moment)) / 60
     }
 
     /// The UTC offset (minutes) of the card's local `date` at `seconds` after midnight: fixed,

@@ -9,7 +9,7 @@ struct FieldParser {
     static let keys = [
         "from", "offset", "length", "type", "endian", "bits", "mask", "scale", "add", "map", "default",
         "epoch", "zone", "year-base", "drop-digits", "strip-zeros", "check-digit", "format", "optional",
-        "difference", "sum", "bit-offset", "bit-length", "field", "time-field", "table", "personal", "slice", "when-present",
+        "difference", "sum", "bit-offset", "bit-length", "field", "time-field", "table", "personal", "slice", "when-present", "utc",
     ]
 
     /// `inTrips`: a field of a trip or contract record (no `from` needed); `inContracts`: of
@@ -176,6 +176,10 @@ struct FieldParser {
             } else {
                 r.issue(g("zone"), "\(path).zone", "'\(z)' is not a UTC offset (e.g. +08:00) or a time zone name (e.g. Europe/Paris)")
             }
+        }
+        spec.utc = g("utc").flatMap { r.bool($0, "\(path).utc") } ?? false
+        if spec.utc, spec.type != .seconds {
+            r.issue(g("utc"), "\(path).utc", "'utc' says a `seconds` count runs in UTC: use it with type seconds")
         }
         if spec.type == .days || spec.type == .seconds, g("epoch") == nil {
             r.issue(node, "\(path).epoch", "type \(spec.type.rawValue) needs 'epoch' (the date it counts from)")

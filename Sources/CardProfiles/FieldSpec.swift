@@ -43,6 +43,9 @@ public final class FieldSpec: Sendable {
         /// NAME (a bitmap said it is there): Navigo's counter counts journeys only for a
         /// contract that has `journeys`.
         public var whenPresent: String?
+        /// `utc: true`: a `seconds` count runs from the epoch's midnight in UTC (Rav-Kav), and
+        /// the moment is shown in `zone`; otherwise the count is in the card's local time.
+        public var utc = false
         /// For `days` / `seconds`: the day counting starts from, and the card's UTC offset.
         public var epoch: CivilDate?
         public var zoneMinutes: Int?
@@ -86,6 +89,7 @@ public final class FieldSpec: Sendable {
     public var table: String? { layout.table }
     public var hexCodes: Bool { layout.hexCodes }
     public var personal: Bool { layout.personal }
+    public var utc: Bool { layout.utc }
     public var slice: Int? { layout.slice }
     public var whenPresent: String? { layout.whenPresent }
     public var epoch: CivilDate? { layout.epoch }

@@ -196,6 +196,40 @@ import Testing
         #expect(report[card: "last-extra"] == .int(6))
     }
 
+    /// What follows depends on an earlier value (MOBIB's record version): the case whose
+    /// values hold it, else the default; a name may appear in several cases.
+    @Test func aChoiceByAnEarlierValue() throws {
+        let p = try load(
+            profileYAML(
+                """
+                steps:
+                  - read-binary: { sfi: 0x07, length: 2 }
+                    as: env
+                    layout: env
+                layouts:
+                  env:
+                    - { name: version, bits: 4 }
+                    - choose: version
+                      cases:
+                        - values: [0-2, 7]
+                          fields: [ { name: network, bits: 4 }, { skip: 4 } ]
+                      default:
+                        - { skip: 4 }
+                        - { name: network, bits: 4 }
+                        - { name: extra, bits: 4 }
+                card:
+                  version: { from: env, field: version }
+                  network: { from: env, field: network }
+                  extra: { from: env, field: extra, optional: true }
+                """))
+        for (answer, version, network, extra) in [("2A 50", 2, 10, nil), ("7A 50", 7, 10, nil), ("3A 5C", 3, 5, 12)] as [(String, Int, Int, Int?)] {
+            let r = try run(p, [("00 B0 87 00 02", answer + " 90 00")])
+            let report = try #require(r.report)
+            #expect(report[card: "version"] == .int(version) && report[card: "network"] == .int(network), "\(answer)")
+            #expect(report[card: "extra"] == extra.map { .int($0) }, "\(answer)")
+        }
+    }
+
     /// What can never work is refused when the profile loads, with the line.
     @Test(arguments: [
         ("layouts:\n  l:\n    - bitmap: 3\n      fields: [ { name: a, bits: 4 } ]\n", "a 3-bit bitmap stands for 3 elements, not 1"),
@@ -205,6 +239,11 @@ import Testing
             "'later' is not a field declared before"
         ),
         ("layouts:\n  l:\n    - { name: a, bits: 4, skip: 2 }\n", "an element is one thing"),
+        ("layouts:\n  l:\n    - choose: v\n      cases: []\n", "'v' is not a field declared before this choice"),
+        (
+            "layouts:\n  l:\n    - { name: v, bits: 2 }\n    - choose: v\n      cases: [ { values: 3-1, fields: [] } ]\n",
+            "'3-1' is not a value or a range"
+        ),
         ("card:\n  x: { from: b, field: a }\n", "answer 'b' has no layout"),
         ("card:\n  x: { from: b, bit-offset: 0, bit-length: 65 }\n", "an integer is at most 64 bits, not 65"),
         ("card:\n  x: { from: b, bit-offset: 30, bit-length: 8 }\n", "reads bits 30…37 but answer 'b' is 32 bits"),

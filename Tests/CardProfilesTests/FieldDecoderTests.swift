@@ -87,6 +87,23 @@ import Testing
         #expect(try decode(secs, "37 EF 1A 38") == .string("2024-09-26T07:18:16+08:00"))
     }
 
+    /// `utc: true`: the count is a moment (Rav-Kav's 30-bit date-time), shown in the zone's
+    /// offset at that moment, the local day carried when the offset crosses midnight.
+    @Test func secondsCountedInUTCAreShownInTheZone() throws {
+        let utc = spec(.seconds, length: 4) {
+            $0.epoch = CivilDate(year: 1997, month: 1, day: 1)
+            $0.utc = true
+            $0.timeZone = TimeZone(identifier: "Asia/Jerusalem")
+        }
+        #expect(try decode(utc, "33 B8 D5 20") == .string("2024-07-01T13:00:00+03:00"))  // 10:00 UTC, summer time
+        #expect(try decode(utc, "32 DC 08 ED") == .string("2024-01-16T00:30:05+02:00"))  // 22:30:05 UTC the day before
+        let local = spec(.seconds, length: 4) {
+            $0.epoch = CivilDate(year: 1997, month: 1, day: 1)
+            $0.timeZone = TimeZone(identifier: "Asia/Jerusalem")
+        }
+        #expect(try decode(local, "33 B8 D5 20") == .string("2024-07-01T10:00:00+03:00"))  // the same count, read as local time
+    }
+
     @Test func packedSuicaDate() throws {
         // 2011-03-12: year 11 (7 bits), month 3 (4 bits), day 12 (5 bits) = 0x166C.
         #expect(try decode(spec(.packedDate, length: 2), "16 6C") == .string("2011-03-12"))
