@@ -102,7 +102,19 @@ enum FieldDecoder {
             guard !overflow, (1...9999).contains(year), let date = CivilDate(year: year, month: (v >> 5) & 0x0F, day: v & 0x1F) else {
                 throw Failure(reason: "\(bytes.hexString) is not a valid packed date (year 7 bits, month 4, day 5)")
             }
-            return .string(date.description)
+            guard let minutes else { return .string(date.description) }
+            guard (0..<1440).contains(minutes) else { throw Failure(reason: "the time-field is not a time of day") }
+            return .string(isoDateTime(date, minutes / 60, minutes % 60, 0, zoneMinutes: offset(spec, date, minutes * 60)))
+        case .packedTime:
+            guard bytes.count <= 2 else { throw Failure(reason: "a packed time is at most 2 bytes, not \(bytes.count)") }
+            let v = bytes.reduce(0) { $0 << 8 | Int($1) }
+            let (hour, minute) = (v >> 6, v & 0x3F)
+            guard hour < 24, minute < 60 else { throw Failure(reason: "\(bytes.hexString) is not a packed time (hour 5 bits, minute 6)") }
+            var out: [UInt8] = []
+            appendDigits(&out, hour, 2)
+            out.append(0x3A)
+            appendDigits(&out, minute, 2)
+            return .string(String(decoding: out, as: UTF8.self))
         case .hex:
             if spec.dropDigits == 0 && !spec.stripZeros { return .string(bytes.compactHex) }
             var text = Substring(bytes.compactHex)
@@ -112,6 +124,14 @@ enum FieldDecoder {
                 if text.isEmpty { text = "0" }
             }
             return .string(String(text))
+        case .latin1:
+            // ISO 8859-1 maps each byte to the code point of the same number.
+            var scalars = bytes.filter { $0 != 0 }.map { Unicode.Scalar($0) }
+            while let last = scalars.last, last == " " || last == "\u{FF}" { scalars.removeLast() }
+            guard scalars.allSatisfy({ $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }) else {
+                throw Failure(reason: "\(bytes.hexString) is not ISO 8859-1 text")
+            }
+            return .string(String(String.UnicodeScalarView(scalars)))
         case .ascii:
             var chars = Array(bytes)
             while let last = chars.last, last == 0 || last == 0x20 || last == 0xFF { chars.removeLast() }

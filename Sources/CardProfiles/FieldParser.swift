@@ -9,7 +9,7 @@ struct FieldParser {
     static let keys = [
         "from", "offset", "length", "type", "endian", "bits", "mask", "scale", "add", "map", "default",
         "epoch", "zone", "year-base", "drop-digits", "strip-zeros", "check-digit", "format", "optional",
-        "difference", "sum", "bit-offset", "bit-length", "field", "time-field", "table", "personal", "slice", "when-present", "utc",
+        "difference", "sum", "bit-offset", "bit-length", "field", "time-field", "table", "personal", "slice", "when-present", "utc", "when", "time-type",
     ]
 
     /// `inTrips`: a field of a trip or contract record (no `from` needed); `inContracts`: of
@@ -70,11 +70,19 @@ struct FieldParser {
         }
         spec.bitSource = parseBitSource(m, node, path, spec.type)
         spec.timeField = r.string(g("time-field"), "\(path).time-field")
+        if let t = r.string(g("time-type"), "\(path).time-type") {
+            switch t {
+            case "minutes": spec.packedTimeField = false
+            case "packed-time": spec.packedTimeField = true
+            default: r.issue(g("time-type"), "\(path).time-type", "time-type is 'minutes' or 'packed-time', not '\(t)'")
+            }
+            if spec.timeField == nil { r.issue(g("time-type"), "\(path).time-type", "'time-type' says how 'time-field' counts: give both") }
+        }
         if spec.timeField != nil {
-            if spec.type != .days || !(spec.bitSource.map { if case .named = $0 { return true } else { return false } } ?? false) {
+            if (spec.type != .days && spec.type != .packedDate) || !(spec.bitSource.map { if case .named = $0 { return true } else { return false } } ?? false) {
                 r.issue(
                     g("time-field"), "\(path).time-field",
-                    "'time-field' joins a `days` date and a minutes-of-the-day value a layout decoded: use it with `type: days` and `field`"
+                    "'time-field' joins a `days` or `packed-date` date and a time of day a layout decoded: use it with one of those types and `field`"
                 )
             }
             if g("zone") == nil {
@@ -152,6 +160,10 @@ struct FieldParser {
         spec.whenPresent = r.string(g("when-present"), "\(path).when-present")
         if spec.whenPresent != nil, !inTrips {
             r.issue(g("when-present"), "\(path).when-present", "'when-present' asks the record's layout: it belongs in trips or contracts")
+        }
+        if let wn = g("when") {
+            spec.condition = parseCondition(wn, "\(path).when")
+            if !inTrips { r.issue(wn, "\(path).when", "'when' tests a value of the record's layout: it belongs in trips or contracts") }
         }
         spec.personal = g("personal").flatMap { r.bool($0, "\(path).personal") } ?? false
         if let sn = g("slice") {
@@ -245,6 +257,34 @@ extension FieldParser {
         return .position(offset: offset, length: length)
     }
 
+    /// `when: { field: NAME, bits: 10-12, in: VALUES }` (or `not-in: VALUES`); values as in a
+    /// layout's `choose` (a number, a range such as 0-2, or a list of them).
+    func parseCondition(_ node: Node, _ path: String) -> FieldSpec.Condition? {
+        let r = reader
+        guard let m = r.mapping(node, path, allowed: ["field", "bits", "in", "not-in"]) else { return nil }
+        let g = { (k: String) in m.first { $0.key == k }?.node }
+        guard let field = r.string(g("field"), "\(path).field") else {
+            if g("field") == nil { r.issue(node, "\(path).field", "'when' names the layout value it tests: field") }
+            return nil
+        }
+        var bits: ClosedRange<Int>?
+        if let text = r.string(g("bits"), "\(path).bits") {
+            let ends = text.split(separator: "-").map { Int($0.trimmingCharacters()) }
+            if ends.count == 2, let lo = ends[0], let hi = ends[1], 0 <= lo, lo <= hi, hi < 64 {
+                bits = lo...hi
+            } else {
+                r.issue(g("bits"), "\(path).bits", "'\(text)' is not a bit range (e.g. 10-12; bit 0 is the least significant)")
+            }
+        }
+        let tests = ["in", "not-in"].filter { g($0) != nil }
+        guard tests.count == 1 else {
+            r.issue(node, path, "'when' takes 'in' or 'not-in' (the values that let the field through, or those that do not), one of them")
+            return nil
+        }
+        let values = BitLayoutParser.parseValues(g(tests[0]), "\(path).\(tests[0])", r)
+        return FieldSpec.Condition(field: field, bits: bits, values: values, negated: tests[0] == "not-in")
+    }
+
     /// Why `width` bits can never decode as `type`, or nil when they can.
     static func widthProblem(_ type: FieldType, _ width: Int) -> String? {
         switch type {
@@ -255,7 +295,8 @@ extension FieldParser {
         case .bcdDateTime: return width != 56 ? "a BCD date and time is 56 bits (YYYYMMDDhhmmss), not \(width)" : nil
         case .packedDate: return width > 16 ? "a packed date is at most 16 bits, not \(width)" : nil
         case .letters: return width % 5 != 0 ? "5-bit letters take a multiple of 5 bits, not \(width)" : nil
-        case .hex, .ascii: return nil
+        case .packedTime: return width > 16 ? "a packed time is at most 16 bits, not \(width)" : nil
+        case .hex, .ascii, .latin1: return nil
         }
     }
 }
@@ -267,4 +308,5 @@ extension Substring {
         while s.last == " " { s = s.dropLast() }
         return s
     }
+
 }

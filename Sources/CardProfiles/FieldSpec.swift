@@ -43,9 +43,16 @@ public final class FieldSpec: Sendable {
         /// NAME (a bitmap said it is there): Navigo's counter counts journeys only for a
         /// contract that has `journeys`.
         public var whenPresent: String?
+        /// `when: { field: tariff, bits: 10-12, not-in: 4 }`: report the field only when a value
+        /// of the record's layout (some of its bits) is, or is not, among these (MOBIB counts
+        /// journeys unless the tariff's counter use is 4).
+        public var condition: Condition?
         /// `utc: true`: a `seconds` count runs from the epoch's midnight in UTC (Rav-Kav), and
         /// the moment is shown in `zone`; otherwise the count is in the card's local time.
         public var utc = false
+        /// `time-type: packed-time`: the `time-field` holds an hour (5 bits) and a minute (6),
+        /// not minutes of the day.
+        public var packedTimeField = false
         /// For `days` / `seconds`: the day counting starts from, and the card's UTC offset.
         public var epoch: CivilDate?
         public var zoneMinutes: Int?
@@ -90,8 +97,10 @@ public final class FieldSpec: Sendable {
     public var hexCodes: Bool { layout.hexCodes }
     public var personal: Bool { layout.personal }
     public var utc: Bool { layout.utc }
+    public var packedTimeField: Bool { layout.packedTimeField }
     public var slice: Int? { layout.slice }
     public var whenPresent: String? { layout.whenPresent }
+    public var condition: Condition? { layout.condition }
     public var epoch: CivilDate? { layout.epoch }
     public var zoneMinutes: Int? { layout.zoneMinutes }
     public var timeZone: TimeZone? { layout.timeZone }
@@ -125,6 +134,26 @@ public final class FieldSpec: Sendable {
         case named(String)
     }
 
+    /// A test on a value a record's layout decoded (``Layout/condition``).
+    public struct Condition: Sendable {
+        public var field: String
+        /// Bits of the value (0 the least significant), as a field's `bits`.
+        public var bits: ClosedRange<Int>?
+        public var values: [ClosedRange<UInt64>]
+        /// `not-in`: the test passes when the value is none of `values`.
+        public var negated: Bool
+
+        /// Whether `decoded` passes; a value the record lacks never does.
+        public func holds(in decoded: BitLayout.Decoded?) -> Bool {
+            guard var v = decoded?.values[field]?.integer else { return false }
+            if let bits {
+                v >>= UInt64(bits.lowerBound)
+                if bits.count < 64 { v &= (1 << UInt64(bits.count)) - 1 }
+            }
+            return values.contains { $0.contains(v) } != negated
+        }
+    }
+
     public enum CheckDigit: String, Sendable, CaseIterable {
         /// Shenzhen Tong: (10 − digit sum mod 10) mod 10, shown as `number(d)`.
         case digitSum10 = "digit-sum-10"
@@ -141,6 +170,10 @@ public enum FieldType: String, Sendable, CaseIterable {
     case minutes
     /// 5-bit letters, 1 = A … 26 = Z, 0 and 31 a space (EN 1545 strings); bits only.
     case letters
+    /// ISO 8859-1 text (Lisboa Viva's holder name): zero bytes dropped, trailing spaces trimmed.
+    case latin1
+    /// An hour in 5 bits then a minute in 6 → `hh:mm` (Venezia Unica's times).
+    case packedTime = "packed-time"
 
     /// The exact byte length a type needs, when it has one.
     var fixedLength: Int? {

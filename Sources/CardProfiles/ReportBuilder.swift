@@ -176,6 +176,7 @@ public struct ReportBuilder {
     ) -> FieldValue? {
         let record = context.record
         if let needed = spec.whenPresent, record?.decoded?.values[needed] == nil { return nil }
+        if let condition = spec.condition, !condition.holds(in: record?.decoded) { return nil }
         let data: [UInt8]
         let answerName: String
         var decoded: BitLayout.Decoded?
@@ -234,7 +235,10 @@ public struct ReportBuilder {
                     return nil
                 }
                 var minutes: Int? = nil
-                if let t = spec.timeField, let m = decoded.values[t]?.integer { minutes = Int(exactly: m) ?? -1 }
+                if let t = spec.timeField, let m = decoded.values[t]?.integer {
+                    // Minutes of the day, or an hour (top 5 of 11 bits) and a minute (low 6).
+                    minutes = spec.packedTimeField ? (m & 0x3F < 60 ? Int(m >> 6) * 60 + Int(m & 0x3F) : -1) : Int(exactly: m) ?? -1
+                }
                 return try FieldDecoder.decode(spec, bits: bits, minutes: minutes)
             }
         } catch {

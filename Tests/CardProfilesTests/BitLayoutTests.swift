@@ -230,6 +230,41 @@ import Testing
         }
     }
 
+    /// `when`: a field of a record shown only when some bits of a layout value are (or are
+    /// not) among given values; `time-type: packed-time` joins a packed date and time.
+    @Test func conditionsAndPackedDateTimes() throws {
+        let p = try load(
+            profileYAML(
+                """
+                steps:
+                  - read-records: { sfi: 0x08, first: 1, last: 2, length: 4 }
+                    as: log
+                    layout: entry
+                layouts:
+                  entry:
+                    - { name: kind, bits: 8 }
+                    - { name: date, bits: 14 }
+                    - { name: time, bits: 10 }
+                trips:
+                  from: log
+                  fields:
+                    time: { field: date, type: packed-date, time-field: time, time-type: packed-time, zone: Europe/Rome }
+                    counted: { field: kind, when: { field: kind, bits: 4-6, not-in: 4 } }
+                    pass: { field: kind, when: { field: kind, bits: 4-6, in: [4, 6-7] } }
+                """))
+        // 2024-07-15 (24 << 9 | 7 << 5 | 15 = 0x30EF) at 14:45 (packed 14 << 6 | 45, in 10 bits of 11: 0x3AD).
+        func record(_ kind: UInt8) -> String {
+            let bits = String(kind, radix: 2).leftPadded(8) + String(0x30EF, radix: 2).leftPadded(14) + String(0x3AD, radix: 2).leftPadded(10)
+            return stride(from: 0, to: 32, by: 8).map { String(format: "%02X", UInt8(bits.dropFirst($0).prefix(8), radix: 2)!) }.joined(separator: " ")
+        }
+        let r = try run(p, [("00 B2 01 44 04", record(0x41) + " 90 00"), ("00 B2 02 44 04", record(0x21) + " 90 00")])
+        let trips = try #require(r.report).trips
+        #expect(trips.count == 2)
+        #expect(trips[0].first { $0.0 == "time" }?.1 == .string("2024-07-15T14:45:00+02:00"))
+        #expect(trips[0].first { $0.0 == "counted" } == nil && trips[0].first { $0.0 == "pass" }?.1 == .int(0x41))
+        #expect(trips[1].first { $0.0 == "counted" }?.1 == .int(0x21) && trips[1].first { $0.0 == "pass" } == nil)
+    }
+
     /// What can never work is refused when the profile loads, with the line.
     @Test(arguments: [
         ("layouts:\n  l:\n    - bitmap: 3\n      fields: [ { name: a, bits: 4 } ]\n", "a 3-bit bitmap stands for 3 elements, not 1"),
@@ -239,6 +274,7 @@ import Testing
             "'later' is not a field declared before"
         ),
         ("layouts:\n  l:\n    - { name: a, bits: 4, skip: 2 }\n", "an element is one thing"),
+        ("card:\n  x: { from: b, offset: 0, length: 1, type: uint, when: { field: a, in: 1 } }\n", "it belongs in trips or contracts"),
         ("layouts:\n  l:\n    - choose: v\n      cases: []\n", "'v' is not a field declared before this choice"),
         (
             "layouts:\n  l:\n    - { name: v, bits: 2 }\n    - choose: v\n      cases: [ { values: 3-1, fields: [] } ]\n",

@@ -104,6 +104,17 @@ import Testing
         #expect(try decode(local, "33 B8 D5 20") == .string("2024-07-01T10:00:00+03:00"))  // the same count, read as local time
     }
 
+    /// Venezia Unica's times: an hour in 5 bits, a minute in 6; Lisboa Viva's Latin-1 name.
+    @Test func packedTimesAndLatin1Text() throws {
+        #expect(try decode(spec(.packedTime, length: 2), "03 AD") == .string("14:45"))  // 14 << 6 | 45
+        #expect(failure(spec(.packedTime, length: 2), "03 BF")?.contains("not a packed time") == true)  // minute 63
+        #expect(failure(spec(.packedTime, length: 2), "06 00")?.contains("not a packed time") == true)  // hour 24
+        #expect(try decode(spec(.latin1, length: 12), "4A 4F C3 4F 00 53 49 4C 56 41 20 20") == .string("JOÃOSILVA"))
+        #expect(try decode(spec(.latin1, length: 6), "4D 41 52 CD 41 FF") == .string("MARÍA"))
+        #expect(failure(spec(.latin1, length: 3), "41 0A 42")?.contains("not ISO 8859-1 text") == true)
+        #expect(failure(spec(.latin1, length: 2), "41 85")?.contains("not ISO 8859-1 text") == true)
+    }
+
     @Test func packedSuicaDate() throws {
         // 2011-03-12: year 11 (7 bits), month 3 (4 bits), day 12 (5 bits) = 0x166C.
         #expect(try decode(spec(.packedDate, length: 2), "16 6C") == .string("2011-03-12"))
