@@ -3,7 +3,7 @@
 /// plus the image's fixed answers to proprietary commands.
 ///
 /// - SELECT: by FID (P1 00: a child of the current DF, the current DF, its parent or a
-///   sibling; 3F00 or no data: the MF), child DF (01), EF (02), parent (03), DF name (04,
+///   child of the parent; 3F00 or no data: the MF), child DF (01), EF (02), parent (03), DF name (04,
 ///   right-truncated names match; P2 …10 asks for the next occurrence), path from the MF
 ///   (08) or from the current DF (09). P2 00 answers the FCI, 04 the FCP, 0C nothing.
 /// - READ BINARY: current EF (15-bit offset) or SFI (P1 1xxxxxxx); past the end `6B 00`;
@@ -119,7 +119,8 @@ public final class ISO7816ImageCard {
         return answer(file.controlInformation(fcp: c.p2 & 0x0C == 0x04), le: c.le)
     }
 
-    /// P1 00: a child of the current DF, the current DF itself, its parent, or a sibling.
+    /// P1 00: a child of the current DF, the current DF itself, its parent, or a child of the
+    /// parent.
     private func byFID(_ fid: UInt16) -> (df: [Int], ef: Int?)? {
         let here = currentDF
         if let i = here.children.firstIndex(where: { $0.fid == fid }) {
@@ -130,7 +131,11 @@ public final class ISO7816ImageCard {
         let parentPath = Array(dfPath.dropLast())
         let parent = df(at: parentPath)
         if parent.fid == fid { return (parentPath, nil) }
-        if let i = parent.children.firstIndex(where: { $0.fid == fid && $0.isDirectory }) { return (parentPath + [i], nil) }
+        // An immediate child of the parent DF (ISO/IEC 7816-4 §7.1.1): a sibling DF, or an EF
+        // of the parent (Calypso's ID file 0003 beside the ticketing DF 2000).
+        if let i = parent.children.firstIndex(where: { $0.fid == fid }) {
+            return parent.children[i].isDirectory ? (parentPath + [i], nil) : (parentPath, i)
+        }
         return nil
     }
 

@@ -41,7 +41,10 @@ enum BitLayoutParser {
         guard
             let m = r.mapping(
                 node, path,
-                allowed: ["name", "bits", "skip", "bitmap", "fields", "repeat", "count-bits", "count-from", "sequence", "choose", "cases", "default"])
+                allowed: [
+                    "name", "bits", "skip", "bitmap", "fields", "repeat", "count-bits", "count-from", "sequence", "choose", "cases",
+                    "default",
+                ])
         else {
             return nil
         }
@@ -121,7 +124,8 @@ enum BitLayoutParser {
             guard let m = r.mapping(item, at, allowed: ["values", "fields"]) else { continue }
             let values = parseValues(m.first { $0.key == "values" }?.node, "\(at).values", r)
             var branchSeen = seen
-            let inner = parseList(m.first { $0.key == "fields" }?.node, "\(at).fields", r, depth: depth + 1, prefix: prefix, seen: &branchSeen)
+            let inner = parseList(
+                m.first { $0.key == "fields" }?.node, "\(at).fields", r, depth: depth + 1, prefix: prefix, seen: &branchSeen)
             union += branchSeen.filter { !union.contains($0) }
             cases.append(.init(values: values, elements: inner))
         }

@@ -9,7 +9,8 @@ struct FieldParser {
     static let keys = [
         "from", "offset", "length", "type", "endian", "bits", "mask", "scale", "add", "map", "default",
         "epoch", "zone", "year-base", "drop-digits", "strip-zeros", "check-digit", "format", "optional",
-        "difference", "sum", "bit-offset", "bit-length", "field", "time-field", "table", "personal", "slice", "when-present", "utc", "when", "time-type",
+        "difference", "sum", "bit-offset", "bit-length", "field", "time-field", "table", "personal", "slice", "when-present", "utc", "when",
+        "time-type",
     ]
 
     /// `inTrips`: a field of a trip or contract record (no `from` needed); `inContracts`: of
@@ -79,7 +80,9 @@ struct FieldParser {
             if spec.timeField == nil { r.issue(g("time-type"), "\(path).time-type", "'time-type' says how 'time-field' counts: give both") }
         }
         if spec.timeField != nil {
-            if (spec.type != .days && spec.type != .packedDate) || !(spec.bitSource.map { if case .named = $0 { return true } else { return false } } ?? false) {
+            if (spec.type != .days && spec.type != .packedDate)
+                || !(spec.bitSource.map { if case .named = $0 { return true } else { return false } } ?? false)
+            {
                 r.issue(
                     g("time-field"), "\(path).time-field",
                     "'time-field' joins a `days` or `packed-date` date and a time of day a layout decoded: use it with one of those types and `field`"

@@ -143,9 +143,18 @@ public final class FieldSpec: Sendable {
         /// `not-in`: the test passes when the value is none of `values`.
         public var negated: Bool
 
-        /// Whether `decoded` passes; a value the record lacks never does.
+        /// Whether `decoded` passes. A value its bitmap left out counts as 0 (EN 1545: not
+        /// set); one the record does not reach never passes.
         public func holds(in decoded: BitLayout.Decoded?) -> Bool {
-            guard var v = decoded?.values[field]?.integer else { return false }
+            guard let decoded else { return false }
+            var v: UInt64
+            if let value = decoded.values[field]?.integer {
+                v = value
+            } else if decoded.absent.contains(field) {
+                v = 0
+            } else {
+                return false
+            }
             if let bits {
                 v >>= UInt64(bits.lowerBound)
                 if bits.count < 64 { v &= (1 << UInt64(bits.count)) - 1 }

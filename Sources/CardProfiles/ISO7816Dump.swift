@@ -2,7 +2,7 @@ import APDU
 
 /// What an ISO 7816 card holds that can be read without a key, as an ``ISO7816CardImage``:
 /// the MF's short-identifier files, then each application a profile knows (SELECT by DF name)
-/// with its FCI and its own files. For profile authors, the counterpart of ``FeliCaSurvey``:
+/// (or, failing a name, by its file identifier) with its FCI and its own files. For profile authors, the counterpart of ``FeliCaSurvey``:
 /// `cardscan dump --image FILE` writes the image and cardsim serves it.
 ///
 /// Only read commands are sent: SELECT, READ RECORD, READ BINARY (ISO/IEC 7816-4 §11.2.2,
@@ -24,6 +24,27 @@ public struct ISO7816Dump: Sendable {
     public static let recordLimit = 255
     /// At most this many bytes of one transparent EF (READ BINARY offsets are 15 bits).
     public static let binaryLimit = 0x8000
+
+    /// The file identifiers of DFs the profiles select by path from the MF or by FID (Opus,
+    /// Lisboa: `2000`), for cards that answer no DF name; each once, in order.
+    public static func applicationFileIDs(of profiles: [Profile]) -> [UInt16] {
+        var ids: [UInt16] = []
+        for profile in profiles where profile.technology == .iso7816 {
+            for step in profile.steps {
+                let list: [CommandAPDU]
+                switch step.action {
+                case .iso7816(.select(let l)): list = l
+                case .iso7816(.command(let c, _)): list = [c]
+                default: continue
+                }
+                for c in list where c.ins == 0xA4 && (c.p1 == 0x08 || c.p1 == 0x00) && c.data.count == 2 {
+                    let id = UInt16(c.data[0]) << 8 | UInt16(c.data[1])
+                    if id != 0x3F00, !ids.contains(id) { ids.append(id) }
+                }
+            }
+        }
+        return ids
+    }
 
     /// The DF names to try, from the installed profiles' SELECT steps, each once, in order.
     public static func applicationNames(of profiles: [Profile]) -> [[UInt8]] {
@@ -74,7 +95,7 @@ public struct ISO7816Dump: Sendable {
     /// (``readCommands(of:in:)``). Returns the dump and, when the card failed on the way, the
     /// error (the dump is then `partial` and holds what was read before).
     public static func run(
-        exchange: CardExchange, atr: [UInt8], typeB: Bool, names: [[UInt8]],
+        exchange: CardExchange, atr: [UInt8], typeB: Bool, names: [[UInt8]], fileIDs: [UInt16] = [],
         commands: ([UInt8]) -> [CommandAPDU] = { _ in [] }
     ) -> (ISO7816Dump, Error?) {
         var walker = Walker(exchange: exchange)
@@ -103,6 +124,40 @@ public struct ISO7816Dump: Sendable {
                             command: command.hexForImage,
                             response: (answer.data + [answer.statusWord.sw1, answer.statusWord.sw2]).hexString))
                 }
+            }
+            // Files the profiles select by file identifier (a DF no name reached, an EF such as
+            // Lisboa's ID file 0003): by path from the MF. An EF already read by its SFI, or a
+            // DF already read by its name, gains its FID.
+            for id in fileIDs {
+                let select = try walker.send(CommandAPDU.select(path: [id]))
+                guard select.statusWord.isSuccess else { continue }
+                let fid = Hex.format(id)
+                let probe = try walker.readRecord(1, sfi: nil)
+                if probe.statusWord.isSuccess {
+                    var records = [probe.data]
+                    for number in 2...ISO7816Dump.recordLimit {
+                        let r = try walker.readRecord(UInt8(number), sfi: nil)
+                        guard r.statusWord.isSuccess else { break }
+                        records.append(r.data)
+                    }
+                    let texts = records.map(\.hexString)
+                    if let i = files.firstIndex(where: { $0.records == texts && $0.fid == nil }) {
+                        files[i].fid = fid
+                    } else if !files.contains(where: { $0.fid == fid }) {
+                        files.append(ISO7816CardImage.Node(fid: fid, records: texts))
+                    }
+                    continue
+                }
+                let named = (try? BERTLV.parse(select.data))?.first(path: "6F/84")?.value
+                if let named, let i = files.firstIndex(where: { $0.aid == named.hexString }) {
+                    if files[i].fid == nil, !files.contains(where: { $0.fid == fid }) { files[i].fid = fid }
+                    continue
+                }
+                if files.contains(where: { $0.fid == fid }) { continue }
+                let children = try walker.shortFiles(in: "DF \(fid)")
+                files.append(
+                    ISO7816CardImage.Node(
+                        fid: fid, aid: named?.hexString, fci: select.data.isEmpty ? nil : select.data.hexString, files: children))
             }
         } catch {
             failure = error
@@ -171,7 +226,7 @@ public struct ISO7816Dump: Sendable {
 
         /// READ RECORD with Le 00; an empty `90 00` is asked again with Le 1D (Calypso's
         /// 29-byte records, docs/cards/calypso.md).
-        mutating func readRecord(_ number: UInt8, sfi: UInt8) throws -> ResponseAPDU {
+        mutating func readRecord(_ number: UInt8, sfi: UInt8?) throws -> ResponseAPDU {
             let answer = try send(CommandAPDU.readRecord(number, sfi: sfi))
             guard answer.statusWord.isSuccess, answer.data.isEmpty else { return answer }
             return try send(CommandAPDU.readRecord(number, sfi: sfi, length: 0x1D))

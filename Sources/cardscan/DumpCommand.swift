@@ -11,7 +11,7 @@ struct DumpCommand: ParsableCommand {
         abstract: "List an ISO 7816 card's files and records (the MF and each known application); --image writes a card image.",
         discussion: """
             Sends only read commands: SELECT of the applications the installed profiles
-            know (by DF name), READ RECORD of short-identifier files 1-30 in the MF and in
+            know (by DF name, else by their file identifier), READ RECORD of short-identifier files 1-30 in the MF and in
             each application found (records 1, 2, ... until 6A 83), READ BINARY of the
             transparent ones, and the proprietary read commands those profiles send (GET
             BALANCE ...). CLA 00 first, 94 when the card refuses 00 (Calypso). Works
@@ -56,7 +56,7 @@ struct DumpCommand: ParsableCommand {
             try connection.withExclusiveAccess {
                 ISO7816Dump.run(
                     exchange: exchange, atr: card.atr ?? connection.atr ?? [], typeB: card.pupi != nil,
-                    names: ISO7816Dump.applicationNames(of: profiles),
+                    names: ISO7816Dump.applicationNames(of: profiles), fileIDs: ISO7816Dump.applicationFileIDs(of: profiles),
                     commands: { ISO7816Dump.readCommands(of: profiles, in: $0) })
             }
         }
@@ -72,6 +72,11 @@ struct DumpCommand: ParsableCommand {
         if let error { throw fail(error, ExitStatus(for: error)) }
     }
 
+    /// `SFI 07`, `FID 0003, SFI 03`: how an EF can be reached.
+    static func label(_ node: ISO7816CardImage.Node) -> String {
+        [node.fid.map { "FID \($0)" }, node.sfi.map { "SFI \([UInt8($0)].hexString)" }].compactMap { $0 }.joined(separator: ", ")
+    }
+
     static func text(_ dump: ISO7816Dump) -> String {
         let image = dump.image
         var lines = [
@@ -80,14 +85,15 @@ struct DumpCommand: ParsableCommand {
         ]
         func list(_ nodes: [ISO7816CardImage.Node], indent: String) {
             for node in nodes {
-                if let aid = node.aid {
-                    let bytes = (try? Hex.parse(aid)) ?? []
+                if let children = node.files {
+                    let bytes = (try? Hex.parse(node.aid ?? "")) ?? []
                     let name = ISO7816Dump.printable(bytes)
-                    lines.append(indent + "DF \(aid)" + (name == bytes.hexString ? "" : "  \"\(name)\""))
+                    let label = [node.fid.map { "FID \($0)" }, node.aid].compactMap { $0 }.joined(separator: ", ")
+                    lines.append(indent + "DF \(label)" + (name == bytes.hexString ? "" : "  \"\(name)\""))
                     if let fci = node.fci { lines.append(indent + "  FCI \(fci)") }
-                    list(node.files ?? [], indent: indent + "  ")
+                    list(children, indent: indent + "  ")
                 } else if let records = node.records {
-                    lines.append(indent + "SFI \(node.sfi.map { [UInt8($0)].hexString } ?? "--")  \(records.count) record(s)")
+                    lines.append(indent + Self.label(node) + "  \(records.count) record(s)")
                     for (i, r) in records.enumerated() { lines.append(indent + "  \(i + 1)  \(r)") }
                 } else if let binary = node.binary {
                     lines.append(

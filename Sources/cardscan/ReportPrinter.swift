@@ -53,7 +53,14 @@ struct ReportPrinter {
                 var parts: [String] = []
                 let from = c.first { $0.0 == "validFrom" }?.1.description, until = c.first { $0.0 == "validUntil" }?.1.description
                 if from != nil || until != nil { parts.append("valid \(from ?? "?") → \(until ?? "?")") }
-                for (k, v) in c where !["name", "validFrom", "validUntil"].contains(k) { parts.append("\(k) \(v)") }
+                for (k, v) in c where !["name", "validFrom", "validUntil"].contains(k) {
+                    // `value`: a stored value in the card's minor units (Rav-Kav, Zapping).
+                    if k == "value", case .int(let minor) = v {
+                        parts.append("value \(Self.money(minor, r.currency))")
+                    } else {
+                        parts.append("\(k) \(v)")
+                    }
+                }
                 lines.append("  • " + title + (parts.isEmpty ? "" : style.dim("  " + parts.joined(separator: ", "))))
             }
         }

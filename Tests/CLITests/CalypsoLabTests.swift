@@ -45,6 +45,98 @@ import Testing
         }
     }
 
+    /// The other Calypso networks' lab cards (scripts/calypso-lab-images.py writes them from
+    /// named values) and what their reports must hold: values worked out from those values,
+    /// not copied from a run (docs/cards/calypso.md decodes one record of each by hand).
+    static let networks: [(image: String, profile: String, expected: [String], absent: [String])] = [
+        (
+            "mobib-image.json", "mobib",
+            [
+                #""number": "6396530000123456783""#, #""validUntil": "2038-02-04""#, #""time": "2024-05-06T08:15:00+02:00""#,
+                #""station": 8011"#, #""stop": 2345"#, #""route": 71"#, #""name": "Jump 10 trips""#, #""remaining": 7"#,
+                #""name": "Jump 24 hours + airport line""#,
+            ],
+            [#""remaining": 1"#]  // the 24-hour pass's counter counts time, not trips
+        ),
+        (
+            "mobib-v2-image.json", "mobib",
+            [
+                #""validUntil": "2027-06-30""#, #""mode": "premetro""#, #""station": 2593"#, #""passengers": 1"#,
+                #""time": "2024-01-31T17:30:00+01:00""#, #""mode": "tram""#, #""route": 92"#, #""name": "Jump 1 trip""#,
+            ], [#""birthDate""#]
+        ),
+        (
+            "ravkav-image.json", "ravkav",
+            [
+                #""number": 506281035"#, #""holder": "anonymous""#, #""time": "2024-07-01T08:10:00+03:00""#,
+                #""time": "2024-03-12T08:40:00+02:00""#, #""provider": "Egged""#, #""amount": -1650"#, #""route": 480"#,
+                #""name": "Stored value""#, #""value": 3250"#, #""name": "Trips""#, #""remaining": 8"#,
+            ], []
+        ),
+        (
+            "opus-image.json", "opus",
+            [
+                #""number": 2460000123"#, #""validUntil": "2030-01-31""#, #""time": "2024-10-03T08:05:00-04:00""#,
+                #""provider": "STM (Montréal)""#, #""mode": "metro""#, #""route": 747"#, #""name": "Monthly pass""#,
+                #""name": "10 trips""#, #""remaining": 6"#,
+            ], []
+        ),
+        (
+            "lisboa-viva-image.json", "lisboa-viva",
+            [
+                #""number": 2749123"#, #""issuer": "Metropolitano de Lisboa""#, #""time": "2024-03-20T15:44:38+00:00""#,
+                #""station": 9"#, #""time": "2024-07-10T08:12:00+01:00""#, #""name": "Navegante Lisboa""#,
+                #""periodUnit": "months""#, #""name": "Zapping""#, #""value": 130"#, #""card.holderName""#,
+            ], ["JOÃO"]
+        ),
+        (
+            "venezia-unica-image.json", "venezia-unica",
+            [
+                #""validUntil": "2029-12-31""#, #""time": "2024-08-14T10:02:00+02:00""#, #""mode": "ferry""#,
+                #""time": "2024-08-13T21:30:00+02:00""#, #""ticket": "Airport bus ticket""#, #""remaining": 3"#,
+            ], []
+        ),
+        (
+            "carta-mobile-pisa-image.json", "carta-mobile-pisa",
+            [
+                #""number": "0012345678""#, #""time": "2024-11-04T07:35:00+01:00""#, #""time": "2024-11-03T19:05:30+01:00""#,
+                #""name": "Carnet of 10 tickets (70 minutes), Pisa""#, #""remaining": 4"#, #""name": "Monthly personal pass, Pisa""#,
+            ], []
+        ),
+    ]
+
+    func expect(
+        _ r: (status: Int32, stdout: String, stderr: String),
+        _ network: (image: String, profile: String, expected: [String], absent: [String])
+    ) {
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("\"profile\": \"\(network.profile)\""), "\(r.stdout)")
+        for e in network.expected { #expect(r.stdout.contains(e), "\(network.image): \(e)") }
+        for a in network.absent { #expect(!r.stdout.contains(a), "\(network.image): \(a)") }
+        #expect(!r.stdout.contains("\"warnings\""), "\(r.stdout)")
+    }
+
+    @Test(arguments: networks.indices) func eachNetworkThroughPCSC(_ i: Int) throws {
+        let network = Self.networks[i]
+        try Lab.exclusive {
+            let card = try Lab.Card(Lab.root + "/Tests/LabCards/" + network.image)
+            defer { card.stop() }
+            expect(try Lab.cardscan(["scan", "--json", "--timeout", "5"]), network)
+        }
+    }
+
+    @Test(arguments: networks.indices) func eachNetworkThroughLibnfcAsTypeB(_ i: Int) throws {
+        let network = Self.networks[i]
+        try Lab.exclusive {
+            let pn532 = try Lab.PN532(Lab.root + "/Tests/LabCards/" + network.image)
+            defer { pn532.stop() }
+            let r = try Lab.cardscan(
+                ["--device", pn532.connectionString, "--json", "-v", "--timeout", "5"], environment: ["LIBNFC_AUTO_SCAN": "false"])
+            #expect(r.stderr.contains("ISO 14443-B, PUPI"), "\(r.stderr)")
+            expect(r, network)
+        }
+    }
+
     /// Every ISO 7816 lab card image (Calypso networks, more as they come).
     static let images: [String] = {
         let dir = Lab.root + "/Tests/LabCards"

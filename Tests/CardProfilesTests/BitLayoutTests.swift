@@ -222,7 +222,9 @@ import Testing
                   network: { from: env, field: network }
                   extra: { from: env, field: extra, optional: true }
                 """))
-        for (answer, version, network, extra) in [("2A 50", 2, 10, nil), ("7A 50", 7, 10, nil), ("3A 5C", 3, 5, 12)] as [(String, Int, Int, Int?)] {
+        for (answer, version, network, extra) in [("2A 50", 2, 10, nil), ("7A 50", 7, 10, nil), ("3A 5C", 3, 5, 12)]
+            as [(String, Int, Int, Int?)]
+        {
             let r = try run(p, [("00 B0 87 00 02", answer + " 90 00")])
             let report = try #require(r.report)
             #expect(report[card: "version"] == .int(version) && report[card: "network"] == .int(network), "\(answer)")
@@ -254,8 +256,10 @@ import Testing
                 """))
         // 2024-07-15 (24 << 9 | 7 << 5 | 15 = 0x30EF) at 14:45 (packed 14 << 6 | 45, in 10 bits of 11: 0x3AD).
         func record(_ kind: UInt8) -> String {
-            let bits = String(kind, radix: 2).leftPadded(8) + String(0x30EF, radix: 2).leftPadded(14) + String(0x3AD, radix: 2).leftPadded(10)
-            return stride(from: 0, to: 32, by: 8).map { String(format: "%02X", UInt8(bits.dropFirst($0).prefix(8), radix: 2)!) }.joined(separator: " ")
+            let bits =
+                String(kind, radix: 2).leftPadded(8) + String(0x30EF, radix: 2).leftPadded(14) + String(0x3AD, radix: 2).leftPadded(10)
+            return stride(from: 0, to: 32, by: 8).map { String(format: "%02X", UInt8(bits.dropFirst($0).prefix(8), radix: 2)!) }.joined(
+                separator: " ")
         }
         let r = try run(p, [("00 B2 01 44 04", record(0x41) + " 90 00"), ("00 B2 02 44 04", record(0x21) + " 90 00")])
         let trips = try #require(r.report).trips

@@ -54,7 +54,7 @@ import Testing
             Issue.record("expected unrecognised")
             return
         }
-        #expect(tried.count == 10)  // the ISO 7816 profiles: 8 byte-layout ones, navigo and intercode
+        #expect(tried.count == 16)  // the ISO 7816 profiles: 8 byte-layout ones and 8 Calypso ones
         #expect(outcome.result.error?.isNotRecognised == true)
     }
 
