@@ -32,6 +32,7 @@ test: setup build
 	swift build --build-tests
 	CARDSCAN_BIN=$(BIN) swift test
 	/usr/bin/python3 scripts/validate-schema.py
+	/usr/bin/python3 scripts/calypso-lab-images.py --check
 	$(BIN)/cardscan test Tests/Fixtures
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory fuzz-smoke
