@@ -47,6 +47,21 @@ import Testing
         #expect(withATR.first?.id == "shanghai-transit")
     }
 
+    /// A Calypso ATR (historical bytes 80 5A 0A …), contact or contactless, puts the Calypso
+    /// profiles first: no other family's SELECT reaches the card. A generic Type B ATR does not.
+    @Test func aCalypsoATRRanksTheCalypsoProfilesFirst() throws {
+        let calypso: Set = ["navigo", "intercode", "mobib", "ravkav", "opus", "lisboa-viva", "venezia-unica", "carta-mobile-pisa"]
+        for atr in [
+            "3B 8F 80 01 80 5A 0A 01 03 20 03 11 22 33 44 55 82 90 00 FC", "3B 6F 00 00 80 5A 0A 07 06 20 04 01 03 01 F4 1F 82 90 00",
+        ] {
+            let ordered = ProfileEngine.detectionOrder(builtInRegistry.profiles, atr: try Hex.parse(atr)).map(\.id)
+            #expect(Set(ordered.prefix(calypso.count)) == calypso, "\(atr): \(ordered)")
+            #expect(ordered.first == "navigo")  // the specific before the generic Intercode profile
+        }
+        let typeB = ProfileEngine.detectionOrder(builtInRegistry.profiles, atr: try Hex.parse("3B 88 80 01 00 00 00 00 33 81 81 00 3A"))
+        #expect(!calypso.contains(typeB.first?.id ?? ""))
+    }
+
     @Test func unknownCardIsUnrecognised() throws {
         let t = try Transcript(parsing: "# cardscan transcript 1\n# atr: 3B 02 14 50\n")
         let outcome = try TranscriptReplay.run(t, file: "x", registry: builtInRegistry, lenient: true)
