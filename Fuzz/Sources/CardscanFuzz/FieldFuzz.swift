@@ -91,7 +91,11 @@ enum FieldFuzz {
         var answers = Answers()
         answers["events"] = .records(stride(from: 0, to: b.count, by: 29).map { Array(b[$0..<min($0 + 29, b.count)]) })
         _ = ReportBuilder(profile: layoutProfile).build(from: answers).json.serialized()
+        // And every layout of the built-in profiles (MOBIB's version choices, Rav-Kav's, …).
+        for layout in builtInLayouts { _ = layout.decode(b) }
     }
+
+    static let builtInLayouts: [BitLayout] = Fuzz.registry.entries.flatMap { $0.profile.layouts.values }
 }
 
 /// A whole read with every built-in profile over a card that answers anything: detection,
