@@ -16,13 +16,43 @@ struct TestCommand: ParsableCommand {
             --update rewrites the expected reports, for a maintainer who changed a
             profile on purpose.
 
-            Example: cardscan test Tests/Fixtures
+            Transcripts are checked on --jobs threads (default: every core); results
+            print in the same order whatever N. --shard I/N checks one of N
+            deterministic slices, so a CI matrix or GNU parallel can spread a corpus
+            over machines; --jsonl prints one JSON object a line for such runners.
+
+            Examples:
+              cardscan test Tests/Fixtures
+              cardscan test corpus/ --jobs 2 --shard 3/8 --jsonl > shard-3.jsonl
             """)
 
     @Argument(help: ArgumentHelp("Directories (searched recursively) or transcript files.", valueName: "DIR"))
     var paths: [String]
     @OptionGroup var profiles: ProfileOptions
     @Flag(help: "Write the actual reports as the new expected ones.") var update = false
+    @Option(help: ArgumentHelp("Transcripts checked at once (default: the number of cores).", valueName: "N")) var jobs: Int?
+    @Option(
+        help: ArgumentHelp(
+            "Check only the I-th of N deterministic slices (1/4 … 4/4): a transcript's slice depends on its path alone.",
+            valueName: "I/N"))
+    var shard: String?
+    @Flag(help: "Print one JSON object a line per transcript (path, status, first difference); the closing line goes to stderr.")
+    var jsonl = false
+
+    func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more") }
+        if let shard, Shard(shard) == nil { throw ValidationError("--shard is I/N with 1 ≤ I ≤ N, e.g. 2/4 (not '\(shard)')") }
+    }
+
+    /// What checking one transcript found.
+    struct Result {
+        enum Status: String { case pass, fail, skip, updated }
+        var file: String
+        var status: Status
+        /// Why it failed (an error message), or the differences, first first.
+        var error: String?
+        var differences: [ReportDiff.Difference] = []
+    }
 
     func run() throws {
         let registry = profiles.registry()
@@ -40,55 +70,86 @@ struct TestCommand: ParsableCommand {
                 transcripts.append(p)
             }
         }
+        if let shard = shard.flatMap(Shard.init) { transcripts = transcripts.filter(shard.contains) }
+        let jobs = max(1, self.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         var passed = 0, failed = 0, skipped = 0
-        for file in transcripts {
-            let expectedPath = String(file.dropLast(".apdu".count)) + ".expected.json"
-            let actual: JSONValue
-            do {
-                let t = try Transcript(parsing: try TextFile.read(file), file: file)
-                let outcome = try TranscriptReplay.run(
-                    t, file: file, registry: registry, explicit: profiles.profile, showsPersonalData: profiles.showPersonal)
-                if !outcome.unused.isEmpty { throw TranscriptReplay.Failure.unusedExchanges(file: file, lines: outcome.unused.map(\.line)) }
-                switch outcome.result.error {
-                case nil, .transport?: break  // a recorded removal gives an expected partial report
-                case let e?: throw e
+        // In chunks, so results print as they come, in the transcripts' order whatever --jobs.
+        let chunk = 64 * jobs
+        for start in stride(from: 0, to: transcripts.count, by: chunk) {
+            let files = Array(transcripts[start..<min(start + chunk, transcripts.count)])
+            let results = parallelMap(files.count, jobs: jobs) { check(files[$0], registry: registry) }
+            for r in results {
+                switch r.status {
+                case .pass, .updated: passed += 1
+                case .fail: failed += 1
+                case .skip: skipped += 1
                 }
-                guard let report = outcome.result.report else { throw ReadError.notThisCard(profile: "?", reason: "no report") }
-                actual = report.json
-            } catch {
-                failed += 1
-                out(style.red("FAIL") + " \(file)")
-                out("  " + ((error as? UserFacingError)?.message ?? "\(error)").replacingOccurrences(of: "\n", with: "\n  "))
-                continue
-            }
-            if update {
-                try guarded { try TextFile.write(actual.serialized(pretty: true) + "\n", to: expectedPath) }
-                out(style.yellow("UPDATED") + " \(file)")
-                passed += 1
-                continue
-            }
-            guard FileManager.default.fileExists(atPath: expectedPath) else {
-                skipped += 1
-                out(style.dim("SKIP") + " \(file) (no \(expectedPath.split(separator: "/").last!))")
-                continue
-            }
-            let expected: JSONValue
-            do { expected = try JSONValue(parsing: try TextFile.read(expectedPath)) } catch {
-                failed += 1
-                out(style.red("FAIL") + " \(file)\n  \(expectedPath): \(error)")
-                continue
-            }
-            let diffs = ReportDiff.compare(expected: expected, actual: actual)
-            if diffs.isEmpty {
-                passed += 1
-                out(style.green("ok") + "   \(file)")
-            } else {
-                failed += 1
-                out(style.red("FAIL") + " \(file)")
-                for d in diffs { out("  \(d.path.isEmpty ? "(report)" : d.path): expected \(d.expected), actual \(d.actual)") }
+                out(jsonl ? Self.jsonLine(r) : Self.text(r, style))
             }
         }
-        out("\(passed) passed, \(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : ""))
+        let summary = "\(passed) passed, \(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : "")
+        if jsonl { eprint(summary) } else { out(summary) }
         if failed > 0 { throw ExitStatus.testMismatch.exit }
+    }
+
+    /// Replays `file` (strictly) and compares its report with the expected one beside it; with
+    /// --update, writes it there instead. Prints nothing: the caller does, in order.
+    func check(_ file: String, registry: ProfileRegistry) -> Result {
+        let expectedPath = String(file.dropLast(".apdu".count)) + ".expected.json"
+        let actual: JSONValue
+        do {
+            let t = try Transcript(parsing: try TextFile.read(file), file: file)
+            let outcome = try TranscriptReplay.run(
+                t, file: file, registry: registry, explicit: profiles.profile, showsPersonalData: profiles.showPersonal)
+            if !outcome.unused.isEmpty { throw TranscriptReplay.Failure.unusedExchanges(file: file, lines: outcome.unused.map(\.line)) }
+            switch outcome.result.error {
+            case nil, .transport?: break  // a recorded removal gives an expected partial report
+            case let e?: throw e
+            }
+            guard let report = outcome.result.report else { throw ReadError.notThisCard(profile: "?", reason: "no report") }
+            actual = report.json
+        } catch {
+            return Result(file: file, status: .fail, error: (error as? UserFacingError)?.message ?? "\(error)")
+        }
+        if update {
+            do { try TextFile.write(actual.serialized(pretty: true) + "\n", to: expectedPath) } catch {
+                return Result(file: file, status: .fail, error: error.message)
+            }
+            return Result(file: file, status: .updated)
+        }
+        guard FileManager.default.fileExists(atPath: expectedPath) else {
+            return Result(file: file, status: .skip, error: "no \(expectedPath.split(separator: "/").last!)")
+        }
+        let expected: JSONValue
+        do { expected = try JSONValue(parsing: try TextFile.read(expectedPath)) } catch {
+            return Result(file: file, status: .fail, error: "\(expectedPath): \(error)")
+        }
+        let diffs = ReportDiff.compare(expected: expected, actual: actual)
+        return Result(file: file, status: diffs.isEmpty ? .pass : .fail, differences: diffs)
+    }
+
+    static func text(_ r: Result, _ style: Style) -> String {
+        switch r.status {
+        case .pass: return style.green("ok") + "   \(r.file)"
+        case .updated: return style.yellow("UPDATED") + " \(r.file)"
+        case .skip: return style.dim("SKIP") + " \(r.file) (\(r.error ?? ""))"
+        case .fail:
+            var lines = [style.red("FAIL") + " \(r.file)"]
+            if let e = r.error { lines.append("  " + e.replacingOccurrences(of: "\n", with: "\n  ")) }
+            for d in r.differences { lines.append("  \(d.path.isEmpty ? "(report)" : d.path): expected \(d.expected), actual \(d.actual)") }
+            return lines.joined(separator: "\n")
+        }
+    }
+
+    /// `{"path": "…", "status": "fail", "difference": {"path": "balance.amount", "expected": "5710", "actual": "5700"}, "differences": 2}`.
+    static func jsonLine(_ r: Result) -> String {
+        var pairs: [(String, JSONValue)] = [("path", .string(r.file)), ("status", .string(r.status.rawValue))]
+        if let d = r.differences.first {
+            pairs.append(
+                ("difference", .object([("path", .string(d.path)), ("expected", .string(d.expected)), ("actual", .string(d.actual))])))
+            pairs.append(("differences", .int(r.differences.count)))
+        }
+        if let e = r.error { pairs.append(("error", .string(e))) }
+        return JSONValue.object(pairs).serialized()
     }
 }

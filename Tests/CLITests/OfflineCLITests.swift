@@ -1,3 +1,4 @@
+import CardProfiles
 import Foundation
 import LabSupport
 import Testing
@@ -119,6 +120,57 @@ import Testing
         let update = try cardscan("test", "--update", dir)
         #expect(update.status == 0)
         #expect(try cardscan("test", dir).stdout.hasSuffix("2 passed, 0 failed\n"))
+    }
+
+    /// `--shard I/N` for N = 1, 2, 7: the shards' union is the whole corpus, no transcript twice;
+    /// `--jobs` changes nothing in the output; `--jsonl` gives a line per transcript with the
+    /// first difference, and the closing line on stderr.
+    @Test func shardsJobsAndJSONLines() throws {
+        let root = Lab.root + "/Tests/Fixtures"
+        let all = try cardscan("test", root, "--jsonl")
+        #expect(all.status == 0 && all.stderr.hasSuffix(" passed, 0 failed\n"), "\(all.stderr)")
+        func paths(_ text: String) throws -> [String] {
+            try text.split(separator: "\n").map { line in
+                let object = try JSONValue(parsing: String(line))
+                guard case .object(let pairs) = object, case .string(let path)? = pairs.first(where: { $0.0 == "path" })?.1 else {
+                    throw Lab.LabError("not a result line: \(line)")
+                }
+                #expect(pairs.contains { $0.0 == "status" && $0.1 == .string("pass") })
+                return path
+            }
+        }
+        let every = try paths(all.stdout)
+        #expect(every.count >= 48)
+        for n in [1, 2, 7] {
+            var union: [String] = []
+            for i in 1...n {
+                let r = try cardscan("test", root, "--jsonl", "--shard", "\(i)/\(n)")
+                #expect(r.status == 0, "\(r.stderr)")
+                union += try paths(r.stdout)
+            }
+            #expect(union.count == every.count && Set(union) == Set(every), "N = \(n)")
+        }
+        let one = try cardscan("test", root, "--jobs", "1"), two = try cardscan("test", root, "--jobs", "2")
+        let seven = try cardscan("test", root, "--jobs", "7")
+        #expect(one.stdout == two.stdout && two.stdout == seven.stdout)
+        #expect(try cardscan("test", root, "--shard", "0/3").status == 64)
+        #expect(try cardscan("test", root, "--shard", "4/3").status == 64)
+        #expect(try cardscan("test", root, "--jobs", "0").status == 64)
+
+        // A changed expected value: the JSON line names the first difference.
+        let dir = NSTemporaryDirectory() + "cardscan-jsonl-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: shanghai, toPath: dir + "/a.apdu")
+        let expected = try String(contentsOfFile: Lab.fixture("shanghai-transit/full-read.expected.json"), encoding: .utf8)
+        try expected.replacingOccurrences(of: "\"amount\": 5710", with: "\"amount\": 5711").write(
+            toFile: dir + "/a.expected.json", atomically: true, encoding: .utf8)
+        let fail = try cardscan("test", dir, "--jsonl")
+        #expect(fail.status == 1)
+        #expect(
+            fail.stdout
+                == #"{"path":"\#(dir)/a.apdu","status":"fail","difference":{"path":"balance.amount","expected":"5711","actual":"5710"},"differences":1}"#
+                + "\n", "\(fail.stdout)")
+        #expect(fail.stderr.hasSuffix("0 passed, 1 failed\n"))
     }
 
     @Test func profilesListValidateShowAdd() throws {
