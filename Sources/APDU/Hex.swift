@@ -17,7 +17,8 @@ public enum Hex {
         public var hint: String? { "write bytes as pairs of hex digits, e.g. 00 A4 04 00 or 00:A4:04:00" }
     }
 
-    @inline(__always) static func nibble(_ c: UInt8) -> UInt8? {
+    /// The value of one ASCII hex digit (`0`-`9`, `A`-`F`, `a`-`f`), or nil.
+    @inline(__always) public static func nibble(_ c: UInt8) -> UInt8? {
         switch c {
         case 0x30...0x39: return c &- 0x30
         case 0x41...0x46: return c &- 0x37

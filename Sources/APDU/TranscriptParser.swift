@@ -16,7 +16,21 @@ public struct TranscriptError: UserFacingError, Equatable {
 
 extension Transcript {
     /// Parses transcript text. `file` names the source in error messages.
+    ///
+    /// The text is read as UTF-8 bytes in one pass (no line or hex Strings are made; a header
+    /// or comment becomes a String only when kept), which is most of what `cardscan test`
+    /// spends per transcript (docs/performance.md).
     public init(parsing text: String, file: String = "<transcript>") throws(TranscriptError) {
+        var text = text
+        let result: Result<Transcript, TranscriptError> = text.withUTF8 { buffer in
+            do throws(TranscriptError) { return .success(try Transcript(utf8: buffer, file: file)) } catch { return .failure(error) }
+        }
+        self = try result.get()
+    }
+
+    private static let magic = Array("# cardscan transcript ".utf8)
+
+    init(utf8 b: UnsafeBufferPointer<UInt8>, file: String) throws(TranscriptError) {
         self.init()
         var lineNumber = 0
         var sawMagic = false
@@ -25,30 +39,46 @@ extension Transcript {
         func fail(_ column: Int, _ reason: String) -> TranscriptError {
             TranscriptError(file: file, line: lineNumber, column: column, reason: reason)
         }
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        func text(_ from: Int, _ to: Int) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[from..<to]), as: UTF8.self) }
+        func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
+        let n = b.count
+        var next = 0
+        // Lines as `split(separator: "\n", omittingEmptySubsequences: false)` gives them: a text
+        // ending in a newline has an empty last line.
+        while next <= n {
+            let start = next
+            var end = start
+            while end < n, b[end] != 0x0A { end += 1 }
+            next = end + 1
             lineNumber += 1
-            var line = Substring(rawLine)
-            if line.last == "\r" { line = line.dropLast() }
-            let trimmed = line.drop { $0 == " " || $0 == "\t" }
-            if trimmed.isEmpty { continue }
-            let indent = line.count - trimmed.count
-            if trimmed.first == "#" {
+            if end > start, b[end - 1] == 0x0D { end -= 1 }
+            var s = start
+            while s < end, isSpace(b[s]) { s += 1 }
+            if s == end { continue }
+            let indent = s - start
+            if b[s] == UInt8(ascii: "#") {
                 if !sawMagic {
-                    guard trimmed.hasPrefix("# cardscan transcript ") else {
+                    guard end - s >= Self.magic.count, b[s..<(s + Self.magic.count)].elementsEqual(Self.magic) else {
                         throw fail(1, "the first line must be '\(Transcript.magicLine)'")
                     }
-                    let version = trimmed.dropFirst("# cardscan transcript ".count)
-                    guard version == "1" else {
+                    var vEnd = end
+                    while vEnd > s + Self.magic.count, isSpace(b[vEnd - 1]) { vEnd -= 1 }
+                    let version = text(s + Self.magic.count, end)
+                    guard vEnd - (s + Self.magic.count) == 1, b[s + Self.magic.count] == UInt8(ascii: "1") else {
                         throw fail(24, "unsupported transcript version '\(version)' (this cardscan reads version 1)")
                     }
                     sawMagic = true
                     continue
                 }
-                if inHeader, let colon = trimmed.firstIndex(of: ":") {
-                    let key = trimmed[trimmed.index(after: trimmed.startIndex)..<colon].trimmingSpaces
-                    let value = trimmed[trimmed.index(after: colon)...].trimmingSpaces
-                    if !key.isEmpty, !key.contains(" ") {
-                        headers.append(Header(String(key), String(value)))
+                if inHeader, let colon = (s..<end).first(where: { b[$0] == UInt8(ascii: ":") }) {
+                    var k0 = s + 1, k1 = colon
+                    while k0 < k1, isSpace(b[k0]) { k0 += 1 }
+                    while k1 > k0, isSpace(b[k1 - 1]) { k1 -= 1 }
+                    var v0 = colon + 1, v1 = end
+                    while v0 < v1, isSpace(b[v0]) { v0 += 1 }
+                    while v1 > v0, isSpace(b[v1 - 1]) { v1 -= 1 }
+                    if k1 > k0, !(k0..<k1).contains(where: { b[$0] == 0x20 }) {
+                        headers.append(Header(text(k0, k1), text(v0, v1)))
                         continue
                     }
                 }
@@ -56,30 +86,40 @@ extension Transcript {
             }
             if !sawMagic { throw fail(1, "the first line must be '\(Transcript.magicLine)'") }
             inHeader = false
-            let marker = trimmed.first!
-            var body = trimmed.dropFirst()
+            let marker = b[s]
+            var bodyEnd = end
             var comment: String? = nil
-            if let hash = body.firstRange(of: " #") {
-                comment = String(body[hash.upperBound...].trimmingSpaces)
-                body = body[..<hash.lowerBound]
+            // A comment starts at the first " #" after the marker.
+            var k = s + 1
+            while k + 1 < end {
+                if b[k] == 0x20, b[k + 1] == UInt8(ascii: "#") {
+                    var c0 = k + 2, c1 = end
+                    while c0 < c1, isSpace(b[c0]) { c0 += 1 }
+                    while c1 > c0, isSpace(b[c1 - 1]) { c1 -= 1 }
+                    comment = text(c0, c1)
+                    bodyEnd = k
+                    break
+                }
+                k += 1
             }
+            let body = UnsafeBufferPointer(rebasing: b[(s + 1)..<bodyEnd])
             let bodyColumn = indent + 2
             switch marker {
-            case ">":
+            case UInt8(ascii: ">"):
                 if let p = pending {
                     throw TranscriptError(
                         file: file, line: p.line, column: 1, reason: "command has no answer ('<' or '!' line) before line \(lineNumber)")
                 }
-                let pattern = try Self.parseBytes(body, allowWildcard: true, column: bodyColumn) { fail($0, $1) }
+                let pattern = try Self.parsePattern(body, column: bodyColumn) { fail($0, $1) }
                 if pattern.isEmpty { throw fail(bodyColumn, "empty command") }
                 pending = (pattern, lineNumber)
-            case "<":
+            case UInt8(ascii: "<"):
                 guard let p = pending else { throw fail(indent + 1, "answer without a command ('>' line) before it") }
-                let bytes = try Self.parseBytes(body, allowWildcard: false, column: bodyColumn) { fail($0, $1) }
-                entries.append(Entry(command: p.pattern, outcome: .response(bytes.map { $0! }), line: p.line, comment: comment))
+                let bytes = try Self.parseResponse(body, column: bodyColumn) { fail($0, $1) }
+                entries.append(Entry(command: p.pattern, outcome: .response(bytes), line: p.line, comment: comment))
                 pending = nil
-            case "!":
-                let word = body.trimmingSpaces
+            case UInt8(ascii: "!"):
+                let word = Substring(text(s + 1, bodyEnd)).trimmingSpaces
                 let failure: TransportFailure
                 if word == "removed" {
                     failure = .removed
@@ -96,7 +136,8 @@ extension Transcript {
                         line: pending?.line ?? lineNumber, comment: comment))
                 pending = nil
             default:
-                throw fail(indent + 1, "a line must start with '#', '>', '<' or '!', not '\(marker)'")
+                let ch = String(decoding: UnsafeBufferPointer(rebasing: b[s..<min(s + Self.utf8Length(b[s]), end)]), as: UTF8.self)
+                throw fail(indent + 1, "a line must start with '#', '>', '<' or '!', not '\(ch)'")
             }
         }
         if !sawMagic {
@@ -109,45 +150,83 @@ extension Transcript {
         }
     }
 
+    /// How many bytes the UTF-8 sequence starting with `lead` has (1 for a stray byte).
+    static func utf8Length(_ lead: UInt8) -> Int { lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1 }
+
     /// Parses a byte pattern (`3B 8B .. 01`): hex bytes, `..` for any byte.
     public static func parsePattern(_ text: String) throws(TranscriptError) -> Pattern {
-        try parseBytes(Substring(text), allowWildcard: true, column: 1) { TranscriptError(file: "", line: 1, column: $0, reason: $1) }
+        var text = text
+        let result: Result<Pattern, TranscriptError> = text.withUTF8 { buffer in
+            do throws(TranscriptError) {
+                return .success(try parsePattern(buffer, column: 1) { TranscriptError(file: "", line: 1, column: $0, reason: $1) })
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
     }
 
-    /// Hex bytes separated by spaces, colons or nothing; `..` is a wildcard byte.
-    static func parseBytes(
-        _ text: Substring, allowWildcard: Bool, column: Int,
-        fail: (Int, String) -> TranscriptError
+    /// Hex bytes separated by spaces, tabs, colons or nothing; `..` is a wildcard byte.
+    static func parsePattern(
+        _ t: UnsafeBufferPointer<UInt8>, column: Int, fail: (Int, String) -> TranscriptError
     ) throws(TranscriptError) -> Pattern {
         var out: Pattern = []
-        let utf8 = Array(text.utf8)
+        out.reserveCapacity(t.count / 2)
         var i = 0
-        while i < utf8.count {
-            let c = utf8[i]
+        while i < t.count {
+            let c = t[i]
             if c == 0x20 || c == 0x09 || c == 0x3A {
                 i += 1
                 continue
             }
-            guard i + 1 < utf8.count else {
-                throw fail(
-                    column + i,
-                    Hex.nibble(c) == nil ? "'\(Character(Unicode.Scalar(c)))' is not hex" : "odd number of hex digits: a byte needs two")
-            }
-            let d = utf8[i + 1]
-            if c == 0x2E && d == 0x2E {
-                guard allowWildcard else { throw fail(column + i, "'..' is only allowed in commands ('>' lines)") }
+            if c == 0x2E, i + 1 < t.count, t[i + 1] == 0x2E {
                 out.append(nil)
-            } else if let h = Hex.nibble(c), let l = Hex.nibble(d) {
-                out.append(h << 4 | l)
             } else {
-                let bad = Hex.nibble(c) == nil ? i : i + 1
-                let ch = Character(Unicode.Scalar(utf8[bad]))
-                if ch == " " || ch == ":" { throw fail(column + bad, "odd number of hex digits: a byte needs two") }
-                throw fail(column + bad, "'\(ch)' is not hex")
+                out.append(try byte(t, i, column: column, fail: fail))
             }
             i += 2
         }
         return out
+    }
+
+    /// An answer's bytes: hex only (a wildcard is a command's).
+    static func parseResponse(
+        _ t: UnsafeBufferPointer<UInt8>, column: Int, fail: (Int, String) -> TranscriptError
+    ) throws(TranscriptError) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(t.count / 2)
+        var i = 0
+        while i < t.count {
+            let c = t[i]
+            if c == 0x20 || c == 0x09 || c == 0x3A {
+                i += 1
+                continue
+            }
+            if c == 0x2E, i + 1 < t.count, t[i + 1] == 0x2E { throw fail(column + i, "'..' is only allowed in commands ('>' lines)") }
+            out.append(try byte(t, i, column: column, fail: fail))
+            i += 2
+        }
+        return out
+    }
+
+    /// The byte whose two hex digits start at `i`, or why not.
+    @inline(__always)
+    static func byte(
+        _ t: UnsafeBufferPointer<UInt8>, _ i: Int, column: Int, fail: (Int, String) -> TranscriptError
+    ) throws(TranscriptError) -> UInt8 {
+        let c = t[i]
+        guard i + 1 < t.count else {
+            throw fail(column + i, Hex.nibble(c) == nil ? "'\(character(t, i))' is not hex" : "odd number of hex digits: a byte needs two")
+        }
+        if let h = Hex.nibble(c), let l = Hex.nibble(t[i + 1]) { return h << 4 | l }
+        let bad = Hex.nibble(c) == nil ? i : i + 1
+        if t[bad] == 0x20 || t[bad] == 0x3A || t[bad] == 0x09 { throw fail(column + bad, "odd number of hex digits: a byte needs two") }
+        throw fail(column + bad, "'\(character(t, bad))' is not hex")
+    }
+
+    /// The character starting at byte `i` (a whole UTF-8 sequence), for messages.
+    static func character(_ t: UnsafeBufferPointer<UInt8>, _ i: Int) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: t[i..<min(i + utf8Length(t[i]), t.count)]), as: UTF8.self)
     }
 }
 

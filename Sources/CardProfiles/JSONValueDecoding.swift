@@ -1,8 +1,8 @@
 import APDU
 import Foundation
 
-/// A JSON text that is not a report cardscan can compare: invalid JSON (RFC 8259, as
-/// Foundation's `JSONDecoder` checks it), or a number that is not an integer.
+/// A JSON text that is not a report cardscan can compare: invalid JSON (RFC 8259), or a
+/// number that is not an integer.
 public struct JSONParseError: UserFacingError, Equatable {
     public var reason: String
     public init(reason: String) { self.reason = reason }
@@ -11,18 +11,10 @@ public struct JSONParseError: UserFacingError, Equatable {
 }
 
 extension JSONValue: Decodable {
-    /// Parses JSON text with Foundation's `JSONDecoder`. Object keys come back sorted (JSON
-    /// objects are unordered; ``ReportDiff`` compares them by key).
+    /// Parses JSON text (RFC 8259) with ``JSONValueParser``. Object keys come back sorted
+    /// (JSON objects are unordered; ``ReportDiff`` compares them by key).
     public init(parsing text: String) throws(JSONParseError) {
-        do { self = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) } catch let e as JSONParseError {
-            throw e
-        } catch let DecodingError.dataCorrupted(context) {
-            throw JSONParseError(reason: Self.describe(context))
-        } catch let DecodingError.typeMismatch(_, context) {
-            throw JSONParseError(reason: Self.describe(context))
-        } catch {
-            throw JSONParseError(reason: "\(error)")
-        }
+        self = try JSONValueParser.parse(text)
     }
 
     private static func describe(_ context: DecodingError.Context) -> String {
