@@ -200,7 +200,9 @@ enum FieldDecoder {
         if let map = spec.map {
             if let word = map[value] { return .string(word) }
             let code = spec.hexCodes ? hexDigits(value) : String(value)
-            if let d = spec.mapDefault { return .string(d.replacingOccurrences(of: "{code}", with: code)) }
+            if let d = spec.mapDefault {
+                return .string(d.utf8.contains(UInt8(ascii: "{")) ? d.replacingOccurrences(of: "{code}", with: code) : d)
+            }
             if spec.table != nil { return spec.hexCodes ? .string(code) : .int(value) }  // a table shows an unknown code as it is
             return .string("unknown-\(value < 256 && value >= 0 ? [UInt8(value)].compactHex : String(value))")
         }

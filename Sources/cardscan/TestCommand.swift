@@ -117,12 +117,14 @@ struct TestCommand: ParsableCommand {
             }
             return Result(file: file, status: .updated)
         }
-        guard FileManager.default.fileExists(atPath: expectedPath) else {
-            return Result(file: file, status: .skip, error: "no \(expectedPath.split(separator: "/").last!)")
+        let expectedText: String
+        do { expectedText = try TextFile.read(expectedPath) } catch {
+            if error.isMissing { return Result(file: file, status: .skip, error: "no \(expectedPath.split(separator: "/").last!)") }
+            return Result(file: file, status: .fail, error: error.message)
         }
         let expected: JSONValue
-        do { expected = try JSONValue(parsing: try TextFile.read(expectedPath)) } catch {
-            return Result(file: file, status: .fail, error: "\(expectedPath): \(error)")
+        do { expected = try JSONValue(parsing: expectedText) } catch {
+            return Result(file: file, status: .fail, error: "\(expectedPath): \(error.message)")
         }
         let diffs = ReportDiff.compare(expected: expected, actual: actual)
         return Result(file: file, status: diffs.isEmpty ? .pass : .fail, differences: diffs)
