@@ -7,6 +7,8 @@
 #   3. wall time of `cardscan replay`, `cardscan --help`, and a Python replay+decode baseline
 #   4. a full Suica read through libnfc and the emulated PN532
 #   5. naming a Suica-family card's issuer (one Request Service) against enumerating its nodes
+#   6. regression runs at scale: `cardscan test` over a generated corpus (BENCH_CORPUS, default
+#      20,000 transcripts) at --jobs 1 and 2, beside a Python parse+decode loop on the same files
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N="${BENCH_APDUS:-3000}"
@@ -98,3 +100,6 @@ print(f"  full read, issuer named by one Request Service: {report['name']}, {rep
 print(f"  enumerating every node first (Search Service Code, as Metrodroid does): {survey['exchanges']} exchanges, median {walk:.1f} ms ({walk / read:.2f}x the full read)")
 PY
 scripts/lab.sh stop >/dev/null 2>&1
+
+echo "== 6. regression runs at scale: cardscan test over a generated corpus, medians of $ROUNDS rounds"
+/usr/bin/python3 scripts/bench/corpus.py "$REL/cardscan" "${BENCH_CORPUS:-20000}" "$ROUNDS"

@@ -49,7 +49,14 @@ public struct BitLayout: Sendable {
         public static func value(name: String, bits: Int) -> Element { Element(kind: .value, name: name, bits: bits) }
         /// EN 1545 `Bitmap`: `bits` presence bits, the lowest for the first element; then only
         /// the present elements follow, in order.
-        public static func bitmap(bits: Int, elements: [Element]) -> Element { Element(kind: .bitmap, bits: bits, elements: elements) }
+        public static func bitmap(bits: Int, elements: [Element]) -> Element {
+            var e = Element(kind: .bitmap, bits: bits, elements: elements)
+            e.childNames = elements.map { BitLayout.widths([$0], prefix: "").map(\.name) }
+            return e
+        }
+        /// `bitmap`: the names each element stands for, worked out once (a bitmap that leaves
+        /// an element out marks them absent on every record).
+        public var childNames: [[String]] = []
         /// A counted repeat: the count is the next `countBits` bits, or the value of an earlier
         /// field (`countFrom`); then that many copies of `elements`, named `NAME[i].FIELD`.
         public static func repeated(name: String, countBits: Int?, countFrom: String?, elements: [Element]) -> Element {
@@ -99,8 +106,8 @@ public struct BitLayout: Sendable {
             case .bitmap:
                 let map = try r.read(bits, for: "a presence bitmap").integer ?? 0
                 // What the bitmap leaves out is known now, even if the record ends early.
-                for (i, element) in inner.enumerated() where map >> UInt64(i) & 1 == 0 {
-                    for (name, _) in Self.widths([element], prefix: prefix) { out.absent.insert(name) }
+                for i in inner.indices where map >> UInt64(i) & 1 == 0 {
+                    for name in e.childNames[i] { out.absent.insert(prefix.isEmpty ? name : prefix + name) }
                 }
                 for (i, element) in inner.enumerated() where map >> UInt64(i) & 1 == 1 {
                     try decode([element], prefix: prefix, &r, &out)
@@ -151,31 +158,46 @@ public struct BitLayout: Sendable {
 }
 
 /// Some bits of a record: right-aligned in whole bytes (big-endian), and how many they are.
+/// Up to 64 bits are kept as a number (no array: a record decodes without allocating one per
+/// value); longer ones (a name in 5-bit letters) as bytes.
 public struct BitValue: Hashable, Sendable {
-    public var bytes: [UInt8]
-    public var width: Int
+    private var small: UInt64
+    private var large: [UInt8]?
+    public private(set) var width: Int
 
     public init(bytes: [UInt8], width: Int) {
-        self.bytes = bytes
         self.width = width
+        if width <= 64 {
+            small = bytes.suffix(8).reduce(0) { $0 << 8 | UInt64($1) }
+            large = nil
+        } else {
+            small = 0
+            large = bytes
+        }
     }
 
     public init(integer: UInt64, width: Int) {
-        let n = (width + 7) / 8
-        bytes = (0..<n).reversed().map { UInt8(truncatingIfNeeded: integer >> UInt64(8 * $0)) }
         self.width = width
+        small = width >= 64 ? integer : integer & ((1 << UInt64(width)) - 1)
+        large = width > 64 ? BitValue.bytes(of: integer, width: width) : nil
     }
 
-    /// The bits as an unsigned number, when they fit 64 bits.
-    public var integer: UInt64? {
-        guard width <= 64 else { return nil }
-        return bytes.reduce(0) { $0 << 8 | UInt64($1) }
+    private static func bytes(of integer: UInt64, width: Int) -> [UInt8] {
+        let n = (width + 7) / 8
+        return (0..<n).reversed().map { $0 >= 8 ? 0 : UInt8(truncatingIfNeeded: integer >> UInt64(8 * $0)) }
     }
+
+    /// The bits right-aligned in whole bytes, big-endian.
+    public var bytes: [UInt8] { large ?? BitValue.bytes(of: small, width: width) }
+
+    /// The bits as an unsigned number, when they fit 64 bits.
+    public var integer: UInt64? { width <= 64 ? small : nil }
 
     /// The bits, first (most significant) first.
     public var bits: [Bool] {
-        let skip = bytes.count * 8 - width
-        return (skip..<(bytes.count * 8)).map { bytes[$0 / 8] >> UInt8(7 - $0 % 8) & 1 == 1 }
+        let b = bytes
+        let skip = b.count * 8 - width
+        return (skip..<(b.count * 8)).map { b[$0 / 8] >> UInt8(7 - $0 % 8) & 1 == 1 }
     }
 }
 
@@ -202,6 +224,14 @@ public struct BitReader {
         guard !overflow else { throw Failure(reason: "\(what): bit \(offset) is past any record") }
         guard end <= data.count * 8 else {
             throw Failure(reason: "\(what) needs bits \(offset)…\(end - 1) but the record has \(data.count * 8)")
+        }
+        if count <= 64 {
+            // Up to 9 bytes hold the bits: gather them big-endian, then shift and mask.
+            var acc: UInt128 = 0
+            for i in (offset / 8)...((end - 1) / 8) { acc = acc << 8 | UInt128(data[i]) }
+            acc >>= UInt128(7 - (end - 1) % 8)
+            let value = UInt64(truncatingIfNeeded: acc) & (count == 64 ? .max : (1 << UInt64(count)) - 1)
+            return BitValue(integer: value, width: count)
         }
         var out = [UInt8](repeating: 0, count: (count + 7) / 8)
         // Fill from the last bit backwards so the value ends up right-aligned.

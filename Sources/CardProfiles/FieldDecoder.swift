@@ -18,7 +18,10 @@ enum FieldDecoder {
     /// its width standing for the byte length (a 5-bit number is signed at bit 4). `minutes`:
     /// the minutes of the day that go with a `days` date (EN 1545 date + time).
     static func decode(_ spec: FieldSpec, bits value: BitValue, minutes: Int? = nil) throws(Failure) -> FieldValue? {
-        try decode(spec, bytes: value.bytes[...], width: value.width, minutes: minutes)
+        if spec.type.isInteger, spec.type != .bcd, !spec.littleEndian, let raw = value.integer {
+            return try integer(spec, raw: raw, bytes: (value.width + 7) / 8, width: value.width, minutes: minutes)
+        }
+        return try decode(spec, bytes: value.bytes[...], width: value.width, minutes: minutes)
     }
 
     private static func decode(
@@ -28,39 +31,12 @@ enum FieldDecoder {
         case .uint, .int, .days, .seconds, .minutes:
             guard bytes.count <= 8 else { throw Failure(reason: "an integer field is at most 8 bytes, not \(bytes.count)") }
             var raw: UInt64 = 0
-            for b in (spec.littleEndian ? Array(bytes.reversed()) : Array(bytes)) { raw = raw << 8 | UInt64(b) }
-            if let mask = spec.mask { raw &= mask }
-            var width = bytes.count * 8
-            if let bits = spec.bits {
-                width = bits.count
-                raw = (raw >> UInt64(bits.lowerBound)) & (width >= 64 ? .max : (1 << UInt64(width)) - 1)
-            } else if let bitWidth {
-                width = bitWidth
-            }
-            var value: Int
-            if spec.type == .int {
-                // Two's complement over `width` bits (64 bits: the bit pattern as it is).
-                // Sign-extend by setting the bits above the width (no subtraction: 2^63 overflows).
-                let negative = width > 0 && width < 64 && raw & (1 << UInt64(width - 1)) != 0
-                value = Int(truncatingIfNeeded: negative ? raw | (UInt64.max << UInt64(width)) : raw)
+            if spec.littleEndian {
+                for b in bytes.reversed() { raw = raw << 8 | UInt64(b) }
             } else {
-                guard raw <= UInt64(Int.max) else {
-                    throw Failure(reason: "\(bytes.hexString) is \(raw), too large for a 64-bit signed integer")
-                }
-                value = Int(raw)
+                for b in bytes { raw = raw << 8 | UInt64(b) }
             }
-            if spec.type == .days || spec.type == .seconds {
-                return try epochValue(spec, value, minutes: minutes)
-            }
-            if spec.type == .minutes {
-                guard (0..<1440).contains(value) else { throw Failure(reason: "\(value) is not a time of day (0…1439 minutes)") }
-                var out: [UInt8] = []
-                appendDigits(&out, value / 60, 2)
-                out.append(0x3A)
-                appendDigits(&out, value % 60, 2)
-                return .string(String(decoding: out, as: UTF8.self))
-            }
-            return try finish(spec, value)
+            return try integer(spec, raw: raw, bytes: bytes.count, width: bitWidth, minutes: minutes)
         case .bcd:
             return try finish(spec, try bcdNumber(bytes))
         case .letters:
@@ -140,6 +116,48 @@ enum FieldDecoder {
             }
             return .string(String(decoding: chars, as: UTF8.self))
         }
+    }
+
+    /// An integer field from its raw bits (`bytes` whole bytes; `width` bits when read by bits):
+    /// mask, bit range, sign, then the type (a date, a time of day) or scale and offset.
+    private static func integer(
+        _ spec: FieldSpec, raw: UInt64, bytes: Int, width bitWidth: Int?, minutes: Int?
+    ) throws(Failure) -> FieldValue? {
+        let original = raw
+        var raw = raw
+        if let mask = spec.mask { raw &= mask }
+        var width = bytes * 8
+        if let bits = spec.bits {
+            width = bits.count
+            raw = (raw >> UInt64(bits.lowerBound)) & (width >= 64 ? .max : (1 << UInt64(width)) - 1)
+        } else if let bitWidth {
+            width = bitWidth
+        }
+        var value: Int
+        if spec.type == .int {
+            // Two's complement over `width` bits (64 bits: the bit pattern as it is).
+            // Sign-extend by setting the bits above the width (no subtraction: 2^63 overflows).
+            let negative = width > 0 && width < 64 && raw & (1 << UInt64(width - 1)) != 0
+            value = Int(truncatingIfNeeded: negative ? raw | (UInt64.max << UInt64(width)) : raw)
+        } else {
+            guard raw <= UInt64(Int.max) else {
+                let shown = (0..<min(bytes, 8)).reversed().map { UInt8(truncatingIfNeeded: original >> UInt64(8 * $0)) }
+                throw Failure(reason: "\(shown.hexString) is \(raw), too large for a 64-bit signed integer")
+            }
+            value = Int(raw)
+        }
+        if spec.type == .days || spec.type == .seconds {
+            return try epochValue(spec, value, minutes: minutes)
+        }
+        if spec.type == .minutes {
+            guard (0..<1440).contains(value) else { throw Failure(reason: "\(value) is not a time of day (0…1439 minutes)") }
+            var out: [UInt8] = []
+            appendDigits(&out, value / 60, 2)
+            out.append(0x3A)
+            appendDigits(&out, value % 60, 2)
+            return .string(String(decoding: out, as: UTF8.self))
+        }
+        return try finish(spec, value)
     }
 
     private static func epochValue(_ spec: FieldSpec, _ count: Int, minutes: Int?) throws(Failure) -> FieldValue {

@@ -5,7 +5,10 @@ interleaved rounds, `cardscan test CORPUS --jobs 1` and `--jobs 2` and the Pytho
 plain loop that parses every transcript and decodes the Shanghai fields, in-process).
 Prints medians of transcripts per second and the ratios.
 
-    scripts/bench/corpus.py CARDSCAN [N] [ROUNDS]
+    scripts/bench/corpus.py CARDSCAN [N] [ROUNDS] [LABEL=OTHER_CARDSCAN ...]
+
+Further binaries (say an older build, `before=/tmp/before/.build/release/cardscan`) are run
+in the same rounds on the same corpus, so before and after compare like with like.
 """
 import os
 import shutil
@@ -19,6 +22,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 cardscan = sys.argv[1]
 want = int(sys.argv[2]) if len(sys.argv) > 2 else 20000
 rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 5
+binaries = {"cardscan": cardscan}
+for extra in sys.argv[4:]:
+    label, path = extra.split("=", 1)
+    binaries[label] = path
 
 fixtures = []
 for d, _, files in os.walk(os.path.join(ROOT, "Tests", "Fixtures")):
@@ -43,18 +50,27 @@ try:
     from corpus_baseline import run as baseline
 
     files = sorted(os.path.join(d, f) for d, _, fs in os.walk(corpus) for f in fs if f.endswith(".apdu"))
-    rates = {"cardscan test --jobs 1": [], "cardscan test --jobs 2": [], "python3 parse+decode loop": []}
+    # An older build without --jobs runs on one core: it gets the --jobs 1 row only.
+    runs = []
+    for label, binary in binaries.items():
+        parallel = "--jobs" in subprocess.run([binary, "test", "--help"], capture_output=True, text=True).stdout
+        runs.append((f"{label} test --jobs 1", [binary, "test", corpus] + (["--jobs", "1"] if parallel else [])))
+        if parallel:
+            runs.append((f"{label} test --jobs 2", [binary, "test", corpus, "--jobs", "2"]))
+    rates = {name: [] for name, _ in runs}
+    rates["python3 parse+decode loop"] = []
     for _ in range(rounds):
-        for jobs in (1, 2):
+        for name, args in runs:
             a = time.perf_counter()
-            r = subprocess.run([cardscan, "test", corpus, "--jobs", str(jobs)], capture_output=True, text=True)
+            r = subprocess.run(args, capture_output=True, text=True)
             elapsed = time.perf_counter() - a
             last = r.stdout.strip().splitlines()[-1]
-            assert last == f"{total} passed, 0 failed", last
-            rates[f"cardscan test --jobs {jobs}"].append(total / elapsed)
+            assert last == f"{total} passed, 0 failed", f"{name}: {last}"
+            rates[name].append(total / elapsed)
         a = time.perf_counter()
         n = baseline(files)
         rates["python3 parse+decode loop"].append(n / (time.perf_counter() - a))
+    rates = {k: v for k, v in rates.items() if v}
     base = st.median(rates["python3 parse+decode loop"])
     one = st.median(rates["cardscan test --jobs 1"])
     for k, v in rates.items():
