@@ -73,19 +73,23 @@ struct TestCommand: ParsableCommand {
         if let shard = shard.flatMap(Shard.init) { transcripts = transcripts.filter(shard.contains) }
         let jobs = max(1, self.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         var passed = 0, failed = 0, skipped = 0
-        // In chunks, so results print as they come, in the transcripts' order whatever --jobs.
-        let chunk = 64 * jobs
+        // In chunks, so results print as they come (one write a chunk), in the transcripts'
+        // order whatever --jobs.
+        let chunk = 512 * jobs
         for start in stride(from: 0, to: transcripts.count, by: chunk) {
             let files = Array(transcripts[start..<min(start + chunk, transcripts.count)])
             let results = parallelMap(files.count, jobs: jobs) { check(files[$0], registry: registry) }
+            var lines: [String] = []
+            lines.reserveCapacity(results.count)
             for r in results {
                 switch r.status {
                 case .pass, .updated: passed += 1
                 case .fail: failed += 1
                 case .skip: skipped += 1
                 }
-                out(jsonl ? Self.jsonLine(r) : Self.text(r, style))
+                lines.append(jsonl ? Self.jsonLine(r) : Self.text(r, style))
             }
+            out(lines.joined(separator: "\n"))
         }
         let summary = "\(passed) passed, \(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : "")
         if jsonl { eprint(summary) } else { out(summary) }
