@@ -22,6 +22,9 @@ public enum Absence: Sendable, Equatable, CustomStringConvertible {
     case feliCaStatus(StatusFlags)
     /// The answer does not check out (a FeliCa frame with the wrong length, IDm or block count).
     case invalidAnswer(String)
+    /// ISO 7816: not sent — it reads the current file, and the SELECT before it failed, so the
+    /// current file is not the one the profile means.
+    case notSelected
 
     public var description: String {
         switch self {
@@ -29,6 +32,7 @@ public enum Absence: Sendable, Equatable, CustomStringConvertible {
         case .noSuchSystem(let code): return "no system \(code) on the card (Polling got no answer)"
         case .feliCaStatus(let flags): return flags.description
         case .invalidAnswer(let why): return "an answer that does not check out (\(why))"
+        case .notSelected: return "not sent: it reads the current file, and the SELECT before it failed"
         }
     }
 }

@@ -14,15 +14,20 @@ final class ISO7816StepRunner: StepRunner {
     private var acceptedClass: UInt8?
     /// The card answered a READ RECORD with Le 00 by nothing: ask with the explicit length.
     private var emptyOnLeZero = false
+    /// The last SELECT failed: a step that reads "the current file" would read the wrong one
+    /// (Lisboa's ID file after a card refused `SELECT 0003`), so it is not sent.
+    private var selectionFailed = false
 
     init(session: CardSession) { self.session = session }
 
     func run(_ step: Step, in profile: Profile) throws(ReadError) -> StepResult {
         guard case .iso7816(let action) = step.action else { preconditionFailure("not an ISO 7816 step") }
         do {
+            if selectionFailed, action.readsCurrentFile { return .refused(.notSelected) }
             switch action {
             case .command(let c, let retry):
                 let (r, sent) = try read(c, retryLength: retry, profile)
+                if c.ins == 0xA4 { selectionFailed = !r.statusWord.isSuccess }
                 if r.statusWord.isSuccess { return .answered(.data(r.data)) }
                 var result = StepResult.refused(.status(r.statusWord))
                 result.command = sent.description
@@ -31,9 +36,13 @@ final class ISO7816StepRunner: StepRunner {
                 var last: (ResponseAPDU, CommandAPDU)?
                 for c in candidates {
                     let (r, sent) = try send(c, profile)
-                    if r.statusWord.isSuccess { return .answered(.data(r.data)) }
+                    if r.statusWord.isSuccess {
+                        selectionFailed = false
+                        return .answered(.data(r.data))
+                    }
                     last = (r, sent)
                 }
+                selectionFailed = true
                 var result = StepResult.refused(.status(last!.0.statusWord))
                 result.command = last!.1.description
                 return result

@@ -144,6 +144,19 @@ public enum ISO7816Step: Sendable {
     /// READ RECORD `first…last` (last nil: until an `end` status), record `length` bytes (nil:
     /// Le 00); `tryAllFirst` asks for "all records from P1" once and falls back; `retryLength`
     /// as for ``command(_:retryLength:)``.
+    /// Whether the step reads the current EF rather than naming its file (READ RECORD or
+    /// READ BINARY without a short EF identifier, ISO/IEC 7816-4 §11.3.3, §11.4.3).
+    public var readsCurrentFile: Bool {
+        switch self {
+        case .command(let c, _):
+            if c.ins == 0xB2 || c.ins == 0xB3 { return c.p2 >> 3 == 0 }
+            if c.ins == 0xB0 || c.ins == 0xB1 { return c.p1 & 0x80 == 0 }
+            return false
+        case .select: return false
+        case .readRecords(let r): return r.sfi == nil
+        }
+    }
+
     public struct RecordReads: Sendable {
         public var sfi: UInt8?
         public var first: UInt8

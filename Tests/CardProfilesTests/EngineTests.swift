@@ -185,3 +185,47 @@ import Testing
         _ = try load(profileYAML("steps:\n  - command: \"\(hex)\"\n    as: x\n"))
     }
 }
+
+/// A step that reads the current file is not sent when the SELECT before it failed: it would
+/// read whatever file was current (Lisboa Viva's ID file 0003 on a card that refuses it).
+@Suite struct CurrentFileTests {
+    static let yaml = profileYAML(
+        """
+        steps:
+          - select: { aid: A0000000038698070100 }
+            as: app
+          - read-binary: { sfi: 0x15, length: 4 }
+            as: info
+          - select: { fid: "0003" }
+            as: id-file
+            optional: true
+          - read-record: { record: 1, length: 4 }
+            as: id
+            optional: true
+        card:
+          info: { from: info, type: hex }
+          id: { from: id, type: hex, optional: true }
+        """)
+
+    @Test func aFailedSelectStopsTheReadOfTheCurrentFile() throws {
+        let r = try run(
+            try load(Self.yaml),
+            [
+                ("00 A4 04 00 0A A0 00 00 00 03 86 98 07 01 00 00", "6F 00 90 00"), ("00 B0 95 00 04", "01 02 03 04 90 00"),
+                ("00 A4 00 00 02 00 03 00", "6A 82"),
+            ])
+        let report = try #require(r.report)
+        #expect(report[card: "info"] == .string("01020304") && report[card: "id"] == nil)
+        #expect(report.exchanges == 3)  // the READ RECORD of the current file was not sent
+    }
+
+    @Test func aSuccessfulSelectLetsItBeRead() throws {
+        let r = try run(
+            try load(Self.yaml),
+            [
+                ("00 A4 04 00 0A A0 00 00 00 03 86 98 07 01 00 00", "6F 00 90 00"), ("00 B0 95 00 04", "01 02 03 04 90 00"),
+                ("00 A4 00 00 02 00 03 00", "90 00"), ("00 B2 01 04 04", "4A 4F 41 4F 90 00"),
+            ])
+        #expect(try #require(r.report)[card: "id"] == .string("4A4F414F"))
+    }
+}
