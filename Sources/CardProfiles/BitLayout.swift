@@ -85,16 +85,20 @@ public struct BitLayout: Sendable {
     /// At most this many repeats of one element (a count read from a card is not trusted).
     public static let repeatLimit = 255
 
-    /// Decodes `record` (whole bytes, MSB first).
-    public func decode(_ record: [UInt8]) -> Decoded {
+    /// Decodes `record` (whole bytes, MSB first). With `until`, stops as soon as that value is
+    /// read (detection needs one field of a record: the network id comes early).
+    public func decode(_ record: [UInt8], until: String? = nil) -> Decoded {
         var reader = BitReader(record)
         var out = Decoded()
-        do { try decode(elements, prefix: "", &reader, &out) } catch { out.problem = error.reason }
+        do { try decode(elements, prefix: "", &reader, &out, until: until) } catch { out.problem = error.reason }
         return out
     }
 
-    private func decode(_ elements: [Element], prefix: String, _ r: inout BitReader, _ out: inout Decoded) throws(BitReader.Failure) {
+    private func decode(
+        _ elements: [Element], prefix: String, _ r: inout BitReader, _ out: inout Decoded, until: String? = nil
+    ) throws(BitReader.Failure) {
         for e in elements {
+            if let until, out.values[until] != nil { return }
             let (name, bits, inner) = (e.name, e.bits, e.elements)
             switch e.kind {
             case .value:
@@ -102,7 +106,7 @@ public struct BitLayout: Sendable {
             case .skip:
                 _ = try r.read(bits, for: "skipped bits")
             case .sequence:
-                try decode(inner, prefix: prefix, &r, &out)
+                try decode(inner, prefix: prefix, &r, &out, until: until)
             case .bitmap:
                 let map = try r.read(bits, for: "a presence bitmap").integer ?? 0
                 // What the bitmap leaves out is known now, even if the record ends early.
@@ -110,7 +114,7 @@ public struct BitLayout: Sendable {
                     for name in e.childNames[i] { out.absent.insert(prefix.isEmpty ? name : prefix + name) }
                 }
                 for (i, element) in inner.enumerated() where map >> UInt64(i) & 1 == 1 {
-                    try decode([element], prefix: prefix, &r, &out)
+                    try decode([element], prefix: prefix, &r, &out, until: until)
                 }
             case .repeated:
                 let (countBits, countFrom) = (e.countBits, e.countFrom)
@@ -128,7 +132,7 @@ public struct BitLayout: Sendable {
                     throw BitReader.Failure(reason: "the layout goes on by '\(by)', which the record does not hold")
                 }
                 let taken = e.cases.first { $0.values.contains { $0.contains(value) } }?.elements ?? inner
-                try decode(taken, prefix: prefix, &r, &out)
+                try decode(taken, prefix: prefix, &r, &out, until: until)
             }
         }
     }

@@ -38,9 +38,10 @@ public struct Profile: Sendable {
 
     /// The answer of step `name` as its layout decodes it (bytes reversed first when the step
     /// says so); nil when the step has no layout.
-    public func decode(_ bytes: [UInt8], of name: String) -> BitLayout.Decoded? {
+    /// With `until`, only as far as that value.
+    public func decode(_ bytes: [UInt8], of name: String, until: String? = nil) -> BitLayout.Decoded? {
         guard let step = steps.first(where: { $0.name == name }), let layout = step.layout.flatMap({ layouts[$0] }) else { return nil }
-        return layout.decode(step.reverseBytes ? bytes.reversed() : bytes)
+        return layout.decode(step.reverseBytes ? bytes.reversed() : bytes, until: until)
     }
 
     /// One member of the family: its name, and services whose presence on the card marks it.

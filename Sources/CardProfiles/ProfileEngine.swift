@@ -65,7 +65,7 @@ public final class ProfileEngine {
         for q in p.detect.require {
             guard let bytes = answers.data(q.answer) else { return "answer '\(q.answer)' is missing" }
             if let field = q.field {
-                guard let value = p.decode(bytes, of: q.answer)?.values[field]?.integer else {
+                guard let value = p.decode(bytes, of: q.answer, until: field)?.values[field]?.integer else {
                     return "'\(q.answer)' has no value '\(field)' (line \(q.line))"
                 }
                 let masked = q.fieldMask.map { value & $0 } ?? value

@@ -269,6 +269,23 @@ import Testing
         #expect(trips[1].first { $0.0 == "counted" }?.1 == .int(0x21) && trips[1].first { $0.0 == "pass" } == nil)
     }
 
+    /// Detection decodes only as far as the value it tests (`until`); the whole record gives
+    /// the same value.
+    @Test func decodingStopsAtTheValueDetectionNeeds() throws {
+        let layout = BitLayout(
+            name: "env",
+            elements: [
+                .value(name: "version", bits: 4),
+                .bitmap(bits: 2, elements: [.value(name: "network", bits: 8), .value(name: "end", bits: 4)]),
+            ],
+            line: 1)
+        let record: [UInt8] = [0x3D, 0x5A, 0x80]  // 0011 11 01010110 1010: version 3, bitmap 11, network 0x56, end 0xA
+        let early = layout.decode(record, until: "network")
+        #expect(early.values["network"]?.integer == 0x56 && early.values["end"] == nil && early.problem == nil)
+        #expect(layout.decode(record).values["end"]?.integer == 0xA)
+        #expect(layout.decode([0x3D], until: "network").problem != nil)  // cut short before it: a problem, not a value
+    }
+
     /// What can never work is refused when the profile loads, with the line.
     @Test(arguments: [
         ("layouts:\n  l:\n    - bitmap: 3\n      fields: [ { name: a, bits: 4 } ]\n", "a 3-bit bitmap stands for 3 elements, not 1"),
