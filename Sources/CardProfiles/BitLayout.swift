@@ -9,10 +9,14 @@ public struct BitLayout: Sendable {
     public var elements: [Element]
     public var line: Int
 
+    /// How many values a record has at most (outside repeats), to size the result once.
+    let valueCount: Int
+
     public init(name: String, elements: [Element], line: Int) {
         self.name = name
         self.elements = elements
         self.line = line
+        valueCount = min(Self.widths(elements, prefix: "").count, 256)
     }
 
     /// One element of a layout. A struct rather than an enum with payloads: Swift packs an
@@ -90,6 +94,7 @@ public struct BitLayout: Sendable {
     public func decode(_ record: [UInt8], until: String? = nil) -> Decoded {
         var reader = BitReader(record)
         var out = Decoded()
+        out.values.reserveCapacity(until == nil ? valueCount : 4)
         do { try decode(elements, prefix: "", &reader, &out, until: until) } catch { out.problem = error.reason }
         return out
     }
@@ -99,41 +104,48 @@ public struct BitLayout: Sendable {
     ) throws(BitReader.Failure) {
         for e in elements {
             if let until, out.values[until] != nil { return }
-            let (name, bits, inner) = (e.name, e.bits, e.elements)
-            switch e.kind {
-            case .value:
-                out.values[prefix + name] = try r.read(bits, for: prefix + name)
-            case .skip:
-                _ = try r.read(bits, for: "skipped bits")
-            case .sequence:
-                try decode(inner, prefix: prefix, &r, &out, until: until)
-            case .bitmap:
-                let map = try r.read(bits, for: "a presence bitmap").integer ?? 0
-                // What the bitmap leaves out is known now, even if the record ends early.
-                for i in inner.indices where map >> UInt64(i) & 1 == 0 {
-                    for name in e.childNames[i] { out.absent.insert(prefix.isEmpty ? name : prefix + name) }
-                }
-                for (i, element) in inner.enumerated() where map >> UInt64(i) & 1 == 1 {
-                    try decode([element], prefix: prefix, &r, &out, until: until)
-                }
-            case .repeated:
-                let (countBits, countFrom) = (e.countBits, e.countFrom)
-                var count: UInt64 = 0
-                if let countBits { count = try r.read(countBits, for: "the count of \(prefix + name)").integer ?? 0 }
-                if let countFrom { count = out.values[prefix + countFrom]?.integer ?? 0 }
-                guard count <= UInt64(Self.repeatLimit) else {
-                    throw BitReader.Failure(reason: "\(prefix + name) repeats \(count) times, more than \(Self.repeatLimit)")
-                }
-                out.values[prefix + name + ".count"] = BitValue(integer: count, width: 16)
-                for i in 0..<Int(count) { try decode(inner, prefix: "\(prefix)\(name)[\(i)].", &r, &out) }
-            case .choice:
-                let by = prefix + (e.chooseBy ?? "")
-                guard let value = out.values[by]?.integer else {
-                    throw BitReader.Failure(reason: "the layout goes on by '\(by)', which the record does not hold")
-                }
-                let taken = e.cases.first { $0.values.contains { $0.contains(value) } }?.elements ?? inner
-                try decode(taken, prefix: prefix, &r, &out, until: until)
+            try decode(e, prefix: prefix, &r, &out, until: until)
+        }
+    }
+
+    private func decode(
+        _ e: Element, prefix: String, _ r: inout BitReader, _ out: inout Decoded, until: String?
+    ) throws(BitReader.Failure) {
+        switch e.kind {
+        case .value:
+            let name = prefix.isEmpty ? e.name : prefix + e.name
+            out.values[name] = try r.read(e.bits, for: name)
+        case .skip:
+            _ = try r.read(e.bits, for: "skipped bits")
+        case .sequence:
+            try decode(e.elements, prefix: prefix, &r, &out, until: until)
+        case .bitmap:
+            let map = try r.read(e.bits, for: "a presence bitmap").integer ?? 0
+            // What the bitmap leaves out is known now, even if the record ends early.
+            for i in e.elements.indices where map >> UInt64(i) & 1 == 0 {
+                for name in e.childNames[i] { out.absent.insert(prefix.isEmpty ? name : prefix + name) }
             }
+            for i in e.elements.indices where map >> UInt64(i) & 1 == 1 {
+                if let until, out.values[until] != nil { return }
+                try decode(e.elements[i], prefix: prefix, &r, &out, until: until)
+            }
+        case .repeated:
+            let name = e.name
+            var count: UInt64 = 0
+            if let countBits = e.countBits { count = try r.read(countBits, for: "the count of \(prefix + name)").integer ?? 0 }
+            if let countFrom = e.countFrom { count = out.values[prefix + countFrom]?.integer ?? 0 }
+            guard count <= UInt64(Self.repeatLimit) else {
+                throw BitReader.Failure(reason: "\(prefix + name) repeats \(count) times, more than \(Self.repeatLimit)")
+            }
+            out.values[prefix + name + ".count"] = BitValue(integer: count, width: 16)
+            for i in 0..<Int(count) { try decode(e.elements, prefix: "\(prefix)\(name)[\(i)].", &r, &out) }
+        case .choice:
+            let by = prefix + (e.chooseBy ?? "")
+            guard let value = out.values[by]?.integer else {
+                throw BitReader.Failure(reason: "the layout goes on by '\(by)', which the record does not hold")
+            }
+            let taken = e.cases.first { $0.values.contains { $0.contains(value) } }?.elements ?? e.elements
+            try decode(taken, prefix: prefix, &r, &out, until: until)
         }
     }
 
@@ -215,19 +227,21 @@ public struct BitReader {
     public init(_ data: [UInt8]) { self.data = data }
 
     /// The next `count` bits (1 or more) as a right-aligned value.
-    public mutating func read(_ count: Int, for what: String) throws(Failure) -> BitValue {
-        let value = try Self.slice(data, at: position, count: count, for: what)
+    public mutating func read(_ count: Int, for what: @autoclosure () -> String) throws(Failure) -> BitValue {
+        let value = try Self.slice(data, at: position, count: count, for: what())
         position += count
         return value
     }
 
     /// `count` bits from bit `offset` of `data`.
-    public static func slice(_ data: [UInt8], at offset: Int, count: Int, for what: String) throws(Failure) -> BitValue {
-        guard count > 0, offset >= 0 else { throw Failure(reason: "\(what): \(count) bits at bit \(offset) is not a bit range") }
+    public static func slice(
+        _ data: [UInt8], at offset: Int, count: Int, for what: @autoclosure () -> String
+    ) throws(Failure) -> BitValue {
+        guard count > 0, offset >= 0 else { throw Failure(reason: "\(what()): \(count) bits at bit \(offset) is not a bit range") }
         let (end, overflow) = offset.addingReportingOverflow(count)
-        guard !overflow else { throw Failure(reason: "\(what): bit \(offset) is past any record") }
+        guard !overflow else { throw Failure(reason: "\(what()): bit \(offset) is past any record") }
         guard end <= data.count * 8 else {
-            throw Failure(reason: "\(what) needs bits \(offset)…\(end - 1) but the record has \(data.count * 8)")
+            throw Failure(reason: "\(what()) needs bits \(offset)…\(end - 1) but the record has \(data.count * 8)")
         }
         if count <= 64 {
             // Up to 9 bytes hold the bits: gather them big-endian, then shift and mask.
