@@ -6,17 +6,22 @@ import APDU
 /// is named, not placed (docs/profile-format.md §Bit-packed records).
 public struct BitLayout: Sendable {
     public var name: String
-    public var elements: [Element]
+    public let elements: [Element]
     public var line: Int
 
     /// How many values a record has at most (outside repeats), to size the result once.
     let valueCount: Int
+    /// Every name's width (the first of a name that appears twice), worked out once: the
+    /// validator asks for each field of each profile.
+    private let widthByName: [String: Int]
 
     public init(name: String, elements: [Element], line: Int) {
         self.name = name
         self.elements = elements
         self.line = line
-        valueCount = min(Self.widths(elements, prefix: "").count, 256)
+        let all = Self.widths(elements, prefix: "")
+        valueCount = min(all.count, 256)
+        widthByName = Dictionary(all.map { ($0.name, $0.bits) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// One element of a layout. A struct rather than an enum with payloads: Swift packs an
@@ -156,8 +161,16 @@ public struct BitLayout: Sendable {
     /// The width of `name` (`list[2].x` is looked up as `list[].x`); nil when the layout has
     /// no such value.
     public func width(of name: String) -> Int? {
-        let general = name.replacing(/\[[0-9]+\]/, with: "[]")
-        return widths.first { $0.name == general }?.bits
+        guard name.utf8.contains(UInt8(ascii: "[")) else { return widthByName[name] }
+        // `list[2].x` → `list[].x`: the digits between brackets dropped.
+        var general: [UInt8] = []
+        var inBrackets = false
+        for c in name.utf8 {
+            if c == UInt8(ascii: "[") { inBrackets = true } else if c == UInt8(ascii: "]") { inBrackets = false }
+            if inBrackets, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c) { continue }
+            general.append(c)
+        }
+        return widthByName[String(decoding: general, as: UTF8.self)]
     }
 
     static func widths(_ elements: [Element], prefix: String) -> [(name: String, bits: Int)] {
