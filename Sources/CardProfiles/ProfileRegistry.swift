@@ -77,8 +77,22 @@ public final class ProfileRegistry: @unchecked Sendable {
 
     /// The built-in profiles: `CARDSCAN_BUILTIN_PROFILES`, else `../share/cardscan/profiles`
     /// beside an installed binary, else the package's `profiles/` above a `swift run` binary.
-    public static func builtInDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    public static func builtInDirectory(environment: [String: String]? = nil) -> String? {
+        // Asked for every table and layout file a profile names: the usual answer (this
+        // process's environment, executable and folder) is worked out once.
+        guard let environment else { return processBuiltInDirectory }
         if let d = environment["CARDSCAN_BUILTIN_PROFILES"] { return d }
+        return discoveredBuiltInDirectory()
+    }
+
+    private static let processBuiltInDirectory: String? = {
+        if let d = ProcessInfo.processInfo.environment["CARDSCAN_BUILTIN_PROFILES"] { return d }
+        return discoveredBuiltInDirectory()
+    }()
+
+    /// `../share/cardscan/profiles` beside the executable, else `profiles/` above it, else in
+    /// the current folder.
+    private static func discoveredBuiltInDirectory() -> String? {
         let fm = FileManager.default
         let exe = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath()
         var dir = exe.deletingLastPathComponent()
