@@ -10,12 +10,13 @@ struct DumpCommand: ParsableCommand {
         commandName: "dump",
         abstract: "List an ISO 7816 card's files and records (the MF and each known application); --image writes a card image.",
         discussion: """
-            Sends only read commands: SELECT of the applications the installed profiles
-            know (by DF name, else by their file identifier), READ RECORD of short-identifier files 1-30 in the MF and in
-            each application found (records 1, 2, ... until 6A 83), READ BINARY of the
-            transparent ones, and the proprietary read commands those profiles send (GET
-            BALANCE ...). CLA 00 first, 94 when the card refuses 00 (Calypso). Works
-            through a PC/SC contactless reader or a libnfc device (--device).
+            Sends only read commands: SELECT of the applications the installed
+            profiles know (by DF name, else by their file identifier), READ RECORD of
+            short-identifier files 1-30 in the MF and in each application found
+            (records 1, 2, ... until 6A 83), READ BINARY of the transparent ones, and
+            the proprietary read commands those profiles send (GET BALANCE ...). CLA 00
+            first, 94 when the card refuses 00 (Calypso). Works through a PC/SC
+            contactless reader or a libnfc device (--device).
 
             --image writes what was read as an ISO 7816 card image (docs/lab.md) that
             `cardsim vpcd FILE` and `cardsim pn532 --pty PATH FILE` serve: a virtual copy
