@@ -13,7 +13,7 @@ import Testing
     @Test func helpAndVersion() throws {
         let help = try cardscan("--help")
         #expect(help.status == 0)
-        for sub in ["scan", "readers", "watch", "replay", "test", "profiles", "apdu", "atr", "doctor"] {
+        for sub in ["scan", "readers", "watch", "replay", "test", "profiles", "apdu", "atr", "dump", "doctor"] {
             #expect(help.stdout.contains("  \(sub)"), "--help lacks \(sub)")
         }
         #expect(try cardscan("--version").stdout == "cardscan 0.1.0\n")
