@@ -105,6 +105,24 @@ def icc(serial4):
     return hexs(bytes(data))
 
 
+def ticketing(env, events, contracts, counter_record, named=True, fci_serial=None):
+    """The ticketing DF 2000 (named 1TIC.ICA unless `named` is false): environment (SFI 07),
+    events (08), contracts (09) and counters (19, LID 2069); `env` is its list of records."""
+    df = {}
+    if named:
+        df["aid"] = TICA.hex().upper()
+    df["fid"] = "2000"
+    if fci_serial is not None:
+        df["fci"] = fci(TICA, fci_serial)
+    df["files"] = [
+        {"fid": "2001", "sfi": 7, "records": env},
+        {"fid": "2010", "sfi": 8, "records": events},
+        {"fid": "2020", "sfi": 9, "records": contracts},
+        {"fid": "2069", "sfi": 25, "records": [counter_record]},
+    ]
+    return df
+
+
 def image(note, atr, files, cla=None, type_b=True):
     doc = {"technology": "iso7816", "note": note, "atr": atr}
     if type_b:
@@ -153,12 +171,7 @@ def mobib(version):
     serial = bytes([0, 0, 0, 0, 0x1B, 0x2C, 0x3D, version])
     return image(note, atr_type_b(b"\x00\x00\x00\x00"), [
         {"fid": "0002", "sfi": 2, "records": [icc(serial[4:])]},
-        {"aid": TICA.hex().upper(), "fid": "2000", "fci": fci(TICA, serial), "files": [
-            {"fid": "2001", "sfi": 7, "records": [record(p, "environment", env)]},
-            {"fid": "2010", "sfi": 8, "records": events},
-            {"fid": "2020", "sfi": 9, "records": contracts},
-            {"fid": "2069", "sfi": 25, "records": [counters(7, 1) if version >= 3 else counters(1)]},
-        ]},
+        ticketing([record(p, "environment", env)], events, contracts, counters(7, 1) if version >= 3 else counters(1), fci_serial=serial),
     ])
 
 
@@ -189,12 +202,7 @@ def ravkav():
     return image("Rav-Kav lab card: anonymous, a stored value of ILS 32.50 and 8 train trips; invented values",
                  atr_type_b(b"\x00\x00\x00\x00"), [
         {"fid": "0002", "sfi": 2, "records": [icc(serial[4:])]},
-        {"aid": TICA.hex().upper(), "fid": "2000", "fci": fci(TICA, serial), "files": [
-            {"fid": "2001", "sfi": 7, "records": [record(p, "environment", env)]},
-            {"fid": "2010", "sfi": 8, "records": events},
-            {"fid": "2020", "sfi": 9, "records": contracts},
-            {"fid": "2069", "sfi": 25, "records": [counters(3250, 8)]},
-        ]},
+        ticketing([record(p, "environment", env)], events, contracts, counters(3250, 8), fci_serial=serial),
     ])
 
 
@@ -221,12 +229,7 @@ def opus():
     return image("Opus lab card: no DF name, class 94 only, a monthly pass and 10 trips; invented values",
                  atr_type_b(b"\x00\x00\x00\x00"), [
         {"fid": "0002", "sfi": 2, "records": [icc(number)]},
-        {"fid": "2000", "files": [
-            {"fid": "2001", "sfi": 7, "records": [record(p, "environment", env)]},
-            {"fid": "2010", "sfi": 8, "records": events},
-            {"fid": "2020", "sfi": 9, "records": contracts},
-            {"fid": "2069", "sfi": 25, "records": [counters(0, 6)]},
-        ]},
+        ticketing([record(p, "environment", env)], events, contracts, counters(0, 6), named=False),
     ], cla=["94"])
 
 
@@ -257,12 +260,7 @@ def lisboa():
                  atr_type_b(b"\x00\x00\x00\x00"), [
         {"fid": "0002", "sfi": 2, "records": [icc((2016140085).to_bytes(4, "big"))]},
         {"fid": "0003", "sfi": 3, "records": [hexs(name + bytes(29 - len(name)))]},
-        {"aid": TICA.hex().upper(), "fid": "2000", "fci": fci(TICA, bytes([0, 0, 0, 0, 0x78, 0x2B, 0xDB, 0x35])), "files": [
-            {"fid": "2001", "sfi": 7, "records": [record(p, "environment", env)]},
-            {"fid": "2010", "sfi": 8, "records": events},
-            {"fid": "2020", "sfi": 9, "records": contracts},
-            {"fid": "2069", "sfi": 25, "records": [counters(0, 130)]},
-        ]},
+        ticketing([record(p, "environment", env)], events, contracts, counters(0, 130), fci_serial=bytes([0, 0, 0, 0, 0x78, 0x2B, 0xDB, 0x35])),
     ])
 
 
@@ -286,12 +284,7 @@ def venezia():
     return image("Venezia Unica lab card: Rete Unica 75 minutes, 3 trips left (counter 3 << 8); invented values",
                  atr_type_b(b"\x00\x00\x00\x00"), [
         {"fid": "0002", "sfi": 2, "records": [icc((305419896).to_bytes(4, "big"))]},
-        {"aid": TICA.hex().upper(), "fid": "2000", "files": [
-            {"fid": "2001", "sfi": 7, "records": [hexs(bytes(env))]},
-            {"fid": "2010", "sfi": 8, "records": events},
-            {"fid": "2020", "sfi": 9, "records": contracts},
-            {"fid": "2069", "sfi": 25, "records": [counters(3 << 8)]},
-        ]},
+        ticketing([hexs(bytes(env))], events, contracts, counters(3 << 8)),
     ])
 
 
@@ -312,12 +305,7 @@ def pisa():
     return image("Carta Mobile lab card: a 10-ticket carnet (4 left) and a monthly pass; 48-byte records; invented values",
                  atr_type_b(b"\x00\x00\x00\x00"), [
         {"fid": "0002", "sfi": 2, "records": [icc((3735928559).to_bytes(4, "big"))]},
-        {"aid": TICA.hex().upper(), "fid": "2000", "files": [
-            {"fid": "2001", "sfi": 7, "records": [record(p, "environment", env), hexs(number + bytes(29 - len(number)))]},
-            {"fid": "2010", "sfi": 8, "records": events},
-            {"fid": "2020", "sfi": 9, "records": contracts},
-            {"fid": "2069", "sfi": 25, "records": [counters(4, 0)]},
-        ]},
+        ticketing([record(p, "environment", env), hexs(number + bytes(29 - len(number)))], events, contracts, counters(4, 0)),
     ])
 
 

@@ -119,9 +119,8 @@ struct FieldParser {
         }
         if let bitsNode = g("bits") {
             if let text = r.string(bitsNode, "\(path).bits") {
-                let ends = text.split(separator: "-").map { Int($0.trimmingCharacters()) }
-                if ends.count == 2, let lo = ends[0], let hi = ends[1], lo <= hi, hi < (spec.length ?? 8) * 8 {
-                    spec.bits = lo...hi
+                if let range = FieldParser.bitRange(text, below: (spec.length ?? 8) * 8) {
+                    spec.bits = range
                 } else {
                     r.issue(
                         bitsNode, "\(path).bits",
@@ -272,9 +271,8 @@ extension FieldParser {
         }
         var bits: ClosedRange<Int>?
         if let text = r.string(g("bits"), "\(path).bits") {
-            let ends = text.split(separator: "-").map { Int($0.trimmingCharacters()) }
-            if ends.count == 2, let lo = ends[0], let hi = ends[1], 0 <= lo, lo <= hi, hi < 64 {
-                bits = lo...hi
+            if let range = FieldParser.bitRange(text, below: 64) {
+                bits = range
             } else {
                 r.issue(g("bits"), "\(path).bits", "'\(text)' is not a bit range (e.g. 10-12; bit 0 is the least significant)")
             }
@@ -286,6 +284,13 @@ extension FieldParser {
         }
         let values = BitLayoutParser.parseValues(g(tests[0]), "\(path).\(tests[0])", r)
         return FieldSpec.Condition(field: field, bits: bits, values: values, negated: tests[0] == "not-in")
+    }
+
+    /// `lo-hi` (`4-11`): bits of a value, 0 the least significant, all below `limit`.
+    static func bitRange(_ text: String, below limit: Int) -> ClosedRange<Int>? {
+        let ends = text.split(separator: "-").map { Int($0.trimmingCharacters()) }
+        guard ends.count == 2, let lo = ends[0], let hi = ends[1], 0 <= lo, lo <= hi, hi < limit else { return nil }
+        return lo...hi
     }
 
     /// Why `width` bits can never decode as `type`, or nil when they can.

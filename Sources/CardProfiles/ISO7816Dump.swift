@@ -25,19 +25,23 @@ public struct ISO7816Dump: Sendable {
     /// At most this many bytes of one transparent EF (READ BINARY offsets are 15 bits).
     public static let binaryLimit = 0x8000
 
+    /// The commands an ISO 7816 step of a profile sends first: the SELECTs it tries, or its
+    /// one command (a loop of READ RECORDs: none of interest here).
+    private static func commands(of step: Step) -> [CommandAPDU] {
+        switch step.action {
+        case .iso7816(.select(let list)): return list
+        case .iso7816(.command(let c, _)): return [c]
+        default: return []
+        }
+    }
+
     /// The file identifiers of DFs the profiles select by path from the MF or by FID (Opus,
     /// Lisboa: `2000`), for cards that answer no DF name; each once, in order.
     public static func applicationFileIDs(of profiles: [Profile]) -> [UInt16] {
         var ids: [UInt16] = []
         for profile in profiles where profile.technology == .iso7816 {
             for step in profile.steps {
-                let list: [CommandAPDU]
-                switch step.action {
-                case .iso7816(.select(let l)): list = l
-                case .iso7816(.command(let c, _)): list = [c]
-                default: continue
-                }
-                for c in list where c.ins == 0xA4 && (c.p1 == 0x08 || c.p1 == 0x00) && c.data.count == 2 {
+                for c in commands(of: step) where c.ins == 0xA4 && (c.p1 == 0x08 || c.p1 == 0x00) && c.data.count == 2 {
                     let id = UInt16(c.data[0]) << 8 | UInt16(c.data[1])
                     if id != 0x3F00, !ids.contains(id) { ids.append(id) }
                 }
@@ -51,14 +55,7 @@ public struct ISO7816Dump: Sendable {
         var names: [[UInt8]] = []
         for profile in profiles where profile.technology == .iso7816 {
             for step in profile.steps {
-                guard case .iso7816(let action) = step.action else { continue }
-                let commands: [CommandAPDU]
-                switch action {
-                case .select(let list): commands = list
-                case .command(let c, _): commands = [c]
-                case .readRecords: commands = []
-                }
-                for c in commands where c.ins == 0xA4 && c.p1 == 0x04 && !c.data.isEmpty && !names.contains(c.data) {
+                for c in commands(of: step) where c.ins == 0xA4 && c.p1 == 0x04 && !c.data.isEmpty && !names.contains(c.data) {
                     names.append(c.data)
                 }
             }
@@ -73,22 +70,21 @@ public struct ISO7816Dump: Sendable {
         for profile in profiles where profile.technology == .iso7816 {
             var inside = false
             for step in profile.steps {
-                guard case .iso7816(let action) = step.action else { continue }
-                switch action {
-                case .select(let list):
-                    inside = list.contains { $0.p1 == 0x04 && $0.data == name }
-                case .command(let c, _) where c.ins == 0xA4:
-                    inside = c.p1 == 0x04 && c.data == name
-                case .command(let c, _):
-                    if inside, ![0xB0, 0xB2, 0xC0].contains(c.ins), ReadOnlyCommands.isReadOnly(c), !found.contains(c) {
-                        found.append(c)
-                    }
-                case .readRecords: break
+                let sent = commands(of: step)
+                if sent.contains(where: { $0.ins == 0xA4 }) {
+                    inside = sent.contains { $0.p1 == 0x04 && $0.data == name }
+                    continue
+                }
+                for c in sent where inside && ![0xB0, 0xB2, 0xC0].contains(c.ins) && ReadOnlyCommands.isReadOnly(c) && !found.contains(c) {
+                    found.append(c)
                 }
             }
         }
         return found
     }
+
+    /// The DF name an FCI gives in tag 84 (ISO/IEC 7816-4 §7.4.1), if it has one.
+    static func dfName(inFCI fci: [UInt8]) -> [UInt8]? { (try? BERTLV.parse(fci))?.first(path: "6F/84")?.value }
 
     /// Dumps the card: `atr` and `typeB` as the reader saw it, `names` the DF names to try
     /// (``applicationNames(of:)``), `commands` the proprietary reads for a DF name
@@ -110,7 +106,7 @@ public struct ISO7816Dump: Sendable {
                 guard select.statusWord.isSuccess else { continue }
                 let label = printable(name)
                 // The FCI names the DF in full (tag 84) when we selected it by a prefix.
-                let fullName = (try? BERTLV.parse(select.data))?.first(path: "6F/84")?.value ?? name
+                let fullName = dfName(inFCI: select.data) ?? name
                 if files.contains(where: { $0.aid == fullName.hexString }) { continue }
                 let children = try walker.shortFiles(in: label)
                 files.append(
@@ -132,14 +128,8 @@ public struct ISO7816Dump: Sendable {
                 let select = try walker.send(CommandAPDU.select(path: [id]))
                 guard select.statusWord.isSuccess else { continue }
                 let fid = Hex.format(id)
-                let probe = try walker.readRecord(1, sfi: nil)
+                let (probe, records) = try walker.records(sfi: nil)
                 if probe.statusWord.isSuccess {
-                    var records = [probe.data]
-                    for number in 2...ISO7816Dump.recordLimit {
-                        let r = try walker.readRecord(UInt8(number), sfi: nil)
-                        guard r.statusWord.isSuccess else { break }
-                        records.append(r.data)
-                    }
                     let texts = records.map(\.hexString)
                     if let i = files.firstIndex(where: { $0.records == texts && $0.fid == nil }) {
                         files[i].fid = fid
@@ -148,7 +138,7 @@ public struct ISO7816Dump: Sendable {
                     }
                     continue
                 }
-                let named = (try? BERTLV.parse(select.data))?.first(path: "6F/84")?.value
+                let named = dfName(inFCI: select.data)
                 if let named, let i = files.firstIndex(where: { $0.aid == named.hexString }) {
                     if files[i].fid == nil, !files.contains(where: { $0.fid == fid }) { files[i].fid = fid }
                     continue
@@ -202,15 +192,9 @@ public struct ISO7816Dump: Sendable {
         mutating func shortFiles(in where_: String) throws -> [ISO7816CardImage.Node] {
             var nodes: [ISO7816CardImage.Node] = []
             for sfi in UInt8(1)...30 {
-                let first = try readRecord(1, sfi: sfi)
+                let (first, records) = try self.records(sfi: sfi)
                 let sw = first.statusWord
                 if sw.isSuccess {
-                    var records = [first.data]
-                    for number in 2...ISO7816Dump.recordLimit {
-                        let r = try readRecord(UInt8(number), sfi: sfi)
-                        guard r.statusWord.isSuccess else { break }
-                        records.append(r.data)
-                    }
                     nodes.append(ISO7816CardImage.Node(sfi: Int(sfi), records: records.map(\.hexString)))
                 } else if sw == StatusWord(0x6981) || sw == StatusWord(0x6986) {
                     // Not a record file: read it as a transparent EF.
@@ -222,6 +206,20 @@ public struct ISO7816Dump: Sendable {
                 }
             }
             return nodes
+        }
+
+        /// Records 1, 2, … of an EF (by SFI, or the current one) until the card refuses one,
+        /// and the answer to record 1 (which says why, when there is none).
+        mutating func records(sfi: UInt8?) throws -> (first: ResponseAPDU, records: [[UInt8]]) {
+            let first = try readRecord(1, sfi: sfi)
+            guard first.statusWord.isSuccess else { return (first, []) }
+            var records = [first.data]
+            for number in 2...ISO7816Dump.recordLimit {
+                let r = try readRecord(UInt8(number), sfi: sfi)
+                guard r.statusWord.isSuccess else { break }
+                records.append(r.data)
+            }
+            return (first, records)
         }
 
         /// READ RECORD with Le 00; an empty `90 00` is asked again with Le 1D (Calypso's

@@ -302,9 +302,8 @@ public enum ProfileLoader {
                 var choice = ContractSpec.LayoutChoice(
                     field: by, bits: nil, cases: [:], defaultLayout: r.string(yg("default"), "contracts.layout.default"))
                 if let bn = yg("bits"), let text = r.string(bn, "contracts.layout.bits") {
-                    let ends = text.split(separator: "-").map { Int($0.trimmingCharacters()) }
-                    if ends.count == 2, let lo = ends[0], let hi = ends[1], lo <= hi, hi < 64 {
-                        choice.bits = lo...hi
+                    if let range = FieldParser.bitRange(text, below: 64) {
+                        choice.bits = range
                     } else {
                         r.issue(bn, "contracts.layout.bits", "'\(text)' is not a bit range (e.g. 4-11; bit 0 is the least significant)")
                     }

@@ -49,6 +49,18 @@ public enum TextFile {
     /// reads two files per transcript; Foundation's `String(contentsOfFile:)` cost a fifth of
     /// it), and checked to be UTF-8.
     public static func read(_ path: String) throws(FileError) -> String {
+        let bytes = try bytes(path)
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw FileError(path: path, reason: .unreadable("it is not UTF-8 text"))
+        }
+        return text
+    }
+
+    /// The file's bytes.
+    public static func data(_ path: String) throws(FileError) -> Data { Data(try bytes(path)) }
+
+    /// The file's bytes, read with one `open` and `read` calls into a buffer `fstat` sized.
+    static func bytes(_ path: String) throws(FileError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
@@ -70,18 +82,8 @@ public enum TextFile {
             if n == 0 { break }
             count += n
         }
-        guard let text = String(validating: bytes[..<count], as: UTF8.self) else {
-            throw FileError(path: path, reason: .unreadable("it is not UTF-8 text"))
-        }
-        return text
-    }
-
-    /// The file's bytes.
-    public static func data(_ path: String) throws(FileError) -> Data {
-        guard FileManager.default.fileExists(atPath: path) else { throw FileError(path: path, reason: .missing) }
-        do { return try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw FileError(path: path, reason: .unreadable(error.localizedDescription))
-        }
+        bytes.removeSubrange(count...)
+        return bytes
     }
 
     /// Writes `text` atomically (Foundation writes a temporary file beside it, then renames):

@@ -92,6 +92,22 @@ func waitForCard(device: String?, reader: String?, timeout: Double, apduTimeout:
     return connection
 }
 
+/// Where a card is read from and how long to wait (`cardscan dump`, `cardscan felica`): a PC/SC
+/// reader or a libnfc device, the wait for a card, and each command's timeout.
+struct CardSourceOptions: ParsableArguments {
+    @Option(name: [.short, .long], help: ArgumentHelp("PC/SC reader: index, exact name or unique substring.", valueName: "READER"))
+    var reader: String?
+    @Option(help: ArgumentHelp("Read through this libnfc device instead of PC/SC (e.g. pn532_uart:/dev/ttyUSB0).", valueName: "CONNSTRING"))
+    var device: String?
+    @Option(help: ArgumentHelp("Seconds to wait for a card.", valueName: "SECONDS")) var timeout: Double = 60
+    @Option(name: .customLong("apdu-timeout"), help: ArgumentHelp("Seconds one command may take.", valueName: "SECONDS"))
+    var apduTimeout: Double = 5
+
+    func waitForCard(what: String) throws -> CardConnection {
+        try cardscan.waitForCard(device: device, reader: reader, timeout: timeout, apduTimeout: apduTimeout, what: what)
+    }
+}
+
 /// Opens a libnfc device with a per-exchange timeout (nil: libnfc's default of 1 s).
 func openNFC(_ connectionString: String, apduTimeout: Double?) throws -> NFCDevice {
     let device = try guarded { try NFCDevice(connectionString: connectionString) }

@@ -28,13 +28,7 @@ struct DumpCommand: ParsableCommand {
               cardscan dump --device pn532_uart:/dev/ttyUSB0 --json
             """)
 
-    @Option(name: [.short, .long], help: ArgumentHelp("PC/SC reader: index, exact name or unique substring.", valueName: "READER"))
-    var reader: String?
-    @Option(help: ArgumentHelp("Read through this libnfc device instead of PC/SC (e.g. pn532_uart:/dev/ttyUSB0).", valueName: "CONNSTRING"))
-    var device: String?
-    @Option(help: ArgumentHelp("Seconds to wait for a card.", valueName: "SECONDS")) var timeout: Double = 60
-    @Option(name: .customLong("apdu-timeout"), help: ArgumentHelp("Seconds one command may take.", valueName: "SECONDS"))
-    var apduTimeout: Double = 5
+    @OptionGroup var source: CardSourceOptions
     @Option(
         name: .customLong("profile-dir"),
         help: ArgumentHelp("Also take application names from the profiles in this directory (repeatable).", valueName: "DIR"))
@@ -46,7 +40,7 @@ struct DumpCommand: ParsableCommand {
     func run() throws {
         let registry = ProfileRegistry(directories: ProfileRegistry.searchPath(profileDirs: profileDirs))
         let profiles = registry.entries.map(\.profile)
-        let connection = try waitForCard(device: device, reader: reader, timeout: timeout, apduTimeout: apduTimeout, what: "ISO 7816 card")
+        let connection = try source.waitForCard(what: "ISO 7816 card")
         guard case .iso7816(let card) = connection.card else {
             throw fail(
                 NotISO7816(what: "the card on \(connection.reader) is not an ISO 7816 card (\(connection.card))"), .notRecognised)

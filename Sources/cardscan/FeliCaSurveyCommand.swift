@@ -23,13 +23,7 @@ struct FeliCaSurveyCommand: ParsableCommand {
               cardscan felica --device pn532_uart:/dev/ttyUSB0 --blocks --json
             """)
 
-    @Option(name: [.short, .long], help: ArgumentHelp("PC/SC reader: index, exact name or unique substring.", valueName: "READER"))
-    var reader: String?
-    @Option(help: ArgumentHelp("Read through this libnfc device instead of PC/SC (e.g. pn532_uart:/dev/ttyUSB0).", valueName: "CONNSTRING"))
-    var device: String?
-    @Option(help: ArgumentHelp("Seconds to wait for a card.", valueName: "SECONDS")) var timeout: Double = 60
-    @Option(name: .customLong("apdu-timeout"), help: ArgumentHelp("Seconds one command may take.", valueName: "SECONDS"))
-    var apduTimeout: Double = 5
+    @OptionGroup var source: CardSourceOptions
     @Flag(help: "Also read the blocks of every service readable without a key.") var blocks = false
     @Flag(help: "Print as JSON.") var json = false
     @Flag(help: "Print each exchange to stderr.") var trace = false
@@ -60,7 +54,7 @@ struct FeliCaSurveyCommand: ParsableCommand {
 
     /// Waits for a card through libnfc (`--device`) or PC/SC; one that is not FeliCa is exit 76.
     func waitForFeliCa() throws -> CardConnection {
-        let connection = try waitForCard(device: device, reader: reader, timeout: timeout, apduTimeout: apduTimeout, what: "FeliCa card")
+        let connection = try source.waitForCard(what: "FeliCa card")
         if case .felica = connection.card { return connection }
         if let atr = connection.atr {
             throw fail(

@@ -10,6 +10,18 @@ import Testing
     }
     let shanghai = Lab.fixture("shanghai-transit/full-read.apdu")
 
+    /// A maintainer's copy of the Shanghai fixture (`a.apdu`) whose expected report says a
+    /// balance of 5711 where the card holds 5710; returns its folder.
+    func changedShanghaiCopy() throws -> String {
+        let dir = NSTemporaryDirectory() + "cardscan-test-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: shanghai, toPath: dir + "/a.apdu")
+        let expected = try String(contentsOfFile: Lab.fixture("shanghai-transit/full-read.expected.json"), encoding: .utf8)
+        try expected.replacingOccurrences(of: "\"amount\": 5710", with: "\"amount\": 5711").write(
+            toFile: dir + "/a.expected.json", atomically: true, encoding: .utf8)
+        return dir
+    }
+
     @Test func helpAndVersion() throws {
         let help = try cardscan("--help")
         #expect(help.status == 0)
@@ -106,12 +118,7 @@ import Testing
         #expect(fixtures.count >= 25)
         #expect(ok.stdout.hasSuffix("\(fixtures.count) passed, 0 failed\n"), "\(ok.stdout.suffix(200))")
         // A maintainer's copy with one expected value changed: a readable diff and exit 1.
-        let dir = NSTemporaryDirectory() + "cardscan-test-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: shanghai, toPath: dir + "/a.apdu")
-        let expected = try String(contentsOfFile: Lab.fixture("shanghai-transit/full-read.expected.json"), encoding: .utf8)
-        try expected.replacingOccurrences(of: "\"amount\": 5710", with: "\"amount\": 5711").write(
-            toFile: dir + "/a.expected.json", atomically: true, encoding: .utf8)
+        let dir = try changedShanghaiCopy()
         try FileManager.default.copyItem(atPath: Lab.fixture("ezlink/full-read.apdu"), toPath: dir + "/b.apdu")
         let fail = try cardscan("test", dir)
         #expect(fail.status == 1)
@@ -158,12 +165,7 @@ import Testing
         #expect(try cardscan("test", root, "--jobs", "0").status == 64)
 
         // A changed expected value: the JSON line names the first difference.
-        let dir = NSTemporaryDirectory() + "cardscan-jsonl-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: shanghai, toPath: dir + "/a.apdu")
-        let expected = try String(contentsOfFile: Lab.fixture("shanghai-transit/full-read.expected.json"), encoding: .utf8)
-        try expected.replacingOccurrences(of: "\"amount\": 5710", with: "\"amount\": 5711").write(
-            toFile: dir + "/a.expected.json", atomically: true, encoding: .utf8)
+        let dir = try changedShanghaiCopy()
         let fail = try cardscan("test", dir, "--jsonl")
         #expect(fail.status == 1)
         #expect(

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """The baseline for a corpus run: what a user would otherwise write in Python, in-process —
 parse each transcript and decode the Shanghai fields (card number, validity, balance, trips)
-from its answers, as scripts/bench/replay_baseline.py does for one file. No expected report
-is compared, so this does less than `cardscan test`."""
+from its answers (scripts/bench/replay_baseline.py prints the same for one file). No expected
+report is compared, so this does less than `cardscan test`."""
 import sys
 
 
