@@ -30,9 +30,10 @@ demo: setup build
 ## test: every test (unit, profile fixtures, the real pcscd lab, the CLI), the schema and the fixture regression
 test: setup build
 	swift build --build-tests
-	CARDSCAN_BIN=$(BIN) swift test
+	CARDSCAN_BIN=$(BIN) scripts/swift-test.sh
 	/usr/bin/python3 scripts/validate-schema.py
 	/usr/bin/python3 scripts/calypso-lab-images.py --check
+	/usr/bin/python3 scripts/korea-lab-images.py --check
 	$(BIN)/cardscan test Tests/Fixtures
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory fuzz-smoke

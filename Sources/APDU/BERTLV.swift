@@ -6,6 +6,10 @@ public struct BERTLV: Hashable, Sendable {
     public let value: [UInt8]
     /// The objects inside a constructed object; empty for a primitive one.
     public let children: [BERTLV]
+    /// A tag that says "constructed" over a value that is not BER-TLV (KS X 6924 keeps raw
+    /// purse bytes in `B0`): the value is kept as bytes, with no children. A path may end at
+    /// such an object but not go through it.
+    public let isOpaque: Bool
 
     /// Deeper nesting than this is refused, so hostile input cannot exhaust the stack.
     public static let maximumDepth = 16
@@ -42,10 +46,11 @@ public struct BERTLV: Hashable, Sendable {
         }
     }
 
-    public init(tag: TLVTag, value: [UInt8], children: [BERTLV] = []) {
+    public init(tag: TLVTag, value: [UInt8], children: [BERTLV] = [], isOpaque: Bool = false) {
         self.tag = tag
         self.value = value
         self.children = children
+        self.isOpaque = isOpaque
     }
 
     /// Parses exactly one object; bytes after it are an error.
@@ -88,11 +93,20 @@ public struct BERTLV: Hashable, Sendable {
         let valueSlice = input.prefix(length)
         input = input.dropFirst(length)
         var children: [BERTLV] = []
+        var opaque = false
         if tag.isConstructed {
             var inner = valueSlice
-            while !inner.isEmpty { children.append(try consume(from: &inner, depth: depth + 1)) }
+            do {
+                while !inner.isEmpty { children.append(try consume(from: &inner, depth: depth + 1)) }
+            } catch {
+                // Nesting past the cap is hostile input, refused; any other failure inside
+                // means the value is raw bytes under a constructed-looking tag.
+                if case .tooDeep = error { throw error }
+                children = []
+                opaque = true
+            }
         }
-        return BERTLV(tag: tag, value: Array(valueSlice), children: children)
+        return BERTLV(tag: tag, value: Array(valueSlice), children: children, isOpaque: opaque)
     }
 
     /// Parses `6F/A5/9F0C` into tags.
@@ -107,7 +121,9 @@ public struct BERTLV: Hashable, Sendable {
     }
 
     /// The first object at `path`, where the first tag names this object itself:
-    /// `fci.first(path: "6F/A5/9F0C")` on an FCI whose tag is 6F.
+    /// `fci.first(path: "6F/A5/9F0C")` on an FCI whose tag is 6F. The last tag may name an
+    /// opaque object (its value bytes are the answer); only the objects a path goes through
+    /// need to hold objects.
     public func first(path: [TLVTag]) -> BERTLV? {
         guard let head = path.first, head == tag else { return nil }
         if path.count == 1 { return self }
@@ -123,7 +139,7 @@ public struct BERTLV: Hashable, Sendable {
 
     /// An indented dump, one object a line: `6F (52 bytes)` / `  84: A0 00 …`.
     public func prettyPrinted(indent: String = "") -> String {
-        if tag.isConstructed {
+        if tag.isConstructed && !isOpaque {
             let head = "\(indent)\(tag) (\(value.count) bytes)"
             return ([head] + children.map { $0.prettyPrinted(indent: indent + "  ") }).joined(separator: "\n")
         }

@@ -51,8 +51,9 @@ enum FieldDecoder {
             return .string(text)
         case .bcdDate:
             guard bytes.count == 4 else { throw Failure(reason: "a BCD date is 4 bytes, not \(bytes.count)") }
+            // All 00 or all FF (erased memory, KS X 6924's "no time"): no date, not an error.
+            if bytes.allSatisfy({ $0 == 0 }) || bytes.allSatisfy({ $0 == 0xFF }) { return nil }
             try checkBCD(bytes)
-            if bytes.allSatisfy({ $0 == 0 }) { return nil }
             let s = bytes.startIndex
             let y = bcd(bytes[s]) * 100 + bcd(bytes[s + 1]), m = bcd(bytes[s + 2]), d = bcd(bytes[s + 3])
             guard let date = CivilDate(year: y, month: m, day: d) else {
@@ -61,8 +62,8 @@ enum FieldDecoder {
             return .string(date.description)
         case .bcdDateTime:
             guard bytes.count == 7 else { throw Failure(reason: "a BCD date and time is 7 bytes, not \(bytes.count)") }
+            if bytes.allSatisfy({ $0 == 0 }) || bytes.allSatisfy({ $0 == 0xFF }) { return nil }
             try checkBCD(bytes)
-            if bytes.allSatisfy({ $0 == 0 }) { return nil }
             let b = bytes.startIndex
             let y = bcd(bytes[b]) * 100 + bcd(bytes[b + 1]), mo = bcd(bytes[b + 2]), d = bcd(bytes[b + 3])
             let h = bcd(bytes[b + 4]), mi = bcd(bytes[b + 5]), s = bcd(bytes[b + 6])

@@ -9,7 +9,7 @@ struct FieldParser {
     static let keys = [
         "from", "offset", "length", "type", "endian", "bits", "mask", "scale", "add", "map", "default",
         "epoch", "zone", "year-base", "drop-digits", "strip-zeros", "check-digit", "format", "optional",
-        "difference", "sum", "bit-offset", "bit-length", "field", "time-field", "table", "personal", "slice", "when-present", "utc", "when",
+        "difference", "sum", "bit-offset", "bit-length", "field", "time-field", "table", "personal", "slice", "record", "when-present", "utc", "when",
         "time-type",
     ]
 
@@ -41,7 +41,7 @@ struct FieldParser {
 
         if let from = g("from") {
             guard let text = r.string(from, "\(path).from") else { return nil }
-            if inTrips && !inContracts { r.issue(from, "\(path).from", "trip fields read the current record: remove 'from'") }
+            // (In trips, `from` may name only an answer of `trips.join`: checked with the steps.)
             let parts = text.split(separator: ":", maxSplits: 1)
             let answer = String(parts.first ?? "")
             var tlvPath: TLVPath? = nil
@@ -172,6 +172,12 @@ struct FieldParser {
             spec.slice = r.int(sn, "\(path).slice", range: 1...255)
             if g("from") == nil || !inContracts {
                 r.issue(sn, "\(path).slice", "'slice' reads an answer ('from') per contract: it belongs in contracts.fields")
+            }
+        }
+        if let rn = g("record") {
+            spec.record = r.int(rn, "\(path).record", range: 1...254)
+            if g("from") == nil || inTrips {
+                r.issue(rn, "\(path).record", "'record' picks one record of an answer ('from') for a card field or the balance")
             }
         }
         if let e = r.string(g("epoch"), "\(path).epoch") {

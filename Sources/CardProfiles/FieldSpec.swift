@@ -39,6 +39,8 @@ public final class FieldSpec: Sendable {
         /// `slice: N` (with `from`, in `contracts`): the field reads the N bytes of the answer
         /// that belong to the contract's record number n, at N·(n−1) (a Calypso counter file).
         public var slice: Int?
+        /// `record: N`: of a records answer, read record N (1 = the first the card gave).
+        public var record: Int?
         /// `when-present: NAME`: report the field only when the record's layout found the value
         /// NAME (a bitmap said it is there): Navigo's counter counts journeys only for a
         /// contract that has `journeys`.
@@ -99,6 +101,7 @@ public final class FieldSpec: Sendable {
     public var utc: Bool { layout.utc }
     public var packedTimeField: Bool { layout.packedTimeField }
     public var slice: Int? { layout.slice }
+    public var record: Int? { layout.record }
     public var whenPresent: String? { layout.whenPresent }
     public var condition: Condition? { layout.condition }
     public var epoch: CivilDate? { layout.epoch }

@@ -64,7 +64,8 @@ public struct ISO7816Dump: Sendable {
     }
 
     /// The proprietary read commands of the profiles that select `name` (GET BALANCE and the
-    /// like), sent inside that application so their answers join the image's `answers`.
+    /// like), sent inside that application so their answers join the image's `answers`. (Every
+    /// command of a loaded profile has passed its command policy.)
     public static func readCommands(of profiles: [Profile], in name: [UInt8]) -> [CommandAPDU] {
         var found: [CommandAPDU] = []
         for profile in profiles where profile.technology == .iso7816 {
@@ -75,7 +76,7 @@ public struct ISO7816Dump: Sendable {
                     inside = sent.contains { $0.p1 == 0x04 && $0.data == name }
                     continue
                 }
-                for c in sent where inside && ![0xB0, 0xB2, 0xC0].contains(c.ins) && ReadOnlyCommands.isReadOnly(c) && !found.contains(c) {
+                for c in sent where inside && ![0xB0, 0xB2, 0xC0].contains(c.ins) && !found.contains(c) {
                     found.append(c)
                 }
             }

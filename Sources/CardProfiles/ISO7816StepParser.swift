@@ -52,10 +52,11 @@ enum ISO7816StepParser {
             guard let bytes = r.hex(node, apath) else { return nil }
             do {
                 let c = try CommandAPDU(bytes: bytes)
-                if ReadOnlyCommands.isReadOnly(c) { return .command(c) }
+                let policy = r.commandPolicy
+                if policy.isReadOnly(c) { return .command(c) }
                 r.issue(
                     node, apath,
-                    "refused: \(bytes.hexString) is not a read command (CLA \([c.cla].hexString) INS \([c.ins].hexString): \(ReadOnlyCommands.refusal(of: c))); profiles may only send \(ReadOnlyCommands.summary)"
+                    "refused: \(bytes.hexString) is not a read command (CLA \([c.cla].hexString) INS \([c.ins].hexString): \(policy.refusal(of: c))); profiles may send \(policy.summary), and commands of their own declared under 'commands' in a file the user trusts"
                 )
             } catch {
                 r.issue(node, apath, "'\(bytes.hexString)' is not a valid command APDU: \(error.message)")

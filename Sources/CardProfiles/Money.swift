@@ -1,5 +1,5 @@
 /// An amount in a currency's minor unit (fen, cents, yen), as reports carry it, and its
-/// written form: `¥57.10`, `HK$1,000.00`, `-¥3.00`, `¥1,270` for yen.
+/// written form: `¥57.10`, `HK$1,000.00`, `-¥3.00`, `¥1,270` for yen, `₩17,650`, `BHD 1.250`.
 public struct Money: Hashable, Sendable, CustomStringConvertible {
     /// In the currency's minor unit.
     public var minorUnits: Int
@@ -11,27 +11,31 @@ public struct Money: Hashable, Sendable, CustomStringConvertible {
         self.currency = currency
     }
 
-    /// The symbol and the digits after the decimal point for the currencies cardscan's
-    /// profiles use; others are written with their code and two decimals.
-    static func style(_ currency: String) -> (symbol: String, digits: Int) {
+    /// The symbol for the currencies cardscan's profiles use; others are written with their
+    /// code. The digits after the point are ISO 4217's (``CurrencyExponent``).
+    static func symbol(_ currency: String) -> String {
         switch currency {
-        case "CNY": return ("¥", 2)
-        case "JPY": return ("¥", 0)
-        case "HKD": return ("HK$", 2)
-        case "SGD": return ("S$", 2)
-        case "USD": return ("$", 2)
-        case "EUR": return ("€", 2)
-        case "MOP": return ("MOP$", 2)
-        default: return (currency + " ", 2)
+        case "CNY", "JPY": return "¥"
+        case "HKD": return "HK$"
+        case "SGD": return "S$"
+        case "USD": return "$"
+        case "EUR": return "€"
+        case "MOP": return "MOP$"
+        case "KRW": return "₩"
+        case "NZD": return "NZ$"
+        case "ILS": return "₪"
+        default: return currency + " "
         }
     }
 
     public var description: String {
-        let (symbol, digits) = Self.style(currency)
+        let symbol = Self.symbol(currency)
+        let digits = CurrencyExponent.of(currency)
         let sign = minorUnits < 0 ? "-" : ""
         let v = minorUnits.magnitude
         if digits == 0 { return "\(sign)\(symbol)\(Self.grouped(v))" }
-        let unit: UInt = digits == 2 ? 100 : 10
+        var unit: UInt = 1
+        for _ in 0..<digits { unit *= 10 }
         let frac = String(v % unit)
         return "\(sign)\(symbol)\(Self.grouped(v / unit)).\(String(repeating: "0", count: digits - frac.count))\(frac)"
     }

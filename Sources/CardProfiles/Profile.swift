@@ -31,6 +31,9 @@ public struct Profile: Sendable {
     /// Bit-packed record layouts by name (docs/profile-format.md §Bit-packed records); a
     /// step's `layout` decodes its answer (or each record) with one.
     public var layouts: [String: BitLayout] = [:]
+    /// Read commands the profile declares itself (`commands`), sent only once the user has
+    /// trusted the file (``TrustedProfiles``).
+    public var commands: [CommandPolicy.Entry] = []
     /// Where the profile came from (file path, or `built-in:NAME`).
     public var source: String
 
@@ -79,6 +82,8 @@ public struct Profile: Sendable {
         public var field: String?
         public var fieldValue: UInt64 = 0
         public var fieldMask: UInt64?
+        /// Check record N of a records answer (1 = the first the card gave).
+        public var record: Int?
         public var line: Int
     }
 }
@@ -211,6 +216,10 @@ public struct TripSpec: Sendable {
     /// Empty: `amount` is taken as already signed.
     public var creditKinds: [String] = []
     public var order: Order = .asRead
+    /// Answers holding records that pair with `from`'s by position (`join`): record i of each
+    /// joins record i of `from`, and a trip field with `from: NAME` reads it (Snapper keeps a
+    /// trip's taps in one file and its fare in another).
+    public var join: [String] = []
     public var line: Int
 
     public enum Order: String, Sendable, CaseIterable { case asRead = "as-read", reverse, byTime = "by-time" }

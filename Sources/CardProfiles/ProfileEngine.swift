@@ -63,7 +63,16 @@ public final class ProfileEngine {
             }
         }
         for q in p.detect.require {
-            guard let bytes = answers.data(q.answer) else { return "answer '\(q.answer)' is missing" }
+            let bytes: [UInt8]
+            if let n = q.record {
+                guard case .records(let list)? = answers[q.answer], n <= list.count else {
+                    return "answer '\(q.answer)' has no record \(n) (line \(q.line))"
+                }
+                bytes = list[n - 1]
+            } else {
+                guard let data = answers.data(q.answer) else { return "answer '\(q.answer)' is missing" }
+                bytes = data
+            }
             if let field = q.field {
                 guard let value = p.decode(bytes, of: q.answer, until: field)?.values[field]?.integer else {
                     return "'\(q.answer)' has no value '\(field)' (line \(q.line))"

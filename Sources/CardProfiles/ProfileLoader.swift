@@ -8,13 +8,36 @@ import Yams
 public enum ProfileLoader {
     static let topKeys = [
         "id", "name", "region", "currency", "technology", "notes", "detect", "steps", "card", "balance", "trips", "variants", "layouts",
-        "classes", "contracts", "layout-files", "name-from",
+        "classes", "contracts", "layout-files", "name-from", "commands",
     ]
     static let stepActions = ISO7816StepParser.actions + FeliCaStepParser.actions
 
+    /// What a load checks commands against.
+    public struct Options: Sendable {
+        /// The known commands (the standard ones and the known-commands file).
+        public var commands: Result<CommandPolicy, ProfileLoadError>
+        /// The files the user trusts to send commands of their own.
+        public var trusted: TrustedProfiles
+        /// False only for `profiles trust`, which loads a file to show what it declares.
+        public var checkTrust: Bool
+
+        public init(
+            commands: Result<CommandPolicy, ProfileLoadError> = CommandCatalog.builtIn, trusted: TrustedProfiles = .user,
+            checkTrust: Bool = true
+        ) {
+            self.commands = commands
+            self.trusted = trusted
+            self.checkTrust = checkTrust
+        }
+    }
+
     /// Parses profile text; `file` names the source in messages.
-    public static func load(yaml text: String, file: String) throws(ProfileLoadError) -> Profile {
+    public static func load(yaml text: String, file: String, options: Options = Options()) throws(ProfileLoadError) -> Profile {
         let r = YAMLReader(file: file)
+        switch options.commands {
+        case .success(let policy): r.commandPolicy = policy
+        case .failure(let e): throw e
+        }
         let root: Node?
         // The basic resolver: every scalar stays text (the loader types values itself), and
         // no regular expression runs per scalar, which keeps loading fast.
@@ -24,7 +47,7 @@ public enum ProfileLoader {
         guard let root else {
             throw ProfileLoadError(issues: [ProfileIssue(file: file, line: 1, column: 1, path: "", reason: "the file is empty")])
         }
-        let profile = parse(root, r, file: file)
+        let profile = parse(root, r, file: file, options: options)
         if let profile, r.issues.isEmpty { return profile }
         throw ProfileLoadError(issues: r.issues.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
     }
@@ -40,9 +63,10 @@ public enum ProfileLoader {
         return ProfileIssue(file: file, line: 1, column: 1, path: "", reason: "YAML syntax: \(error)")
     }
 
-    static func parse(_ root: Node, _ r: YAMLReader, file: String) -> Profile? {
+    static func parse(_ root: Node, _ r: YAMLReader, file: String, options: Options = Options()) -> Profile? {
         guard let top = r.mapping(root, "", allowed: topKeys) else { return nil }
         let get = { (k: String) in top.first { $0.key == k }?.node }
+        let declared = parseCommands(get("commands"), r, file: file, options: options)
         func required(_ key: String) -> Node? {
             let n = get(key)
             if n == nil { r.issue(root, key, "required key '\(key)' is missing") }
@@ -86,6 +110,7 @@ public enum ProfileLoader {
             id: id, name: name, region: r.string(get("region"), "region"), currency: currency,
             technology: technology, detect: detect, steps: steps, card: card,
             balance: balance, trips: trips, variants: variants, source: file)
+        profile.commands = declared
         for (i, n) in (r.list(get("layout-files"), "layout-files") ?? []).enumerated() {
             guard let name = r.string(n, "layout-files[\(i)]") else { continue }
             for (k, v) in loadLayoutFile(name, n, "layout-files[\(i)]", r) { profile.layouts[k] = v }
@@ -115,6 +140,37 @@ public enum ProfileLoader {
         }
         ProfileValidator.validate(&profile, root: root, reader: r)
         return profile
+    }
+
+    /// `commands`: read commands of the profile's own. Refused when one is known to change a
+    /// card; usable by the steps only once the user trusts the file (``TrustedProfiles``).
+    static func parseCommands(_ node: Node?, _ r: YAMLReader, file: String, options: Options) -> [CommandPolicy.Entry] {
+        guard let node else { return [] }
+        let declared = CommandCatalog.entries(node, "commands", r)
+        var usable: [CommandPolicy.Entry] = []
+        for (i, e) in declared.enumerated() {
+            let probe = CommandAPDU(cla: e.cla, ins: e.ins, p1: 0, p2: 0)
+            if let w = r.commandPolicy.changingEntry(for: probe) {
+                r.issue(node, "commands[\(i)]", "\(e.header) is \(w.name), which changes the card: cardscan never sends it from a profile")
+            } else if r.commandPolicy.isReadOnly(probe) {
+                r.issue(node, "commands[\(i)]", "\(e.header) is already known (\(r.commandPolicy.name(of: probe)!)): leave it out")
+            } else {
+                usable.append(e)
+            }
+        }
+        if declared.isEmpty, r.sequence(node, "commands")?.isEmpty == true {
+            r.issue(node, "commands", "the list is empty: leave it out")
+        }
+        guard !usable.isEmpty else { return declared }
+        if options.checkTrust, !options.trusted.trusts(file, commands: usable) {
+            let list = usable.map { "\($0.header) (\($0.name))" }.joined(separator: ", ")
+            r.issue(
+                node, "commands",
+                "this profile declares commands of its own: \(list); cardscan sends them only after you trust the file once: cardscan profiles trust \(file)"
+            )
+        }
+        r.commandPolicy = r.commandPolicy.adding(reads: usable)
+        return declared
     }
 
     static func parseStep(_ node: Node, _ path: String, _ r: YAMLReader) -> Step? {
@@ -182,7 +238,7 @@ public enum ProfileLoader {
         }
         for (i, q) in (r.list(g("require"), "detect.require") ?? []).enumerated() {
             let p = "detect.require[\(i)]"
-            guard let qm = r.mapping(q, p, allowed: ["answer", "offset", "equals", "mask", "field"]) else { continue }
+            guard let qm = r.mapping(q, p, allowed: ["answer", "offset", "equals", "mask", "field", "record"]) else { continue }
             let qg = { (k: String) in qm.first { $0.key == k }?.node }
             guard let answer = r.string(qg("answer"), "\(p).answer") else {
                 r.issue(q, "\(p).answer", "required key 'answer' is missing")
@@ -210,7 +266,9 @@ public enum ProfileLoader {
             if let mask, mask.count != equals.count {
                 r.issue(qg("mask"), "\(p).mask", "mask has \(mask.count) byte(s) but equals has \(equals.count)")
             }
-            d.require.append(.init(answer: answer, offset: offset, equals: equals, mask: mask, line: r.line(q)))
+            var req = Profile.Requirement(answer: answer, offset: offset, equals: equals, mask: mask, line: r.line(q))
+            req.record = qg("record").flatMap { r.int($0, "\(p).record", range: 1...254) }
+            d.require.append(req)
         }
         d.order = g("order").flatMap { r.int($0, "detect.order", range: 0...1000) } ?? 100
         return d
@@ -330,7 +388,7 @@ public enum ProfileLoader {
     static func parseTrips(_ node: Node, _ r: YAMLReader, _ fields: FieldParser) -> TripSpec? {
         guard
             let m = r.mapping(
-                node, "trips", allowed: ["from", "record-length", "fields", "skip-empty", "skip-when-zero", "credit-kinds", "order"])
+                node, "trips", allowed: ["from", "record-length", "fields", "skip-empty", "skip-when-zero", "credit-kinds", "order", "join"])
         else { return nil }
         let g = { (k: String) in m.first { $0.key == k }?.node }
         guard let from = r.string(g("from"), "trips.from") else {
@@ -338,6 +396,7 @@ public enum ProfileLoader {
             return nil
         }
         var spec = TripSpec(from: from, fields: [], line: r.line(node))
+        spec.join = (r.list(g("join"), "trips.join") ?? []).compactMap { r.string($0, "trips.join") }
         spec.recordLength = g("record-length").flatMap { r.int($0, "trips.record-length", range: 1...256) }
         if g("fields") == nil { r.issue(node, "trips.fields", "required key 'fields' is missing") }
         for (k, v) in r.mapping(g("fields"), "trips.fields") ?? [] {

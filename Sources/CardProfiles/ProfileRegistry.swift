@@ -177,8 +177,8 @@ public final class ProfileRegistry: @unchecked Sendable {
     }
 
     /// Reads and loads one profile file.
-    public static func loadFile(_ path: String) throws -> Profile {
-        try ProfileLoader.load(yaml: try TextFile.read(path), file: path)
+    public static func loadFile(_ path: String, options: ProfileLoader.Options = .init()) throws -> Profile {
+        try ProfileLoader.load(yaml: try TextFile.read(path), file: path, options: options)
     }
 
     public var profiles: [Profile] { entries.map(\.profile) }

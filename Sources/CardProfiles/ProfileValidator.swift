@@ -50,7 +50,15 @@ enum ProfileValidator {
                 }
                 continue
             }
-            if let n = p.steps[idx].declaredLength, !p.steps[idx].isRecords, q.offset + q.equals.count > n {
+            if p.steps[idx].isRecords != (q.record != nil) {
+                r.issues.append(
+                    issue(
+                        r, q.line, "detect.require[\(i)]",
+                        p.steps[idx].isRecords
+                            ? "answer '\(q.answer)' holds records: say which with record: N (1 = the first)"
+                            : "answer '\(q.answer)' is one answer, not records: remove 'record'"))
+            }
+            if let n = p.steps[idx].declaredLength, q.offset + q.equals.count > n {
                 r.issues.append(
                     issue(
                         r, q.line, "detect.require[\(i)]",
@@ -100,8 +108,13 @@ enum ProfileValidator {
                     issue(r, f.line, "\(path).from", "no step is named '\(name)' (steps: \(p.steps.map(\.name).joined(separator: ", ")))"))
                 return
             }
-            if s.isRecords {
-                r.issues.append(issue(r, f.line, "\(path).from", "answer '\(name)' holds records: read it in trips (trips.from: \(name))"))
+            if s.isRecords && f.record == nil {
+                r.issues.append(
+                    issue(
+                        r, f.line, "\(path).from",
+                        "answer '\(name)' holds records: read it in trips (trips.from: \(name)), or pick one with record: N (1 = the first)"))
+            } else if !s.isRecords, f.record != nil {
+                r.issues.append(issue(r, f.line, "\(path).record", "answer '\(name)' is one answer, not records: remove 'record'"))
             } else if f.bitSource != nil {
                 checkBits(f, path, s, bytes: s.declaredLength)
             } else if tlv == nil, let n = s.declaredLength, f.offset + (f.length ?? 1) > n {
@@ -136,7 +149,22 @@ enum ProfileValidator {
             } else {
                 r.issues.append(issue(r, t.line, "trips.from", "no step is named '\(t.from)'"))
             }
+            for (i, j) in t.join.enumerated() {
+                if let s = step(j) {
+                    if !s.isRecords { r.issues.append(issue(r, t.line, "trips.join[\(i)]", "answer '\(j)' is not a list of records (use read-records)")) }
+                } else {
+                    r.issues.append(issue(r, t.line, "trips.join[\(i)]", "no step is named '\(j)'"))
+                }
+                if j == t.from { r.issues.append(issue(r, t.line, "trips.join[\(i)]", "'\(j)' is the trips' own answer")) }
+            }
             for f in t.fields {
+                if case .answer(let a, _) = f.spec.source, !t.join.contains(a) {
+                    r.issues.append(
+                        issue(
+                            r, f.spec.line, "trips.fields.\(f.name).from",
+                            "trip fields read the current record; 'from' may only name an answer listed in trips.join (record i pairs with record i)"
+                        ))
+                }
                 if f.spec.bitSource != nil, let s = step(t.from) {
                     checkBits(f.spec, "trips.fields.\(f.name)", s, bytes: recordLength)
                 } else if let n = recordLength, case .record = f.spec.source, f.spec.offset + (f.spec.length ?? 1) > n {

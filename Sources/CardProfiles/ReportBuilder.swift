@@ -188,9 +188,20 @@ public struct ReportBuilder {
             decoded = record.decoded
         case .answer(let a, let tlvPath):
             answerName = a
-            guard let raw = answers.data(a) else { return nil }  // not read (optional, partial)
-            let bytes = sources[a]?.bytes ?? raw
-            decoded = sources[a]?.decoded
+            let bytes: [UInt8]
+            if let n = spec.record {
+                // One record of a records answer (the first the card gave is 1).
+                guard case .records(let list)? = answers[a] else { return nil }
+                guard n <= list.count else {
+                    if !spec.optional { warn("answer '\(a)' has \(list.count) record(s): no record \(n)") }
+                    return nil
+                }
+                bytes = list[n - 1]
+            } else {
+                guard let raw = answers.data(a) else { return nil }  // not read (optional, partial)
+                bytes = sources[a]?.bytes ?? raw
+                decoded = sources[a]?.decoded
+            }
             if let tlvPath {
                 guard let node = try? BERTLV.parse(bytes), let hit = node.first(path: tlvPath) else {
                     if !spec.optional { warn("answer '\(a)' has no BER-TLV object at \(tlvPath)") }
@@ -264,7 +275,16 @@ public struct ReportBuilder {
             records = stride(from: 0, to: d.count - d.count % n, by: n).map { Array(d[$0..<($0 + n)]) }
         default: return []
         }
-        if t.skipEmpty { records.removeAll(where: Self.isUnused) }
+        // Joined answers pair by position in the card's order, before unused slots are left out.
+        var joined: [(name: String, records: [[UInt8]])] = []
+        for j in t.join {
+            if case .records(let list)? = answers[j] { joined.append((j, list)) } else { joined.append((j, [])) }
+        }
+        var positions = Array(records.indices)
+        if t.skipEmpty {
+            positions.removeAll { Self.isUnused(records[$0]) }
+            records = positions.map { records[$0] }
+        }
 
         let fields = t.fields
         let index = Dictionary(fields.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { a, _ in a })
@@ -274,12 +294,18 @@ public struct ReportBuilder {
         var rows: [(values: [FieldValue?], problems: [(Int, String)])] = []
         rows.reserveCapacity(records.count)
         let recordReading = reading(t.from)
-        for r in records {
+        for (k, r) in records.enumerated() {
             var row = [FieldValue?](repeating: nil, count: fields.count)
             var problems: [(Int, String)] = []
             let record = source(r, recordReading)
+            var rowAnswers = answers
+            for j in joined {
+                // Record i of a joined answer stands in for the whole answer in this row.
+                let p = positions[k]
+                rowAnswers[j.name] = p < j.records.count ? .data(j.records[p]) : nil
+            }
             for (i, f) in fields.enumerated() where !f.spec.isDerived {
-                row[i] = value(f.spec, answers, sources: [:], record: record) { problems.append((i, $0)) }
+                row[i] = value(f.spec, joined.isEmpty ? answers : rowAnswers, sources: [:], record: record) { problems.append((i, $0)) }
             }
             if !skipIndexes.isEmpty, skipIndexes.allSatisfy({ row[$0] == nil || row[$0] == .int(0) }) { continue }
             rows.append((row, problems))

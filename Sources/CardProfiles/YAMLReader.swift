@@ -6,6 +6,9 @@ import Yams
 final class YAMLReader {
     let file: String
     var issues: [ProfileIssue] = []
+    /// The commands a profile's `command` steps may send (the load's context: the known
+    /// commands, plus the profile's own when trusted).
+    var commandPolicy = CommandPolicy.standard
 
     init(file: String) { self.file = file }
 

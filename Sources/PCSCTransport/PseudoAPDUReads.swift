@@ -24,9 +24,9 @@ public enum PseudoAPDUReads {
         return "FeliCa \(name) (in a PC/SC pseudo-APDU)"
     }
 
-    /// Whether `command` only reads: on ``ReadOnlyCommands``' list, or a read-only FeliCa frame
-    /// in a pseudo-APDU.
-    public static func isReadOnly(_ command: CommandAPDU) -> Bool {
-        ReadOnlyCommands.isReadOnly(command) || name(of: command) != nil
+    /// Whether `command` only reads: allowed by `policy`, or a read-only FeliCa frame in a
+    /// pseudo-APDU.
+    public static func isReadOnly(_ command: CommandAPDU, policy: CommandPolicy = .standard) -> Bool {
+        policy.isReadOnly(command) || name(of: command) != nil
     }
 }

@@ -41,6 +41,8 @@ struct APDUCommand: ParsableCommand {
     func run() throws {
         var lines: [Line] = []
         try guarded {
+            // The known commands (standard + profiles/commands/known-commands.yaml).
+            let policy = try CommandCatalog.builtIn.get()
             let source: [(String, String)]
             if let script {
                 source = try TextFile.read(script).split(separator: "\n", omittingEmptySubsequences: false).enumerated().map {
@@ -63,10 +65,10 @@ struct APDUCommand: ParsableCommand {
                 do { c = try CommandAPDU(hex: t) } catch {
                     throw ValidationErrorWithPlace(place: where_, message: (error as? UserFacingError)?.message ?? "\(error)")
                 }
-                if !allowWrite, !PseudoAPDUReads.isReadOnly(c) {
+                if !allowWrite, !PseudoAPDUReads.isReadOnly(c, policy: policy) {
                     throw ValidationErrorWithPlace(
                         place: where_,
-                        message: "refused \(c): \(ReadOnlyCommands.refusal(of: c)); pass --allow-write to send it",
+                        message: "refused \(c): \(policy.refusal(of: c)); pass --allow-write to send it",
                         status: .usage)
                 }
                 lines.append(.apdu(c, t))

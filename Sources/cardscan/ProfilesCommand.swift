@@ -6,7 +6,7 @@ import Foundation
 struct Profiles: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List, show, validate and add card profiles.",
-        subcommands: [List.self, Show.self, Validate.self, Add.self])
+        subcommands: [List.self, Show.self, Validate.self, Add.self, Trust.self])
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Profiles in the search path, and where each comes from.")
@@ -64,8 +64,11 @@ struct Profiles: ParsableCommand {
             var worst: Int32 = 0
             for f in files {
                 do {
-                    let p = try ProfileRegistry.loadFile(f)
+                    let p = try ProfileRegistry.loadFile(f, options: .init(checkTrust: false))
                     out("\(f): ok (\(p.id), \(p.steps.count) steps)")
+                    if !p.commands.isEmpty, !TrustedProfiles.user.trusts(f, commands: p.commands) {
+                        out("  it declares commands of its own (\(Trust.describe(p.commands))): `cardscan profiles trust \(f)` to let it send them")
+                    }
                 } catch let e as ProfileLoadError {
                     for i in e.issues { eprint(i.description) }
                     worst = max(worst, ExitStatus.invalidInput.rawValue)
@@ -88,13 +91,53 @@ struct Profiles: ParsableCommand {
             try guarded {
                 let dir = ProfileRegistry.userDirectory()
                 var loaded: [(String, Profile)] = []
-                for f in files { loaded.append((f, try ProfileRegistry.loadFile(f))) }
+                for f in files { loaded.append((f, try ProfileRegistry.loadFile(f, options: .init(checkTrust: false)))) }
                 try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
                 for (f, p) in loaded {
                     let target = dir + "/" + p.id + ".yaml"
                     try TextFile.write(try TextFile.read(f), to: target)
                     out("added \(p.id) → \(target)")
+                    if !p.commands.isEmpty, !TrustedProfiles.user.trusts(target, commands: p.commands) {
+                        out("  it declares commands of its own (\(Trust.describe(p.commands))): `cardscan profiles trust \(target)` to let it send them")
+                    }
                 }
+            }
+        }
+    }
+
+    struct Trust: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Let a profile file send the read commands it declares under 'commands'.",
+            discussion: """
+                A profile may declare proprietary read commands cardscan does not know; they are sent only \
+                after you trust that file (by its real path) once. Declaring a further command later needs \
+                trusting it again. A command known to change a card is never accepted. The list is kept in \
+                $XDG_CONFIG_HOME/cardscan/trusted-profiles.yaml.
+                """)
+        @Argument(help: ArgumentHelp("The profile file.", valueName: "FILE")) var file: String
+        @Flag(help: "Take the trust back.") var remove = false
+
+        static func describe(_ commands: [CommandPolicy.Entry]) -> String {
+            commands.map { "\($0.header) \($0.name)" }.joined(separator: ", ")
+        }
+
+        func run() throws {
+            try guarded {
+                let store = try TrustedProfiles.load(TrustedProfiles.defaultPath())
+                if remove {
+                    try store.removing(file).save()
+                    out("no longer trusted: \(TrustedProfiles.realPath(file))")
+                    return
+                }
+                let p = try ProfileRegistry.loadFile(file, options: .init(checkTrust: false))
+                guard !p.commands.isEmpty else {
+                    out("\(file) declares no commands of its own: it needs no trust")
+                    return
+                }
+                try store.trusting(file, commands: p.commands).save()
+                out("trusted \(TrustedProfiles.realPath(file)) (\(p.id)) to send:")
+                for c in p.commands { out("  \(c.header)  \(c.name)  — \(c.source)") }
+                out(Style().dim("(kept in \(store.path); `cardscan profiles trust --remove \(file)` takes it back)"))
             }
         }
     }

@@ -58,4 +58,22 @@ import Testing
         #expect(throws: BERTLV.ParseError.invalidPath("6F//A5")) { try BERTLV.path("6F//A5") }
         #expect(throws: BERTLV.ParseError.invalidPath("9F")) { try BERTLV.path("9F") }
     }
+
+    /// KS X 6924's FCI: `B0` says "constructed" but holds the 47 raw purse bytes. The path
+    /// ends there and gives the bytes; going through it finds nothing.
+    @Test func aConstructedTagOverRawBytesIsKeptAsBytes() throws {
+        let purse: [UInt8] = [0x00, 0x10, 0x01, 0x08] + [UInt8](repeating: 0xFF, count: 43)
+        let fci = try BERTLV.parse([0x6F, 0x31, 0xB0, 0x2F] + purse)
+        let b0 = try #require(fci.first(path: "6F/B0"))
+        #expect(b0.value == purse)
+        #expect(b0.isOpaque && b0.children.isEmpty)
+        #expect(fci.first(path: "6F/B0/10") == nil)
+        #expect(!fci.isOpaque && fci.children.count == 1)
+        // A well-formed constructed value still has its children.
+        let nested = try BERTLV.parse([0x6F, 0x05, 0xA5, 0x03, 0x88, 0x01, 0x02])
+        #expect(nested.first(path: "6F/A5/88")?.value == [0x02])
+        #expect(nested.first(path: "6F/A5")?.isOpaque == false)
+        // An overrun of the outer object is still an error.
+        #expect(throws: BERTLV.ParseError.self) { try BERTLV.parse([0x6F, 0x31, 0xB0, 0x2F] + purse.dropLast()) }
+    }
 }

@@ -228,4 +228,68 @@ import Testing
             ])
         #expect(try #require(r.report)[card: "id"] == .string("4A4F414F"))
     }
+
+    /// `record: N` takes a card field or the balance from one record of a records answer
+    /// (the balance after the newest transaction); a missing record is a warning.
+    @Test func aFieldFromOneRecordOfARecordsAnswer() throws {
+        let p = try load(
+            profileYAML(
+                """
+                steps:
+                  - read-records: { sfi: 4 }
+                    as: log
+                card:
+                  lastCounter: { from: log, record: 2, offset: 0, length: 1, type: uint }
+                  missing: { from: log, record: 5, offset: 0, length: 1, type: uint }
+                balance: { from: log, record: 1, offset: 1, length: 2, type: uint }
+                """))
+        let r = try run(p, [("00 B2 01 24 00", "07 01 F4 90 00"), ("00 B2 02 24 00", "06 00 C8 90 00"), ("00 B2 03 24 00", "6A 83")])
+        #expect(r.error == nil)
+        #expect(r.report?.balance == 500)
+        #expect(r.report?[card: "lastCounter"] == .int(6))
+        #expect(r.report?[card: "missing"] == nil)
+        #expect(r.report?.warnings.map(\.reason) == ["answer 'log' has 2 record(s): no record 5"])
+        // Without `record`, a records answer is refused for the balance, and the error says how.
+        #expect {
+            try load(profileYAML("steps:\n  - read-records: { sfi: 4 }\n    as: log\nbalance: { from: log, offset: 0, length: 2, type: uint }\n"))
+        } throws: { ($0 as? ProfileLoadError)?.message.contains("or pick one with record: N") == true }
+    }
+
+    /// `join`: record i of another records answer pairs with trip i (before unused slots are
+    /// dropped), and a trip field reads it with `from`; the trips' own answer cannot be joined.
+    @Test func tripsJoinASecondRecordListByPosition() throws {
+        let p = try load(
+            profileYAML(
+                """
+                steps:
+                  - read-records: { sfi: 4 }
+                    as: fares
+                  - read-records: { sfi: 3 }
+                    as: taps
+                trips:
+                  from: fares
+                  join: [taps]
+                  fields:
+                    amount: { offset: 0, length: 1, type: uint }
+                    stop: { from: taps, offset: 1, length: 1, type: uint, optional: true }
+                """))
+        let r = try run(
+            p,
+            [
+                ("00 B2 01 24 00", "05 90 00"), ("00 B2 02 24 00", "FF 90 00"), ("00 B2 03 24 00", "09 90 00"), ("00 B2 04 24 00", "6A 83"),
+                ("00 B2 01 1C 00", "00 0A 90 00"), ("00 B2 02 1C 00", "00 0B 90 00"), ("00 B2 03 1C 00", "00 0C 90 00"),
+                ("00 B2 04 1C 00", "6A 83"),
+            ])
+        #expect(r.error == nil)
+        // The FF slot is dropped; the third fare still pairs with the third tap (0C).
+        let trips = r.report?.trips ?? []
+        #expect(trips.map { $0.first { $0.0 == "stop" }?.1 } == [.int(10), .int(12)])
+        #expect(trips.map { $0.first { $0.0 == "amount" }?.1 } == [.int(5), .int(9)])
+        #expect {
+            try load(
+                profileYAML(
+                    "steps:\n  - read-records: { sfi: 4 }\n    as: fares\ntrips:\n  from: fares\n  fields:\n    x: { from: fares, offset: 0, length: 1, type: uint }\n"
+                ))
+        } throws: { ($0 as? ProfileLoadError)?.message.contains("may only name an answer listed in trips.join") == true }
+    }
 }

@@ -149,7 +149,9 @@ import Testing
                 try x.send(.readRecord(2, sfi: 0x18, length: 4))
             }
             let took = ContinuousClock.now - start
-            #expect(took >= .milliseconds(800) && took < .milliseconds(1500), "\(took)")
+            // Not before the timeout; the upper bound only says "not a hang" (a loaded 2-core
+            // CI machine runs other tests' processes meanwhile).
+            #expect(took >= .milliseconds(800) && took < .seconds(4), "\(took)")
         }
     }
 

@@ -1,0 +1,78 @@
+import APDU
+import Foundation
+import Yams
+
+/// The proprietary commands cardscan knows, kept as data beside the profiles
+/// (`profiles/commands/known-commands.yaml`, docs/profile-format.md §Commands): the
+/// read-only ones profiles may send, and the ones known to change a card.
+public enum CommandCatalog {
+    /// The file's place under a profiles directory.
+    public static let relativePath = "commands/known-commands.yaml"
+
+    /// ``CommandPolicy/standard`` plus the built-in known-commands file, read once per
+    /// process; a missing file adds nothing, a malformed one is the error.
+    public static let builtIn: Result<CommandPolicy, ProfileLoadError> = {
+        guard let dir = ProfileRegistry.builtInDirectory() else { return .success(.standard) }
+        return load(dir + "/" + relativePath)
+    }()
+
+    /// The standard policy plus the known-commands file at `path` (nothing added when it does
+    /// not exist).
+    public static func load(_ path: String) -> Result<CommandPolicy, ProfileLoadError> {
+        guard FileManager.default.fileExists(atPath: path) else { return .success(.standard) }
+        do { return .success(try parse(try TextFile.read(path), file: path)) } catch let e as ProfileLoadError {
+            return .failure(e)
+        } catch {
+            return .failure(ProfileLoadError(issues: [ProfileIssue(file: path, line: 1, column: 1, path: "", reason: "\(error)")]))
+        }
+    }
+
+    /// Parses a known-commands file into the standard policy plus its entries; every problem
+    /// names `file`:line.
+    public static func parse(_ text: String, file: String) throws(ProfileLoadError) -> CommandPolicy {
+        let r = YAMLReader(file: file)
+        let root: Node?
+        do { root = try Yams.compose(yaml: text, .basic, .default, .utf8) } catch {
+            throw ProfileLoadError(issues: [ProfileLoader.yamlSyntaxIssue(error, file: file)])
+        }
+        var reads: [CommandPolicy.Entry] = []
+        var changing: [CommandPolicy.Entry] = []
+        if let m = r.mapping(root, "", allowed: ["read-only", "changing"]) {
+            let g = { (k: String) in m.first { $0.key == k }?.node }
+            reads = entries(g("read-only"), "read-only", r)
+            changing = entries(g("changing"), "changing", r)
+            let known = CommandPolicy.standard.adding(reads: [], changing: changing)
+            for (i, e) in reads.enumerated() {
+                if let w = known.changing.first(where: { $0.cla == e.cla & $0.claMask && $0.ins == e.ins }) {
+                    r.issue(root, "read-only[\(i)]", "\(e.header) is also listed as \(w.name), which changes the card")
+                }
+            }
+        } else if root == nil {
+            r.issue(nil, "", "the file is empty")
+        }
+        if !r.issues.isEmpty { throw ProfileLoadError(issues: r.issues) }
+        return CommandPolicy.standard.adding(reads: reads, changing: changing)
+    }
+
+    /// A list of `{command: "CLA INS", name, source}` entries (the known-commands file's lists
+    /// and a profile's `commands`).
+    static func entries(_ node: Node?, _ path: String, _ r: YAMLReader) -> [CommandPolicy.Entry] {
+        var out: [CommandPolicy.Entry] = []
+        for (i, item) in (r.sequence(node, path) ?? []).enumerated() {
+            let p = "\(path)[\(i)]"
+            guard let m = r.mapping(item, p, allowed: ["command", "name", "source"]) else { continue }
+            let g = { (k: String) in m.first { $0.key == k }?.node }
+            for k in ["command", "name", "source"] where g(k) == nil { r.issue(item, "\(p).\(k)", "required key '\(k)' is missing") }
+            guard let bytes = r.hex(g("command"), "\(p).command"), let name = r.string(g("name"), "\(p).name"),
+                let source = r.string(g("source"), "\(p).source")
+            else { continue }
+            guard bytes.count == 2 else {
+                r.issue(g("command"), "\(p).command", "a command is its class and instruction bytes, e.g. \"90 4C\"")
+                continue
+            }
+            if name.isEmpty || source.isEmpty { r.issue(item, p, "'name' and 'source' must not be empty") }
+            out.append(CommandPolicy.Entry(cla: bytes[0], ins: bytes[1], name: name, source: source))
+        }
+        return out
+    }
+}

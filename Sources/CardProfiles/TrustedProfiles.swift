@@ -1,0 +1,104 @@
+import APDU
+import Foundation
+import Yams
+
+/// Profile files the user has trusted to send commands of their own (`cardscan profiles trust
+/// FILE`), kept in `$XDG_CONFIG_HOME/cardscan/trusted-profiles.yaml`:
+///
+/// ```yaml
+/// - file: /home/me/.config/cardscan/profiles/my-card.yaml
+///   commands: ["90 78"]
+/// ```
+///
+/// A profile's own `commands` are sent only when every one of them (class and instruction) is
+/// listed for that file's real path: declaring a new command needs trusting the file again.
+public struct TrustedProfiles: Sendable, Equatable {
+    /// Real path → the "CLA INS" headers trusted for it.
+    public private(set) var files: [String: Set<String>]
+    public let path: String
+
+    /// `$XDG_CONFIG_HOME/cardscan/trusted-profiles.yaml` (default `~/.config/…`).
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        (ProfileRegistry.userDirectory(environment: environment) as NSString).deletingLastPathComponent + "/trusted-profiles.yaml"
+    }
+
+    /// The user's list, read once per process (empty when there is none or it cannot be read).
+    public static let user: TrustedProfiles = (try? load(defaultPath())) ?? TrustedProfiles(files: [:], path: defaultPath())
+
+    public init(files: [String: Set<String>], path: String) {
+        self.files = files
+        self.path = path
+    }
+
+    /// Reads the list at `path`; a missing file is an empty list.
+    public static func load(_ path: String) throws(ProfileLoadError) -> TrustedProfiles {
+        guard FileManager.default.fileExists(atPath: path) else { return TrustedProfiles(files: [:], path: path) }
+        let text: String
+        do { text = try TextFile.read(path) } catch {
+            throw ProfileLoadError(issues: [ProfileIssue(file: path, line: 1, column: 1, path: "", reason: "\(error)")])
+        }
+        let r = YAMLReader(file: path)
+        let root: Node?
+        do { root = try Yams.compose(yaml: text, .basic, .default, .utf8) } catch {
+            throw ProfileLoadError(issues: [ProfileLoader.yamlSyntaxIssue(error, file: path)])
+        }
+        var files: [String: Set<String>] = [:]
+        for (i, item) in (root.flatMap { r.sequence($0, "") } ?? []).enumerated() {
+            guard let m = r.mapping(item, "[\(i)]", allowed: ["file", "commands"]) else { continue }
+            let g = { (k: String) in m.first { $0.key == k }?.node }
+            guard let file = r.string(g("file"), "[\(i)].file") else { continue }
+            var headers = Set<String>()
+            for (j, c) in (r.sequence(g("commands"), "[\(i)].commands") ?? []).enumerated() {
+                if let b = r.hex(c, "[\(i)].commands[\(j)]"), b.count == 2 { headers.insert(b.hexString) }
+            }
+            files[file, default: []].formUnion(headers)
+        }
+        if !r.issues.isEmpty { throw ProfileLoadError(issues: r.issues) }
+        return TrustedProfiles(files: files, path: path)
+    }
+
+    /// The real path of `file` (symbolic links and `..` resolved), the key of the list.
+    public static func realPath(_ file: String) -> String {
+        guard let p = realpath(file, nil) else { return URL(fileURLWithPath: file).standardized.path }
+        defer { free(p) }
+        return String(cString: p)
+    }
+
+    /// Whether `file` is trusted to send every command in `commands`.
+    public func trusts(_ file: String, commands: [CommandPolicy.Entry]) -> Bool {
+        guard let headers = files[Self.realPath(file)] else { return commands.isEmpty }
+        return commands.allSatisfy { headers.contains($0.header) }
+    }
+
+    /// The list with `file` trusted for exactly `commands`.
+    public func trusting(_ file: String, commands: [CommandPolicy.Entry]) -> TrustedProfiles {
+        var copy = self
+        copy.files[Self.realPath(file)] = Set(commands.map(\.header))
+        return copy
+    }
+
+    /// The list without `file`.
+    public func removing(_ file: String) -> TrustedProfiles {
+        var copy = self
+        copy.files[Self.realPath(file)] = nil
+        return copy
+    }
+
+    /// The file's text, stable (sorted by path).
+    public var yaml: String {
+        var out = "# Profiles trusted with `cardscan profiles trust FILE`: each may send the commands listed\n"
+        out += "# (class and instruction) besides the known read-only ones. Written by cardscan.\n"
+        for file in files.keys.sorted() {
+            let quoted = file.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            out += "- file: \"\(quoted)\"\n  commands: [\(files[file]!.sorted().map { "\"\($0)\"" }.joined(separator: ", "))]\n"
+        }
+        return out
+    }
+
+    /// Writes the list to ``path`` (creating its folder).
+    public func save() throws {
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try yaml.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import LabSupport
+import Testing
+
+/// The KS X 6924 lab cards (scripts/korea-lab-images.py) read through the real pcscd (vpcd)
+/// and the real libnfc (the emulated PN532, ISO 14443-A), detected without --profile.
+@Suite struct KoreaLabTests {
+    /// What each card must read to: values worked out from the image script's named values.
+    static let cards: [(image: String, profile: String, expected: [String], absent: [String])] = [
+        (
+            "t-money-image.json", "t-money",
+            [
+                #""amount": 12350,\#n    "currency": "KRW""#, #""number": "1010030000987654""#,
+                #""validFrom": "2023-03-15""#, #""validUntil": "2028-03-14""#, #""userType": "adult""#,
+                #""maxBalance": 500000"#, #""time": "2024-11-05T08:30:12+09:00""#, #""amount": -1400"#,
+                #""amount": 10000"#, #""kind": "top-up""#,
+            ],
+            [#""sequence": 0"#]  // the unused fifth record is skipped
+        ),
+        (
+            "cashbee-image.json", "cashbee",
+            [#""amount": 8800,\#n    "currency": "KRW""#, #""issuer": "eB (Cashbee)""#, #""time": "2024-09-20T12:30:00+09:00""#, #""amount": -1500"#],
+            []
+        ),
+        (
+            "snapper-image.json", "snapper",
+            [
+                #""amount": 1830,\#n    "currency": "NZD""#, #""time": "2024-11-06T17:30:05+13:00""#, #""tap": "tap-off""#,
+                #""time": "2024-11-04T08:01:30+13:00""#, #""amount": -350"#, #""amount": 2000"#, #""operator": "0000123456""#,
+            ],
+            [#""profile": "t-money""#]
+        ),
+    ]
+
+    func expect(_ r: (status: Int32, stdout: String, stderr: String), _ card: (image: String, profile: String, expected: [String], absent: [String])) {
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("\"profile\": \"\(card.profile)\""), "\(r.stdout)")
+        for e in card.expected { #expect(r.stdout.contains(e), "\(card.image): \(e)") }
+        for a in card.absent { #expect(!r.stdout.contains(a), "\(card.image): \(a)") }
+        #expect(!r.stdout.contains("\"warnings\""), "\(r.stdout)")
+    }
+
+    @Test(arguments: cards.indices) func eachCardThroughPCSC(_ i: Int) throws {
+        let card = Self.cards[i]
+        try Lab.exclusive {
+            let served = try Lab.Card(Lab.root + "/Tests/LabCards/" + card.image)
+            defer { served.stop() }
+            expect(try Lab.cardscan(["scan", "--json", "--timeout", "5"]), card)
+        }
+    }
+
+    @Test(arguments: cards.indices) func eachCardThroughLibnfc(_ i: Int) throws {
+        let card = Self.cards[i]
+        try Lab.exclusive {
+            let pn532 = try Lab.PN532(Lab.root + "/Tests/LabCards/" + card.image)
+            defer { pn532.stop() }
+            expect(
+                try Lab.cardscan(["--device", pn532.connectionString, "--json", "--timeout", "5"], environment: ["LIBNFC_AUTO_SCAN": "false"]),
+                card)
+        }
+    }
+
+    /// The purse's balance as the terminal prints it: won have no minor unit.
+    @Test func wonArePrintedWithoutDecimals() throws {
+        try Lab.exclusive {
+            let served = try Lab.Card(Lab.root + "/Tests/LabCards/t-money-image.json")
+            defer { served.stop() }
+            let r = try Lab.cardscan(["scan", "--timeout", "5"])
+            #expect(r.stdout.contains("₩12,350") && r.stdout.contains("-₩1,400") && !r.stdout.contains("KRW 123.50"), "\(r.stdout)")
+        }
+    }
+}

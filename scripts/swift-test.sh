@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Runs `swift test` with its whole output streamed as usual, and when it fails, repeats the
+# failed tests' lines (each "✘ … recorded an issue" with the lines after it) at the very end:
+# a CI log that keeps only its tail still says which test failed and why.
+set -uo pipefail
+log="$(mktemp -t cardscan-swift-test.XXXXXX)"
+trap 'rm -f "$log"' EXIT
+swift test "$@" 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+if [ "$status" -ne 0 ]; then
+    echo
+    echo "=== swift test failed (exit $status); the failures again: ==="
+    grep -a -A8 -E "✘ Test .*(recorded an issue|failed)|error: |Fatal error|Crash" "$log" | grep -av "^✔" | head -150
+fi
+exit "$status"
