@@ -1,0 +1,48 @@
+import APDU
+import Testing
+
+@testable import CardProfiles
+
+/// The known-commands file: proprietary commands as data, every problem with its line.
+@Suite struct CommandCatalogTests {
+    @Test func theBuiltInFileLoadsAndKnowsTheProprietaryReads() throws {
+        let policy = try CommandCatalog.load(packageRoot + "/profiles/" + CommandCatalog.relativePath).get()
+        #expect(policy.name(of: CommandAPDU(cla: 0x90, ins: 0x4C, p1: 0, p2: 0, le: 4)) == "GET BALANCE (KS X 6924)")
+        #expect(policy.name(of: CommandAPDU(cla: 0x80, ins: 0x5C, p1: 0, p2: 2, le: 4)) == "GET BALANCE (PBOC / JT/T)")
+        #expect(policy.name(of: CommandAPDU(cla: 0x94, ins: 0xB2, p1: 1, p2: 0x3C, le: 0)) == "READ RECORD (Calypso class)")
+        #expect(policy.refusal(of: CommandAPDU(cla: 0x80, ins: 0x54, p1: 1, p2: 0)) == "it is DEBIT FOR PURCHASE (PBOC), which changes the card")
+        #expect(policy.refusal(of: CommandAPDU(cla: 0x90, ins: 0x78, p1: 0, p2: 0)) == "it may change the card (not in the read-only list)")
+        // The standard set alone knows none of them.
+        #expect(!CommandPolicy.standard.isReadOnly(CommandAPDU(cla: 0x90, ins: 0x4C, p1: 0, p2: 0, le: 4)))
+        #expect(CommandPolicy.standard.isReadOnly(CommandAPDU(cla: 0x00, ins: 0xB2, p1: 1, p2: 0x0C, le: 0)))
+    }
+
+    @Test func problemsNameTheLine() {
+        let text = """
+            read-only:
+              - { command: "90 4C", name: X, source: Y }
+              - { command: "90", name: X, source: Y }
+              - { command: "90 99", name: X }
+            changing:
+              - { command: "90 4C", name: BAD, source: Z }
+            """
+        #expect {
+            try CommandCatalog.parse(text, file: "k.yaml")
+        } throws: {
+            guard let e = $0 as? ProfileLoadError else { return false }
+            let m = e.message
+            return m.contains("k.yaml:3:") && m.contains("a command is its class and instruction bytes")
+                && m.contains("k.yaml:4:") && m.contains("required key 'source' is missing")
+                && m.contains("90 4C is also listed as BAD, which changes the card")
+        }
+        #expect(throws: ProfileLoadError.self) { try CommandCatalog.parse("[1, 2]", file: "k.yaml") }
+        #expect(throws: ProfileLoadError.self) { try CommandCatalog.parse("read-only: [", file: "k.yaml") }
+    }
+
+    /// A read that is also on the changing list is never allowed, whatever adds it.
+    @Test func aChangingEntryWinsOverARead() {
+        let e = CommandPolicy.Entry(cla: 0x90, ins: 0x02, name: "INIT PURCHASE", source: "proxmark3")
+        let p = CommandPolicy.standard.adding(reads: [e], changing: [e])
+        #expect(!p.isReadOnly(CommandAPDU(cla: 0x90, ins: 0x02, p1: 0, p2: 0)))
+    }
+}
