@@ -28,6 +28,19 @@ public struct Money: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The amount in the major unit as plain decimal text, for spreadsheets: `-14.00`,
+    /// `-1400` for won, `1.250` for Bahraini dinars (ISO 4217 exponent; no symbol, no grouping).
+    public var decimalText: String {
+        let digits = CurrencyExponent.of(currency)
+        let sign = minorUnits < 0 ? "-" : ""
+        let v = minorUnits.magnitude
+        if digits == 0 { return "\(sign)\(v)" }
+        var unit: UInt = 1
+        for _ in 0..<digits { unit *= 10 }
+        let frac = String(v % unit)
+        return "\(sign)\(v / unit).\(String(repeating: "0", count: digits - frac.count))\(frac)"
+    }
+
     public var description: String {
         let symbol = Self.symbol(currency)
         let digits = CurrencyExponent.of(currency)

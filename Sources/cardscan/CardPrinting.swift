@@ -43,10 +43,18 @@ struct ScanSettings {
 
     /// Prints the report (or the NDEF content of a tag no profile knew); a failed read exits
     /// with its status after printing what was read, unless `jsonl` (watch goes on).
-    func print(_ outcome: CardReadOutcome, json: Bool, jsonl: Bool) throws {
-        if let ndef = outcome.ndef { return printNDEF(ndef, json: json || jsonl) }
+    func print(_ outcome: CardReadOutcome, json: Bool, jsonl: Bool, csv: CSVOutput? = nil) throws {
+        if let ndef = outcome.ndef {
+            if csv != nil {
+                eprint("note: the card is an NFC Forum tag: no trips for --csv (`cardscan ndef read` shows its content)")
+                return
+            }
+            return printNDEF(ndef, json: json || jsonl)
+        }
         if let report = outcome.report {
-            if jsonl {
+            if let csv {
+                csv.write(report)
+            } else if jsonl {
                 out(report.json.serialized())
             } else {
                 out(json ? report.json.serialized(pretty: true) : ReportPrinter(style: Style()).render(report))
@@ -56,6 +64,15 @@ struct ScanSettings {
             if !jsonl || outcome.report == nil { printError(error) }
             if !jsonl { throw ExitStatus(for: error).exit }
         }
+    }
+}
+
+/// `--csv`: the trips of every report printed, under one header (written with the first).
+final class CSVOutput {
+    private var table = TripTable()
+
+    func write(_ report: CardReport) {
+        outRaw((table.columns == nil ? table.header(for: report) : "") + table.rows(for: report))
     }
 }
 

@@ -158,6 +158,11 @@ func out(_ text: String) {
     FileHandle.standardOutput.write(Data((text + "\n").utf8))
 }
 
+/// `text` on stdout as it is (CSV brings its own CRLF line ends).
+func outRaw(_ text: String) {
+    if !text.isEmpty { FileHandle.standardOutput.write(Data(text.utf8)) }
+}
+
 /// A card is there, but not a FeliCa one (exit 76).
 struct NotFeliCa: UserFacingError {
     let what: String

@@ -19,11 +19,17 @@ struct Replay: ParsableCommand {
     @Argument(help: ArgumentHelp("Transcript files.", valueName: "FILE")) var files: [String]
     @OptionGroup var profiles: ProfileOptions
     @Flag(help: "Print the report as JSON.") var json = false
+    @Flag(help: "Print the trips as CSV (RFC 4180): one header, then one row per trip of every file.") var csv = false
     @Flag(help: "Answer commands from the transcript in any order.") var lenient = false
     @Flag(help: "Print each exchange to stderr as it is replayed.") var trace = false
 
+    func validate() throws {
+        if csv && json { throw ValidationError("--csv and --json: choose one") }
+    }
+
     func run() throws {
         let registry = profiles.registry()
+        let table = csv ? CSVOutput() : nil
         var worst: Int32 = 0
         for file in files {
             let code: Int32 = try guarded { () throws -> Int32 in
@@ -33,7 +39,11 @@ struct Replay: ParsableCommand {
                     lenient: lenient, showsPersonalData: profiles.showPersonal,
                     observer: trace ? { Tracer(felica: transcript.technology == "felica").observe($0) } : nil)
                 if let report = outcome.result.report {
-                    out(json ? report.json.serialized(pretty: true) : ReportPrinter(style: Style()).render(report))
+                    if let table {
+                        table.write(report)
+                    } else {
+                        out(json ? report.json.serialized(pretty: true) : ReportPrinter(style: Style()).render(report))
+                    }
                 }
                 if let error = outcome.result.error {
                     printError(error)

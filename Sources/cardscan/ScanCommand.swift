@@ -26,6 +26,7 @@ struct Scan: ParsableCommand {
         help: ArgumentHelp("Seconds one command may take before the card counts as unresponsive.", valueName: "SECONDS"))
     var apduTimeout: Double = 5
     @Flag(help: "Print the report as JSON.") var json = false
+    @Flag(help: "Print the trips as CSV (RFC 4180): a header, then one row per trip.") var csv = false
     @Option(help: ArgumentHelp("Write the exchanges to this transcript file (*.apdu).", valueName: "FILE")) var record: String?
     @Flag(help: "Print each exchange to stderr as it happens.") var trace = false
     @Flag(name: .shortAndLong, help: "Say which reader and profile are used.") var verbose = false
@@ -34,9 +35,13 @@ struct Scan: ParsableCommand {
             "Read through this libnfc device instead of PC/SC (e.g. pn532_uart:/dev/ttyUSB0, acr122_usb).", valueName: "CONNSTRING"))
     var device: String?
 
+    func validate() throws {
+        if csv && json { throw ValidationError("--csv and --json: choose one") }
+    }
+
     func run() throws {
         let settings = try ScanSettings(profiles, trace: trace, verbose: verbose, record: record)
         let connection = try waitForCard(device: device, reader: reader, timeout: timeout, apduTimeout: apduTimeout)
-        try settings.print(try settings.read(connection), json: json, jsonl: false)
+        try settings.print(try settings.read(connection), json: json, jsonl: false, csv: csv ? CSVOutput() : nil)
     }
 }

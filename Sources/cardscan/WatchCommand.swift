@@ -21,18 +21,27 @@ struct Watch: ParsableCommand {
     @Option(name: [.short, .long], help: ArgumentHelp("Reader: index, exact name or unique substring.", valueName: "READER"))
     var reader: String?
     @Flag(help: "One JSON report per line, flushed after each card.") var jsonl = false
+    @Flag(help: "The trips as CSV (RFC 4180): the header once, then rows as cards come.") var csv = false
     @Flag(help: "Print each exchange to stderr.") var trace = false
     @Option(name: .customLong("apdu-timeout"), help: ArgumentHelp("Seconds one command may take.", valueName: "SECONDS"))
     var apduTimeout: Double = 5
     @Option(help: ArgumentHelp("Watch this libnfc device instead of PC/SC readers.", valueName: "CONNSTRING"))
     var device: String?
 
+    func validate() throws {
+        if csv && jsonl { throw ValidationError("--csv and --jsonl: choose one") }
+    }
+
+    /// Machine-readable output: no blank line between cards, no "Watching…" chatter on stdout.
+    private var quiet: Bool { jsonl || csv }
+
     func run() throws {
         let settings = try ScanSettings(profiles, trace: trace)
-        if let device { return try watchNFC(device, settings) }
+        let table = csv ? CSVOutput() : nil
+        if let device { return try watchNFC(device, settings, table) }
         let choice = reader ?? ProcessInfo.processInfo.environment["CARDSCAN_READER"].flatMap { $0.isEmpty ? nil : $0 }
         let monitor = CardMonitor()
-        if !jsonl { eprint("Watching for cards (Ctrl-C to stop)…") }
+        if !quiet { eprint("Watching for cards (Ctrl-C to stop)…") }
         var readers: [String] = []
         while let event = monitor.next(timeout: nil) {
             switch event {
@@ -41,7 +50,7 @@ struct Watch: ParsableCommand {
                     if readers.isEmpty { readers = (try? PCSCContext().readerNames()) ?? [state.name] }
                     guard (try? ReaderSelection.select(choice, from: readers)) == state.name else { continue }
                 }
-                readOne(settings) {
+                readOne(settings, table) {
                     try PCSCDetector.connect(try PCSCContext(), reader: state.name, transmitTimeout: .seconds(option: apduTimeout))
                 }
             case .cardRemoved:
@@ -58,10 +67,10 @@ struct Watch: ParsableCommand {
     }
 
     /// Reads and prints one card; a failure is reported and watching goes on.
-    private func readOne(_ settings: ScanSettings, _ connect: () throws -> CardConnection) {
+    private func readOne(_ settings: ScanSettings, _ table: CSVOutput?, _ connect: () throws -> CardConnection) {
         do {
-            try settings.print(try settings.read(try connect()), json: false, jsonl: jsonl)
-            if !jsonl { out("") }
+            try settings.print(try settings.read(try connect()), json: false, jsonl: quiet, csv: table)
+            if !quiet { out("") }
         } catch let e as ExitCode {
             _ = e  // a failed read was reported; keep watching
         } catch {
@@ -71,15 +80,15 @@ struct Watch: ParsableCommand {
 
     /// Every card in a libnfc device's field, until interrupted: each is read once, and the
     /// next after it has left the field.
-    private func watchNFC(_ connectionString: String, _ settings: ScanSettings) throws {
+    private func watchNFC(_ connectionString: String, _ settings: ScanSettings, _ table: CSVOutput?) throws {
         let device = try openNFC(connectionString, apduTimeout: apduTimeout)
-        if !jsonl { eprint("Watching \(device.name) for cards (Ctrl-C to stop)…") }
+        if !quiet { eprint("Watching \(device.name) for cards (Ctrl-C to stop)…") }
         while true {
             guard let connection = try guarded({ try NFCDetector.waitForCard(device, timeout: nil) }) else { continue }
             do {
-                try settings.print(try settings.read(connection), json: false, jsonl: jsonl)
+                try settings.print(try settings.read(connection), json: false, jsonl: quiet, csv: table)
             } catch let e as ExitCode { _ = e } catch { printError(error) }
-            if !jsonl { out("") }
+            if !quiet { out("") }
             while NFCDetector.isStillPresent(connection.card, on: device) { usleep(300_000) }
         }
     }

@@ -171,6 +171,41 @@ import Testing
             #expect(err.contains("pcscd is back"))
         }
     }
+
+    /// `watch --csv`: one header, then each card's trips as rows, two profiles in one table.
+    @Test func watchWritesCSVWithOneHeader() throws {
+        try Lab.exclusive {
+            let out = NSTemporaryDirectory() + "watch-csv-\(UUID().uuidString)"
+            let outFD = open(out + ".out", O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644),
+                errFD = open(out + ".err", O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
+            let watch = try Subprocess(
+                [Lab.binDir + "/cardscan", "watch", "--csv"], environment: Lab.childEnvironment(), stdout: outFD, stderr: errFD)
+            close(outFD)
+            close(errFD)
+            defer { watch.terminate() }
+            func text() -> String { (try? String(contentsOfFile: out + ".out", encoding: .utf8)) ?? "" }
+            func waitFor(_ rows: Int) -> Bool {
+                let deadline = Date().addingTimeInterval(15)
+                while Date() < deadline {
+                    if text().components(separatedBy: "\r\n").count - 1 >= rows { return true }
+                    usleep(50_000)
+                }
+                return false
+            }
+            let first = try Lab.Card(shanghai)
+            #expect(waitFor(11), "\(text())")  // the header and ten trips
+            first.stop()
+            let second = try Lab.Card(Lab.root + "/Tests/LabCards/t-money-image.json")
+            #expect(waitFor(15), "\(text())")
+            second.stop()
+            let lines = text().components(separatedBy: "\r\n").dropLast()
+            #expect(lines.first == "profile,card,time,kind,amount,currency,terminal,sequence,details")
+            #expect(lines.filter { $0.hasPrefix("profile,") }.count == 1)
+            #expect(lines.contains("shanghai-transit,305419896,2024-03-05T08:30:15+08:00,purchase,-3.00,CNY,110111000001,12,"))
+            #expect(lines.contains("t-money,1010030000987654,2024-11-05T08:30:12+09:00,purchase,-1400,KRW,,9,balanceAfter=12350"))
+            #expect(lines.count == 15, "\(lines)")
+        }
+    }
 }
 
 /// `cardscan --device` through the real libnfc and cardsim's emulated PN532.
