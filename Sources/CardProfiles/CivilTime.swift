@@ -12,6 +12,31 @@ public struct CivilDate: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Parses `YYYY-MM-DD`.
+    /// Seconds since 1970-01-01T00:00Z of an ISO 8601 moment with its offset:
+    /// `2019-01-01T00:00:00+07:00`, `2019-01-01T00:00Z` (seconds optional).
+    public static func unixSeconds(isoMoment text: String) -> Int? {
+        let parts = text.split(separator: "T", maxSplits: 1)
+        guard parts.count == 2, let date = CivilDate(iso: String(parts[0])) else { return nil }
+        var rest = Substring(parts[1])
+        var offsetSeconds = 0
+        if rest.hasSuffix("Z") {
+            rest = rest.dropLast()
+        } else if let i = rest.lastIndex(where: { $0 == "+" || $0 == "-" }) {
+            let sign = rest[i] == "-" ? -1 : 1
+            let hm = rest[rest.index(after: i)...].split(separator: ":")
+            guard hm.count == 2, let h = Int(hm[0]), let m = Int(hm[1]), h < 24, m < 60 else { return nil }
+            offsetSeconds = sign * (h * 3600 + m * 60)
+            rest = rest[..<i]
+        } else {
+            return nil
+        }
+        let t = rest.split(separator: ":")
+        guard t.count == 2 || t.count == 3, let h = Int(t[0]), let m = Int(t[1]), h < 24, m < 60 else { return nil }
+        let sec = t.count == 3 ? Int(t[2]) : 0
+        guard let sec, sec < 60 else { return nil }
+        return date.daysSinceUnixEpoch * 86400 + h * 3600 + m * 60 + sec - offsetSeconds
+    }
+
     public init?(iso text: String) {
         let parts = text.split(separator: "-")
         guard parts.count == 3, parts[0].count == 4, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }

@@ -37,7 +37,25 @@ final class FeliCaStepRunner: StepRunner {
                         result.interrupted = .transport(e)
                         return result
                     } catch FeliCaError.status(let flags) {
-                        // Past the last block of a cyclic service the card answers A8 (illegal block number): the end.
+                        // Past the last block of a service the card answers A8 (illegal block number)
+                        // for the whole command: read this command's blocks one at a time up to the
+                        // last one there (a history with fewer blocks than `count`), then stop.
+                        if flags.flag2 == 0xA8, chunk.count > 1 {
+                            for block in chunk {
+                                let one = try FeliCaCommand.readWithoutEncryption(idm, services: [ServiceCode(service)], blocks: [block])
+                                do {
+                                    blocks += try FeliCaResponse.readWithoutEncryption(
+                                        try session.transmitFrame(one), idm: idm, expectedBlocks: 1)
+                                } catch FeliCaError.status(let f) where f.flag2 == 0xA8 {
+                                    break
+                                } catch let e as CardTransportError where !blocks.isEmpty {
+                                    var result = StepResult.answered(collected())
+                                    result.interrupted = .transport(e)
+                                    return result
+                                }
+                            }
+                            if !blocks.isEmpty { return .answered(collected()) }
+                        }
                         if flags.flag2 == 0xA8, !blocks.isEmpty { return .answered(collected()) }
                         var result = StepResult.refused(.feliCaStatus(flags), keeping: blocks.isEmpty ? nil : collected())
                         result.command = "Read Without Encryption of service \(Hex.format(service))"

@@ -16,7 +16,7 @@ enum FieldDecoder {
 
     /// A field read by bits: `value` (right-aligned in whole bytes) decoded as the spec's type,
     /// its width standing for the byte length (a 5-bit number is signed at bit 4). `minutes`:
-    /// the minutes of the day that go with a `days` date (EN 1545 date + time).
+    /// the time of day, in seconds, that goes with a `days` or packed date (EN 1545 date + time).
     static func decode(_ spec: FieldSpec, bits value: BitValue, minutes: Int? = nil) throws(Failure) -> FieldValue? {
         if spec.type.isInteger, spec.type != .bcd, !spec.littleEndian, let raw = value.integer {
             return try integer(spec, raw: raw, bytes: (value.width + 7) / 8, width: value.width, minutes: minutes)
@@ -79,9 +79,9 @@ enum FieldDecoder {
             guard !overflow, (1...9999).contains(year), let date = CivilDate(year: year, month: (v >> 5) & 0x0F, day: v & 0x1F) else {
                 throw Failure(reason: "\(bytes.hexString) is not a valid packed date (year 7 bits, month 4, day 5)")
             }
-            guard let minutes else { return .string(date.description) }
-            guard (0..<1440).contains(minutes) else { throw Failure(reason: "the time-field is not a time of day") }
-            return .string(isoDateTime(date, minutes / 60, minutes % 60, 0, zoneMinutes: offset(spec, date, minutes * 60)))
+            guard let seconds = minutes else { return .string(date.description) }
+            guard (0..<86400).contains(seconds) else { throw Failure(reason: "the time-field is not a time of day") }
+            return .string(isoDateTime(date, seconds / 3600, seconds / 60 % 60, seconds % 60, zoneMinutes: offset(spec, date, seconds)))
         case .packedTime:
             guard bytes.count <= 2 else { throw Failure(reason: "a packed time is at most 2 bytes, not \(bytes.count)") }
             let v = bytes.reduce(0) { $0 << 8 | Int($1) }
@@ -161,16 +161,18 @@ enum FieldDecoder {
         return try finish(spec, value)
     }
 
-    private static func epochValue(_ spec: FieldSpec, _ count: Int, minutes: Int?) throws(Failure) -> FieldValue {
+    private static func epochValue(_ spec: FieldSpec, _ rawCount: Int, minutes: Int?) throws(Failure) -> FieldValue {
         guard let epoch = spec.epoch else { throw Failure(reason: "needs an epoch") }
+        var count = rawCount
+        if let shift = spec.layout.clockShift, count < shift.beforeCount { count = count &+ shift.seconds }
         let outOfRange = Failure(reason: "\(count) \(spec.type == .days ? "days" : "seconds") after \(epoch) is past the year 9999")
         if spec.type == .days {
             let (day, overflow) = epoch.daysSinceUnixEpoch.addingReportingOverflow(count)
             guard !overflow, CivilDate.supportedDays.contains(day) else { throw outOfRange }
-            guard let minutes else { return .string(CivilDate(daysSinceUnixEpoch: day).description) }
-            guard (0..<1440).contains(minutes) else { throw Failure(reason: "\(minutes) is not a time of day (0…1439 minutes)") }
+            guard let seconds = minutes else { return .string(CivilDate(daysSinceUnixEpoch: day).description) }
+            guard (0..<86400).contains(seconds) else { throw Failure(reason: "\(seconds) s is not a time of day") }
             let date = CivilDate(daysSinceUnixEpoch: day)
-            return .string(isoDateTime(date, minutes / 60, minutes % 60, 0, zoneMinutes: offset(spec, date, minutes * 60)))
+            return .string(isoDateTime(date, seconds / 3600, seconds / 60 % 60, seconds % 60, zoneMinutes: offset(spec, date, seconds)))
         }
         // Whole days first: epoch days × 86400 + count could overflow, days + count / 86400 cannot.
         var extraDays = count >= 0 ? count / 86400 : (count - 86399) / 86400

@@ -9,7 +9,8 @@ struct FieldParser {
     static let keys = [
         "from", "offset", "length", "type", "endian", "bits", "mask", "scale", "add", "map", "default",
         "epoch", "zone", "year-base", "drop-digits", "strip-zeros", "check-digit", "format", "optional",
-        "difference", "sum", "bit-offset", "bit-length", "field", "time-field", "table", "personal", "slice", "record", "when-present", "utc", "when",
+        "difference", "sum", "bit-offset", "bit-length", "field", "time-field", "table", "personal", "slice", "record", "when-present",
+        "utc", "when", "clock-shift",
         "time-type",
     ]
 
@@ -73,9 +74,10 @@ struct FieldParser {
         spec.timeField = r.string(g("time-field"), "\(path).time-field")
         if let t = r.string(g("time-type"), "\(path).time-type") {
             switch t {
-            case "minutes": spec.packedTimeField = false
-            case "packed-time": spec.packedTimeField = true
-            default: r.issue(g("time-type"), "\(path).time-type", "time-type is 'minutes' or 'packed-time', not '\(t)'")
+            case "minutes": spec.timeFieldKind = .minutes
+            case "packed-time": spec.timeFieldKind = .packedTime
+            case "seconds": spec.timeFieldKind = .seconds
+            default: r.issue(g("time-type"), "\(path).time-type", "time-type is 'minutes', 'packed-time' or 'seconds', not '\(t)'")
             }
             if spec.timeField == nil { r.issue(g("time-type"), "\(path).time-type", "'time-type' says how 'time-field' counts: give both") }
         }
@@ -198,6 +200,24 @@ struct FieldParser {
             }
         }
         spec.utc = g("utc").flatMap { r.bool($0, "\(path).utc") } ?? false
+        if let cs = g("clock-shift"), let m = r.mapping(cs, "\(path).clock-shift", allowed: ["before", "seconds"]) {
+            let cg = { (k: String) in m.first { $0.key == k }?.node }
+            let before = r.string(cg("before"), "\(path).clock-shift.before")
+            let moment = before.flatMap { CivilDate.unixSeconds(isoMoment: $0) }
+            if before == nil || (before != nil && moment == nil) {
+                r.issue(cs, "\(path).clock-shift.before", "'before' is a moment with its offset, e.g. \"2019-01-01T00:00:00+07:00\"")
+            }
+            let seconds = r.int(cg("seconds"), "\(path).clock-shift.seconds", range: -86400 * 366...86400 * 366)
+            if cg("seconds") == nil { r.issue(cs, "\(path).clock-shift.seconds", "required key 'seconds' is missing") }
+            if !spec.utc || spec.type != .seconds {
+                r.issue(
+                    cs, "\(path).clock-shift",
+                    "'clock-shift' corrects a `seconds` count kept in UTC: use it with type seconds and utc: true")
+            }
+            if let moment, let seconds, let epoch = spec.epoch {
+                spec.clockShift = (moment - epoch.daysSinceUnixEpoch * 86400, seconds)
+            }
+        }
         if spec.utc, spec.type != .seconds {
             r.issue(g("utc"), "\(path).utc", "'utc' says a `seconds` count runs in UTC: use it with type seconds")
         }

@@ -52,9 +52,12 @@ public final class FieldSpec: Sendable {
         /// `utc: true`: a `seconds` count runs from the epoch's midnight in UTC (Rav-Kav), and
         /// the moment is shown in `zone`; otherwise the count is in the card's local time.
         public var utc = false
+        /// `clock-shift`: counts before a moment (the operator's clock was off) get `seconds`
+        /// added. With `utc`: the moment as seconds after the epoch's UTC midnight.
+        public var clockShift: (beforeCount: Int, seconds: Int)?
         /// `time-type: packed-time`: the `time-field` holds an hour (5 bits) and a minute (6),
         /// not minutes of the day.
-        public var packedTimeField = false
+        public var timeFieldKind = TimeFieldKind.minutes
         /// For `days` / `seconds`: the day counting starts from, and the card's UTC offset.
         public var epoch: CivilDate?
         public var zoneMinutes: Int?
@@ -99,7 +102,17 @@ public final class FieldSpec: Sendable {
     public var hexCodes: Bool { layout.hexCodes }
     public var personal: Bool { layout.personal }
     public var utc: Bool { layout.utc }
-    public var packedTimeField: Bool { layout.packedTimeField }
+    public var timeFieldKind: TimeFieldKind { layout.timeFieldKind }
+
+    /// How `time-field` counts the time of day (`time-type`).
+    public enum TimeFieldKind: String, Sendable {
+        /// Minutes since midnight (EN 1545's 11-bit time).
+        case minutes
+        /// An hour in the top 5 bits and a minute in the low 6 (Venezia).
+        case packedTime = "packed-time"
+        /// Seconds since midnight (Edy's 17-bit time).
+        case seconds
+    }
     public var slice: Int? { layout.slice }
     public var record: Int? { layout.record }
     public var whenPresent: String? { layout.whenPresent }

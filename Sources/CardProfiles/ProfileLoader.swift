@@ -388,7 +388,8 @@ public enum ProfileLoader {
     static func parseTrips(_ node: Node, _ r: YAMLReader, _ fields: FieldParser) -> TripSpec? {
         guard
             let m = r.mapping(
-                node, "trips", allowed: ["from", "record-length", "fields", "skip-empty", "skip-when-zero", "credit-kinds", "order", "join"])
+                node, "trips",
+                allowed: ["from", "record-length", "fields", "skip-empty", "skip-when-zero", "credit-kinds", "order", "join"])
         else { return nil }
         let g = { (k: String) in m.first { $0.key == k }?.node }
         guard let from = r.string(g("from"), "trips.from") else {

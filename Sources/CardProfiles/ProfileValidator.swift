@@ -112,7 +112,8 @@ enum ProfileValidator {
                 r.issues.append(
                     issue(
                         r, f.line, "\(path).from",
-                        "answer '\(name)' holds records: read it in trips (trips.from: \(name)), or pick one with record: N (1 = the first)"))
+                        "answer '\(name)' holds records: read it in trips (trips.from: \(name)), or pick one with record: N (1 = the first)"
+                    ))
             } else if !s.isRecords, f.record != nil {
                 r.issues.append(issue(r, f.line, "\(path).record", "answer '\(name)' is one answer, not records: remove 'record'"))
             } else if f.bitSource != nil {
@@ -151,7 +152,9 @@ enum ProfileValidator {
             }
             for (i, j) in t.join.enumerated() {
                 if let s = step(j) {
-                    if !s.isRecords { r.issues.append(issue(r, t.line, "trips.join[\(i)]", "answer '\(j)' is not a list of records (use read-records)")) }
+                    if !s.isRecords {
+                        r.issues.append(issue(r, t.line, "trips.join[\(i)]", "answer '\(j)' is not a list of records (use read-records)"))
+                    }
                 } else {
                     r.issues.append(issue(r, t.line, "trips.join[\(i)]", "no step is named '\(j)'"))
                 }

@@ -245,12 +245,16 @@ public struct ReportBuilder {
                     }
                     return nil
                 }
-                var minutes: Int? = nil
+                var seconds: Int? = nil
                 if let t = spec.timeField, let m = decoded.values[t]?.integer {
-                    // Minutes of the day, or an hour (top 5 of 11 bits) and a minute (low 6).
-                    minutes = spec.packedTimeField ? (m & 0x3F < 60 ? Int(m >> 6) * 60 + Int(m & 0x3F) : -1) : Int(exactly: m) ?? -1
+                    // Minutes of the day, an hour (top 5 of 11 bits) and a minute (low 6), or seconds.
+                    switch spec.timeFieldKind {
+                    case .minutes: seconds = Int(exactly: m).map { $0 * 60 } ?? -1
+                    case .packedTime: seconds = m & 0x3F < 60 ? (Int(m >> 6) * 60 + Int(m & 0x3F)) * 60 : -1
+                    case .seconds: seconds = Int(exactly: m) ?? -1
+                    }
                 }
-                return try FieldDecoder.decode(spec, bits: bits, minutes: minutes)
+                return try FieldDecoder.decode(spec, bits: bits, minutes: seconds)
             }
         } catch {
             if !spec.optional { warn(error.reason) }

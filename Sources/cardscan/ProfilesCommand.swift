@@ -67,7 +67,9 @@ struct Profiles: ParsableCommand {
                     let p = try ProfileRegistry.loadFile(f, options: .init(checkTrust: false))
                     out("\(f): ok (\(p.id), \(p.steps.count) steps)")
                     if !p.commands.isEmpty, !TrustedProfiles.user.trusts(f, commands: p.commands) {
-                        out("  it declares commands of its own (\(Trust.describe(p.commands))): `cardscan profiles trust \(f)` to let it send them")
+                        out(
+                            "  it declares commands of its own (\(Trust.describe(p.commands))): `cardscan profiles trust \(f)` to let it send them"
+                        )
                     }
                 } catch let e as ProfileLoadError {
                     for i in e.issues { eprint(i.description) }
@@ -98,7 +100,9 @@ struct Profiles: ParsableCommand {
                     try TextFile.write(try TextFile.read(f), to: target)
                     out("added \(p.id) → \(target)")
                     if !p.commands.isEmpty, !TrustedProfiles.user.trusts(target, commands: p.commands) {
-                        out("  it declares commands of its own (\(Trust.describe(p.commands))): `cardscan profiles trust \(target)` to let it send them")
+                        out(
+                            "  it declares commands of its own (\(Trust.describe(p.commands))): `cardscan profiles trust \(target)` to let it send them"
+                        )
                     }
                 }
             }

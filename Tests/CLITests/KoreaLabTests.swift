@@ -19,7 +19,10 @@ import Testing
         ),
         (
             "cashbee-image.json", "cashbee",
-            [#""amount": 8800,\#n    "currency": "KRW""#, #""issuer": "eB (Cashbee)""#, #""time": "2024-09-20T12:30:00+09:00""#, #""amount": -1500"#],
+            [
+                #""amount": 8800,\#n    "currency": "KRW""#, #""issuer": "eB (Cashbee)""#, #""time": "2024-09-20T12:30:00+09:00""#,
+                #""amount": -1500"#,
+            ],
             []
         ),
         (
@@ -32,7 +35,9 @@ import Testing
         ),
     ]
 
-    func expect(_ r: (status: Int32, stdout: String, stderr: String), _ card: (image: String, profile: String, expected: [String], absent: [String])) {
+    func expect(
+        _ r: (status: Int32, stdout: String, stderr: String), _ card: (image: String, profile: String, expected: [String], absent: [String])
+    ) {
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("\"profile\": \"\(card.profile)\""), "\(r.stdout)")
         for e in card.expected { #expect(r.stdout.contains(e), "\(card.image): \(e)") }
@@ -55,7 +60,8 @@ import Testing
             let pn532 = try Lab.PN532(Lab.root + "/Tests/LabCards/" + card.image)
             defer { pn532.stop() }
             expect(
-                try Lab.cardscan(["--device", pn532.connectionString, "--json", "--timeout", "5"], environment: ["LIBNFC_AUTO_SCAN": "false"]),
+                try Lab.cardscan(
+                    ["--device", pn532.connectionString, "--json", "--timeout", "5"], environment: ["LIBNFC_AUTO_SCAN": "false"]),
                 card)
         }
     }

@@ -10,7 +10,9 @@ import Testing
         #expect(policy.name(of: CommandAPDU(cla: 0x90, ins: 0x4C, p1: 0, p2: 0, le: 4)) == "GET BALANCE (KS X 6924)")
         #expect(policy.name(of: CommandAPDU(cla: 0x80, ins: 0x5C, p1: 0, p2: 2, le: 4)) == "GET BALANCE (PBOC / JT/T)")
         #expect(policy.name(of: CommandAPDU(cla: 0x94, ins: 0xB2, p1: 1, p2: 0x3C, le: 0)) == "READ RECORD (Calypso class)")
-        #expect(policy.refusal(of: CommandAPDU(cla: 0x80, ins: 0x54, p1: 1, p2: 0)) == "it is DEBIT FOR PURCHASE (PBOC), which changes the card")
+        #expect(
+            policy.refusal(of: CommandAPDU(cla: 0x80, ins: 0x54, p1: 1, p2: 0)) == "it is DEBIT FOR PURCHASE (PBOC), which changes the card"
+        )
         #expect(policy.refusal(of: CommandAPDU(cla: 0x90, ins: 0x78, p1: 0, p2: 0)) == "it may change the card (not in the read-only list)")
         // The standard set alone knows none of them.
         #expect(!CommandPolicy.standard.isReadOnly(CommandAPDU(cla: 0x90, ins: 0x4C, p1: 0, p2: 0, le: 4)))

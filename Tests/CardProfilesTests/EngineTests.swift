@@ -251,7 +251,9 @@ import Testing
         #expect(r.report?.warnings.map(\.reason) == ["answer 'log' has 2 record(s): no record 5"])
         // Without `record`, a records answer is refused for the balance, and the error says how.
         #expect {
-            try load(profileYAML("steps:\n  - read-records: { sfi: 4 }\n    as: log\nbalance: { from: log, offset: 0, length: 2, type: uint }\n"))
+            try load(
+                profileYAML("steps:\n  - read-records: { sfi: 4 }\n    as: log\nbalance: { from: log, offset: 0, length: 2, type: uint }\n")
+            )
         } throws: { ($0 as? ProfileLoadError)?.message.contains("or pick one with record: N") == true }
     }
 
@@ -291,5 +293,32 @@ import Testing
                     "steps:\n  - read-records: { sfi: 4 }\n    as: fares\ntrips:\n  from: fares\n  fields:\n    x: { from: fares, offset: 0, length: 1, type: uint }\n"
                 ))
         } throws: { ($0 as? ProfileLoadError)?.message.contains("may only name an answer listed in trips.join") == true }
+    }
+
+    /// `clock-shift`: counts before the moment get the shift (KMT's clock, 6 hours ahead until
+    /// 2019); later ones do not. It needs a UTC `seconds` count.
+    @Test func aClockShiftCorrectsCountsBeforeItsMoment() throws {
+        let p = try load(
+            profileYAML(
+                """
+                steps:
+                  - read-binary: { sfi: 1, length: 8 }
+                    as: t
+                card:
+                  old: { from: t, offset: 0, length: 4, type: seconds, epoch: 2000-01-01, utc: true, zone: Asia/Jakarta, clock-shift: { before: "2019-01-01T00:00:00+07:00", seconds: -21600 } }
+                  new: { from: t, offset: 4, length: 4, type: seconds, epoch: 2000-01-01, utc: true, zone: Asia/Jakarta, clock-shift: { before: "2019-01-01T00:00:00+07:00", seconds: -21600 } }
+                """))
+        // 2018-12-30T01:00Z + 6 h as the card kept it; 2024-05-06T00:30Z.
+        let old = 599_446_800 + 21_600, new = 768_270_600
+        let bytes = withUnsafeBytes(of: UInt32(old).bigEndian, Array.init) + withUnsafeBytes(of: UInt32(new).bigEndian, Array.init)
+        let r = try run(p, [("00 B0 81 00 08", bytes.map { String(format: "%02X", $0) }.joined(separator: " ") + " 90 00")])
+        #expect(r.report?[card: "old"] == .string("2018-12-30T08:00:00+07:00"))
+        #expect(r.report?[card: "new"] == .string("2024-05-06T07:30:00+07:00"))
+        #expect {
+            try load(
+                profileYAML(
+                    "steps:\n  - read-binary: { sfi: 1, length: 4 }\n    as: t\ncard:\n  x: { from: t, offset: 0, length: 4, type: seconds, epoch: 2000-01-01, zone: +07:00, clock-shift: { before: \"2019-01-01T00:00+07:00\", seconds: -60 } }\n"
+                ))
+        } throws: { ($0 as? ProfileLoadError)?.message.contains("use it with type seconds and utc: true") == true }
     }
 }

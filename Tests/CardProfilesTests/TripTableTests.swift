@@ -16,7 +16,10 @@ import Testing
         let first = report(
             "t-money", currency: "KRW", number: "1010",
             trips: [
-                [("time", .string("2024-11-05T08:30:12+09:00")), ("kind", .string("purchase")), ("amount", .int(-1400)), ("place", .string("Seoul, \"Stn\""))],
+                [
+                    ("time", .string("2024-11-05T08:30:12+09:00")), ("kind", .string("purchase")), ("amount", .int(-1400)),
+                    ("place", .string("Seoul, \"Stn\"")),
+                ],
                 [("kind", .string("top-up")), ("amount", .int(10000)), ("place", .string("two\nlines"))],
             ])
         #expect(table.header(for: first) == "profile,card,time,kind,amount,currency,place,details\r\n")

@@ -1,0 +1,58 @@
+import Foundation
+import LabSupport
+import Testing
+
+/// Edy, KMT and MRT Jakarta lab cards (scripts/felica-lab-images.py) read through the real
+/// pcscd (vpcd, FeliCa in pseudo-APDUs) and the real libnfc (the emulated PN532), detected
+/// without --profile.
+@Suite struct FeliCaPursesLabTests {
+    /// What each card must read to: values worked out from the image script's named values.
+    static let cards: [(image: String, profile: String, expected: [String])] = [
+        (
+            "edy-image.json", "edy",
+            [
+                #""number": "1234567890ABCDEF""#, #""amount": 4150,\#n    "currency": "JPY""#,
+                #""time": "2024-10-03T12:15:30+09:00""#, #""amount": -850"#, #""kind": "charge""#, #""amount": 5000"#,
+                #""time": "2024-09-28T23:59:59+09:00""#, #""kind": "gift""#, #""amount": 120"#,
+            ]
+        ),
+        (
+            "kmt-image.json", "kmt",
+            [
+                #""number": "0195000012345678""#, #""amount": 3750000,\#n    "currency": "IDR""#, #""transactions": 17"#,
+                #""time": "2024-05-06T07:30:00+07:00""#, #""amount": -300000"#, #""kind": "top-up""#, #""amount": 5000000"#,
+                // Kept 6 hours ahead by the card before 2019: the clock shift takes them off.
+                #""time": "2018-12-30T08:00:00+07:00""#, #""station": 261"#,
+            ]
+        ),
+        ("mrt-jakarta-image.json", "mrt-jakarta", [#""amount": 2400000,\#n    "currency": "IDR""#, #""lastAmount": 1400000"#]),
+    ]
+
+    func expect(_ r: (status: Int32, stdout: String, stderr: String), _ card: (image: String, profile: String, expected: [String])) {
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("\"profile\": \"\(card.profile)\""), "\(r.stdout)")
+        for e in card.expected { #expect(r.stdout.contains(e), "\(card.image): \(e)") }
+        #expect(!r.stdout.contains("\"warnings\""), "\(r.stdout)")
+    }
+
+    @Test(arguments: cards.indices) func eachCardThroughPCSC(_ i: Int) throws {
+        let card = Self.cards[i]
+        try Lab.exclusive {
+            let served = try Lab.Card(Lab.root + "/Tests/LabCards/" + card.image)
+            defer { served.stop() }
+            expect(try Lab.cardscan(["scan", "--json", "--timeout", "5"]), card)
+        }
+    }
+
+    @Test(arguments: cards.indices) func eachCardThroughLibnfc(_ i: Int) throws {
+        let card = Self.cards[i]
+        try Lab.exclusive {
+            let pn532 = try Lab.PN532(Lab.root + "/Tests/LabCards/" + card.image)
+            defer { pn532.stop() }
+            expect(
+                try Lab.cardscan(
+                    ["--device", pn532.connectionString, "--json", "--timeout", "5"], environment: ["LIBNFC_AUTO_SCAN": "false"]),
+                card)
+        }
+    }
+}
