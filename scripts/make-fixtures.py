@@ -196,6 +196,13 @@ def t_union():
     t.x(sel, fci(aid, info) + OK).x("00 B0 97 00 0B", "6A 82")
     t.x("80 5C 00 02 04", h("00000032") + OK).x("80 5C 01 02 04", "6D 00")
     pboc_log(t, SH_TRIPS[:2], all_records=True).write("t-union/missing-optional-files.apdu")
+    # What a real Shanghai-issued card answered (issue 12): 800 to P1 00 and to P1 01; its
+    # holder saw ¥0.00. And a card that owes money: 0 on the purse, 350 to P1 01 → −¥3.50.
+    for name, purse, owed in (("purse-equals-overdraft", "00000320", "00000320"), ("money-owed", "00000000", "0000015E")):
+        t = T("t-union", "3B 8F 80 01 4D 54 00 02 01 00 FF FF 01 14 01 34 22 07 11 00")
+        t.x(sel, fci(aid, info) + OK).x("00 B0 97 00 0B", mgmt + OK)
+        t.x("80 5C 00 02 04", h(purse) + OK).x("80 5C 01 02 04", h(owed) + OK)
+        pboc_log(t, SH_TRIPS[:1], all_records=False).write(f"t-union/{name}.apdu")
 
 def lingnan():
     appy = "50 41 59 2E 41 50 50 59"

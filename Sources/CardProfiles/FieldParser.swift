@@ -11,7 +11,7 @@ struct FieldParser {
         "epoch", "zone", "year-base", "drop-digits", "strip-zeros", "check-digit", "format", "optional",
         "difference", "sum", "bit-offset", "bit-length", "field", "time-field", "table", "personal", "slice", "record", "when-present",
         "utc", "when", "clock-shift",
-        "time-type",
+        "time-type", "absent-is-zero",
     ]
 
     /// `inTrips`: a field of a trip or contract record (no `from` needed); `inContracts`: of
@@ -31,10 +31,11 @@ struct FieldParser {
             if refs.count != 2 { r.issue(g(op), "\(path).\(op)", "\(op) takes exactly two field names, e.g. [balance, older.balance]") }
             spec.source = .derived(FieldSpec.DerivedOperation(rawValue: op)!, refs)
             spec.optional = g("optional").flatMap { r.bool($0, "\(path).optional") } ?? false
+            spec.absentIsZero = g("absent-is-zero").flatMap { r.bool($0, "\(path).absent-is-zero") } ?? false
             if spec.type == .minutes, g("zone") != nil || g("epoch") != nil {
                 r.issue(g("zone") ?? g("epoch"), path, "type minutes is a time of day: it takes no epoch or zone")
             }
-            for k in m.map(\.key) where !["difference", "sum", "optional"].contains(k) {
+            for k in m.map(\.key) where !["difference", "sum", "optional", "absent-is-zero"].contains(k) {
                 r.issue(g(k), "\(path).\(k)", "'\(k)' does not apply to a derived field")
             }
             return FieldSpec(spec)

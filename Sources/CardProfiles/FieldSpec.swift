@@ -52,6 +52,9 @@ public final class FieldSpec: Sendable {
         /// `utc: true`: a `seconds` count runs from the epoch's midnight in UTC (Rav-Kav), and
         /// the moment is shown in `zone`; otherwise the count is in the card's local time.
         public var utc = false
+        /// A derived field whose second operand was not read (an optional figure the card
+        /// may not give) takes it as 0 (`absent-is-zero`).
+        public var absentIsZero = false
         /// `clock-shift`: counts before a moment (the operator's clock was off) get `seconds`
         /// added. With `utc`: the moment as seconds after the epoch's UTC midnight.
         public var clockShift: (beforeCount: Int, seconds: Int)?

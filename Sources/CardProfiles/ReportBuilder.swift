@@ -378,7 +378,7 @@ struct DerivedReferences {
             let v: FieldValue?? = o.older ? older?[o.index] : row[o.index]
             return v??.intValue
         }
-        guard let a = get(ops[0]), let b = get(ops[1]) else { return nil }
+        guard let a = get(ops[0]), let b = get(ops[1]) ?? (spec.layout.absentIsZero ? 0 : nil) else { return nil }
         let (result, overflow) = op == .difference ? a.subtractingReportingOverflow(b) : a.addingReportingOverflow(b)
         guard !overflow else {
             warn("\(a) \(op == .difference ? "−" : "+") \(b) does not fit a 64-bit signed integer")
