@@ -229,7 +229,8 @@ def cepas_purse(balance, can):
     return bytes(p[:63])
 
 def cepas_record(kind, amount, seconds, text):
-    return bytes([kind]) + (amount & 0xFFFFFF).to_bytes(3, "big") + seconds.to_bytes(4, "big") + text.encode().ljust(8, b" ")
+    raw = text if isinstance(text, bytes) else text.encode()
+    return bytes([kind]) + (amount & 0xFFFFFF).to_bytes(3, "big") + seconds.to_bytes(4, "big") + raw.ljust(8, b" ")
 
 def ezlink():
     # 2024-03-05 08:30:00 SGT = 29 years + 64 days after 1995-01-01 → seconds computed here.
@@ -243,7 +244,25 @@ def ezlink():
     t.x("00 A4 00 00 02 40 00 00", OK)
     t.x("90 32 03 00 00", cepas_purse(1234, "1009123456781234") + OK)
     t.x("90 32 03 00 01 00 00", hist + OK)
+    t.x("90 32 03 00 01 03 00", "6A 83")  # asked from record 3: there is no older one
     t.write("ezlink/full-read.apdu")
+    # A full first answer (the newest 15 records) and 2 older ones behind it: the second
+    # request starts at record 15 (0x0F), as Metrodroid and Farebot ask.
+    newest = b"".join(cepas_record(48, -100 - i, secs(2024, 3, 20 - i, 8, 0, 0), f"EW{i:02d}NS1") for i in range(15))
+    older = cepas_record(49, -92, secs(2024, 3, 4, 18, 5, 0), "BUS 174") + cepas_record(117, 5000, secs(2024, 3, 4, 9, 0, 0), "TOPUP")
+    t = T("ezlink", "3B 88 80 01 1C 2D 94 11 F7 71 85 00 BE")
+    t.x("00 A4 00 00 02 40 00 00", OK)
+    t.x("90 32 03 00 00", cepas_purse(3456, "1009123456781234") + OK)
+    t.x("90 32 03 00 01 00 00", newest + OK)
+    t.x("90 32 03 00 01 0F 00", older + OK)
+    t.write("ezlink/more-history.apdu")
+    # NETS FlashPay: CAN prefix 111; a place with a Latin-1 byte (É) and a NUL in it.
+    t = T("ezlink", "3B 88 80 01 1C 2D 94 11 F7 71 85 00 BE")
+    t.x("00 A4 00 00 02 40 00 00", OK)
+    t.x("90 32 03 00 00", cepas_purse(777, "1110000012345678") + OK)
+    t.x("90 32 03 00 01 00 00", cepas_record(1, -450, secs(2024, 3, 6, 12, 0, 0), b"CAF\xc9\x00RUE") + OK)
+    t.x("90 32 03 00 01 01 00", "6A 83")
+    t.write("ezlink/flashpay.apdu")
     # Negative balance (−3.20 SGD), no history (6A83).
     t = T("ezlink", "3B 8C 80 01 50 68 DD A5 B1 1C 00 00 11 77 81 85 82")
     t.x("00 A4 00 00 02 40 00 00", OK)

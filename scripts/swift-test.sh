@@ -10,6 +10,7 @@ status=${PIPESTATUS[0]}
 if [ "$status" -ne 0 ]; then
     echo
     echo "=== swift test failed (exit $status); the failures again: ==="
-    grep -a -A8 -E "✘ Test .*(recorded an issue|failed)|error: |Fatal error|Crash" "$log" | grep -av "^✔" | head -150
+    # Each "✘" line with the "↳" detail lines under it; a crash's "Fatal error" lines too.
+    awk '/^✘/ { print; keep = 1; next } keep && /^↳|^ / { print; next } { keep = 0 } /Fatal error|error: / { print }' "$log" | head -150
 fi
 exit "$status"

@@ -28,6 +28,9 @@ final class ISO7816StepRunner: StepRunner {
             case .command(let c, let retry):
                 let (r, sent) = try read(c, retryLength: retry, profile)
                 if c.ins == 0xA4 { selectionFailed = !r.statusWord.isSuccess }
+                if r.statusWord.isSuccess, let more = step.continuation {
+                    return try continued(c, first: r.data, more, profile)
+                }
                 if r.statusWord.isSuccess { return .answered(.data(r.data)) }
                 var result = StepResult.refused(.status(r.statusWord))
                 result.command = sent.description
@@ -52,6 +55,28 @@ final class ISO7816StepRunner: StepRunner {
         } catch {
             throw ReadError(error)
         }
+    }
+
+    /// A `continue` step: `c` again with its data byte set to the records so far, appended,
+    /// until `times` more, an error status or an empty answer (what was read is kept; a card
+    /// taken away meanwhile keeps it too, as a partial answer).
+    private func continued(_ c: CommandAPDU, first: [UInt8], _ more: (unit: Int, times: Int), _ profile: Profile) throws -> StepResult {
+        var data = first
+        for _ in 0..<more.times {
+            let count = data.count / more.unit
+            guard !data.isEmpty, count <= 0xFF else { break }
+            var next = c
+            next.data = [UInt8(count)]
+            let r: ResponseAPDU
+            do { (r, _) = try read(next, retryLength: nil, profile) } catch let e as CardTransportError {
+                var result = StepResult.answered(.data(data))
+                result.interrupted = .transport(e)
+                return result
+            }
+            guard r.statusWord.isSuccess, !r.data.isEmpty else { break }
+            data += r.data
+        }
+        return .answered(.data(data))
     }
 
     /// Sends `c` in the profile's classes: the last accepted first, the next on `6E 00`.

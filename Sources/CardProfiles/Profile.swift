@@ -104,6 +104,11 @@ public struct Step: Sendable {
     /// Reverse the bytes of the answer (or of each record) before any field reads it (Opal
     /// stores its record least significant byte first).
     public var reverseBytes = false
+    /// `continue: { unit: 16, times: 1 }`: after a `command` step's answer, send the command
+    /// again with its one data byte set to the records received so far (bytes ÷ unit), and
+    /// append the answer; at most `times` times, ending early on an error or an empty answer
+    /// (CEPAS history: the first answer holds the newest 15 records, the next starts there).
+    public var continuation: (unit: Int, times: Int)?
     public var line: Int
 
     /// What the step sends, in its technology's terms: one ``StepRunner`` per technology

@@ -174,7 +174,9 @@ public enum ProfileLoader {
     }
 
     static func parseStep(_ node: Node, _ path: String, _ r: YAMLReader) -> Step? {
-        guard let m = r.mapping(node, path, allowed: stepActions + ["as", "end", "optional", "use-if-present", "layout", "reverse-bytes"])
+        guard
+            let m = r.mapping(
+                node, path, allowed: stepActions + ["as", "end", "optional", "use-if-present", "layout", "reverse-bytes", "continue"])
         else { return nil }
         let get = { (k: String) in m.first { $0.key == k }?.node }
         let actions = m.filter { stepActions.contains($0.key) }
@@ -222,6 +224,17 @@ public enum ProfileLoader {
         var step = Step(name: name, action: action, end: end, optional: optional, useIfPresent: useIfPresent, line: r.line(node))
         step.layout = r.string(get("layout"), "\(path).layout")
         step.reverseBytes = get("reverse-bytes").flatMap { r.bool($0, "\(path).reverse-bytes") } ?? false
+        if let cn = get("continue"), let cm = r.mapping(cn, "\(path).continue", allowed: ["unit", "times"]) {
+            let cg = { (k: String) in cm.first { $0.key == k }?.node }
+            let unit = r.int(cg("unit"), "\(path).continue.unit", range: 1...255)
+            if cg("unit") == nil { r.issue(cn, "\(path).continue.unit", "required key 'unit' is missing (the bytes of one record)") }
+            let times = r.int(cg("times"), "\(path).continue.times", range: 1...16) ?? 1
+            if case .iso7816(.command(let c, _)) = action, c.data.count == 1 {
+                if let unit { step.continuation = (unit, times) }
+            } else {
+                r.issue(cn, "\(path).continue", "'continue' repeats a `command` whose data is one byte (where to start)")
+            }
+        }
         return step
     }
 

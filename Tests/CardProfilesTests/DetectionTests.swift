@@ -69,7 +69,8 @@ import Testing
             Issue.record("expected unrecognised")
             return
         }
-        #expect(tried.count == 16)  // the ISO 7816 profiles: 8 byte-layout ones and 8 Calypso ones
+        #expect(tried.count == 19)  // the ISO 7816 profiles: 8 byte-layout, 8 Calypso and 3 KS X 6924 ones
+        #expect(tried.suffix(3) == ["snapper", "cashbee", "t-money"])  // tried last (detect.order 150, 160)
         #expect(outcome.result.error?.isNotRecognised == true)
     }
 
