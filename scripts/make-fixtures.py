@@ -77,16 +77,18 @@ def fci(aid, inner):
     body = h("84") + bytes([len(h(aid))]) + h(aid) + h("A5") + bytes([len(a5)]) + a5
     return h("6F") + bytes([len(body)]) + body
 
-def pboc_log(t, trips, all_records, last=10, sfi=0x18):
+def pboc_log(t, trips, all_records, sfi=0x18):
+    """The log read as the China profiles do: "all records" first; else record by record
+    until 6A 83, or until a record numbered 1 (the card's first transaction: none older)."""
     p2_all = (sfi << 3) | 5
     p2_one = (sfi << 3) | 4
     if all_records:
         t.x(f"00 B2 01 {p2_all:02X} 00", b"".join(record(*r) for r in trips) + OK)
         return t
     t.x(f"00 B2 01 {p2_all:02X} 00", "6A 86")
-    for i, r in enumerate(trips[:last], 1):
+    for i, r in enumerate(trips, 1):
         t.x(f"00 B2 {i:02X} {p2_one:02X} 17", record(*r) + OK)
-    if len(trips) < last:
+    if not trips or trips[-1][0] != 1:
         t.x(f"00 B2 {len(trips) + 1:02X} {p2_one:02X} 17", "6A 83")
     return t
 
@@ -96,6 +98,12 @@ def shanghai():
     t = T("shanghai-transit", SH_ATR)
     t.x(SELECT_CU, fci(CU_AID, info) + OK).x("80 5C 00 02 04", h("8000164E") + OK)
     pboc_log(t, SH_TRIPS, all_records=False).write("shanghai-transit/full-read.apdu")
+    # 1b. A new card with exactly its first ten transactions (numbered 10…1): record 10 is
+    #     transaction 1, so no eleventh READ RECORD is sent (13 exchanges, not 14).
+    t = T("shanghai-transit", SH_ATR)
+    t.x(SELECT_CU, fci(CU_AID, info) + OK).x("80 5C 00 02 04", h("8000164E") + OK)
+    first_ten = [(10 - i,) + tuple(r[1:]) for i, r in enumerate(SH_TRIPS)]
+    pboc_log(t, first_ten, all_records=False).write("shanghai-transit/first-ten.apdu")
     # 2. A card that answers "all records from P1": 3 exchanges.
     t = T("shanghai-transit", SH_ATR)
     t.x(SELECT_CU, fci(CU_AID, info) + OK).x("80 5C 00 02 04", h("0000164E") + OK)

@@ -32,7 +32,9 @@ enum ISO7816StepParser {
             guard let rec = r.int(g("record"), "\(apath).record", range: 1...254) else { return nil }
             return .command(.readRecord(UInt8(rec), sfi: sfi.map(UInt8.init), length: length), retryLength: retry)
         case "read-records":
-            guard let m = r.mapping(node, apath, allowed: ["sfi", "first", "last", "length", "try-all-first", "retry-length"]) else {
+            guard
+                let m = r.mapping(node, apath, allowed: ["sfi", "first", "last", "length", "try-all-first", "retry-length", "sequence"])
+            else {
                 return nil
             }
             let g = { (k: String) in m.first { $0.key == k }?.node }
@@ -44,10 +46,19 @@ enum ISO7816StepParser {
             let tryAll = g("try-all-first").flatMap { r.bool($0, "\(apath).try-all-first") } ?? false
             if tryAll && length == nil { r.issue(node, "\(apath).try-all-first", "needs 'length' to split the answer into records") }
             let retry = retryLength(g, length: length, node, apath, r)
-            return .readRecords(
-                .init(
-                    sfi: sfi.map(UInt8.init), first: UInt8(first), last: last.map(UInt8.init), length: length, tryAllFirst: tryAll,
-                    retryLength: retry))
+            var reads = ISO7816Step.RecordReads(
+                sfi: sfi.map(UInt8.init), first: UInt8(first), last: last.map(UInt8.init), length: length, tryAllFirst: tryAll,
+                retryLength: retry)
+            if let sn = g("sequence"), let sm = r.mapping(sn, "\(apath).sequence", allowed: ["offset", "length"]) {
+                let sg = { (k: String) in sm.first { $0.key == k }?.node }
+                let off = r.int(sg("offset"), "\(apath).sequence.offset", range: 0...255) ?? 0
+                let len = r.int(sg("length"), "\(apath).sequence.length", range: 1...4) ?? 2
+                if let length, off + len > length {
+                    r.issue(sn, "\(apath).sequence", "bytes \(off)…\(off + len - 1) are past a \(length)-byte record")
+                }
+                reads.sequence = (off, len)
+            }
+            return .readRecords(reads)
         case "command":
             guard let bytes = r.hex(node, apath) else { return nil }
             do {

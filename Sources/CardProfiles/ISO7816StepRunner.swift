@@ -109,8 +109,8 @@ final class ISO7816StepRunner: StepRunner {
         return try send(explicit, profile)
     }
 
-    /// READ RECORD from `first` until `last`, an `end` status word, or an error status (the
-    /// records read so far are kept with the refusal).
+    /// READ RECORD from `first` until `last`, an `end` status word, an error status (the
+    /// records read so far are kept with the refusal), or a record whose `sequence` is 1.
     private func readRecords(_ reads: ISO7816Step.RecordReads, end: [StatusWord], _ profile: Profile) throws -> StepResult {
         var records: [[UInt8]] = []
         if reads.tryAllFirst, let length = reads.length {
@@ -139,6 +139,11 @@ final class ISO7816StepRunner: StepRunner {
             }
             records.append(r.data)
             n += 1
+            if let q = reads.sequence, r.data.count >= q.offset + q.length,
+                r.data[q.offset..<(q.offset + q.length)].reduce(0, { $0 << 8 | Int($1) }) == 1
+            {
+                break  // the card's first transaction: there is no older record to ask for
+            }
         }
         return .answered(.records(records))
     }

@@ -175,6 +175,11 @@ public enum ISO7816Step: Sendable {
         public var length: Int?
         public var tryAllFirst = false
         public var retryLength: Int?
+        /// `sequence: { offset, length }`: where each record keeps its transaction number
+        /// (big-endian). A record numbered 1 is the card's first transaction: nothing older
+        /// exists, so no READ RECORD is sent after it (PBOC's log: a card with exactly its
+        /// first ten transactions costs no eleventh command).
+        public var sequence: (offset: Int, length: Int)?
     }
 
     var declaredLength: Int? {

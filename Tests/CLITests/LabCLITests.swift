@@ -14,7 +14,7 @@ import Testing
             let r = try Lab.cardscan(["--profile", "shanghai-transit", "--timeout", "5"])
             #expect(r.status == 0, "\(r.stderr)")
             #expect(r.stdout.contains("  Balance  ¥57.10"))
-            #expect(r.stdout.contains("10 trip(s), 13 exchange(s)"))
+            #expect(r.stdout.contains("10 trip(s), 14 exchange(s)"))
             let detected = try Lab.cardscan(["scan", "--json", "-r", "00 00", "--timeout", "5"])
             #expect(detected.stdout.contains("\"profile\": \"shanghai-transit\""))
             #expect(detected.stdout.contains("\"exchanges\": 13"))
@@ -159,7 +159,7 @@ import Testing
             }
             #expect(
                 lines().allSatisfy {
-                    $0.hasPrefix("{\"profile\":\"shanghai-transit\"") && $0.hasSuffix("\"exchanges\":13,\"partial\":false}")
+                    $0.hasPrefix("{\"profile\":\"shanghai-transit\"") && $0.hasSuffix("\"exchanges\":14,\"partial\":false}")
                 })
             try Lab.stopPCSCD()
             try Lab.ensurePCSCD()

@@ -47,7 +47,7 @@ import Testing
         #expect(lines[3] == "  Balance  ¥57.10")
         #expect(lines.contains("  Time                        Kind                Amount  Terminal      Sequence"))
         #expect(lines.contains("  2024-03-04 18:00:00 +08:00  top-up              ¥50.00  120000000005        10"))
-        #expect(lines.last == "  10 trip(s), 13 exchange(s) with the card")
+        #expect(lines.last == "  10 trip(s), 14 exchange(s) with the card")
         #expect(!r.stdout.contains("\u{1B}["), "no colour when not a terminal")
         // Thousands are grouped: a Suica holding 1270 yen (no minor unit), a 2000-yen top-up.
         let suica = try cardscan("replay", Lab.fixture("suica/full-read.apdu"))
