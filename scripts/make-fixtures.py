@@ -357,6 +357,27 @@ def suica():
         if name == "two-trips":
             # Removed while asked for its issuer: balance and trips are kept (partial).
             t.removed().write("suica/removed-before-issuer.apdu")
+    # Issue 12's Suica corrections in one history, newest first: a vending purchase at 15:28
+    # (console C8: bytes 6-7 are 0x7B80, hour 15, minute 28 — as in Farebot's public sample),
+    # a fare paid with an auto-charge at the exit gate (process 15), a ticket-machine top-up
+    # (console 13), a plain fare, then two blocks with no date (starting 00 00 00 80, as on a
+    # real PASMO): not trips, and no fare is made up for the oldest real record from them.
+    def block(con, proc, date, b67, b89, bal):
+        return bytes([con, proc, 0, 2]) + date.to_bytes(2, "big") + h(b67) + h(b89) + bal.to_bytes(2, "little") + bytes(4)
+    d = lambda yy, mm, dd: yy << 9 | mm << 5 | dd
+    hist = [block(0xC8, 0x46, d(24, 3, 8), "7B 80", "00 00", 1720),
+            block(0x16, 0x15, d(24, 3, 7), "E3 3B", "E6 21", 1840),
+            block(0x13, 0x02, d(24, 3, 6), "00 00", "00 00", 2050),
+            block(0x16, 0x01, d(24, 3, 5), "E6 21", "E3 3B", 50),
+            h("00 00 00 80 00 00 00 00 00 00 00 00 00 00 00 00"),
+            h("00 00 00 80 00 00 00 00 00 00 00 00 00 00 00 00")]
+    hist += [bytes(16)] * (20 - len(hist))
+    info = bytes(11) + (1720).to_bytes(2, "little") + b"\0" + h("01 E3")
+    t = FeliCaT("suica", idm, pmm, "00 03")
+    t.read(0x008B, [0], [info])
+    t.read(0x090F, list(range(10)), hist[:10]).read(0x090F, list(range(10, 20)), hist[10:])
+    t.request_service(nodes, set(variants["PASMO"]))
+    t.write("suica/corrections.apdu")
 
 def octopus():
     for name, raw in [("negative-balance", 0x164), ("positive-balance", 0x3E8)]:

@@ -18,6 +18,8 @@ public struct CardReport: Equatable, Sendable {
     /// Personal data the card holds that the report leaves out (`card.holderName`), shown
     /// only when the user asks (`--show-personal`).
     public var hidden: [String] = []
+    /// Records left out of `trips` and why (`--trace` prints them); not part of the JSON.
+    public var skipped: [String] = []
 
     public init(profile: String, name: String, currency: String) {
         self.profile = profile

@@ -69,7 +69,7 @@ public struct ReportBuilder {
         if variant == nil, let key = p.nameFrom, let i = p.card.firstIndex(where: { $0.name == key }), let v = values[i] {
             report.name = v.description
         }
-        if let t = p.trips { report.trips = trips(t, answers, warnings: &report.warnings) }
+        if let t = p.trips { report.trips = trips(t, answers, warnings: &report.warnings, skipped: &report.skipped) }
         if let c = p.contracts { report.contracts = contracts(c, answers, warnings: &report.warnings) }
         if !showPersonal {
             for (kind, rows, fields) in [
@@ -262,7 +262,9 @@ public struct ReportBuilder {
         }
     }
 
-    private func trips(_ t: TripSpec, _ answers: Answers, warnings: inout [ReportWarning]) -> [[(String, FieldValue)]] {
+    private func trips(
+        _ t: TripSpec, _ answers: Answers, warnings: inout [ReportWarning], skipped: inout [String]
+    ) -> [[(String, FieldValue)]] {
         var records: [[UInt8]]
         switch answers[t.from] {
         case .records(let r)?: records = r
@@ -287,6 +289,9 @@ public struct ReportBuilder {
         var positions = Array(records.indices)
         if t.skipEmpty {
             positions.removeAll { Self.isUnused(records[$0]) }
+            if positions.count < records.count {
+                skipped.append("trips: \(records.count - positions.count) unused record(s) of '\(t.from)' skipped (all 00 or all FF)")
+            }
             records = positions.map { records[$0] }
         }
 
@@ -311,7 +316,12 @@ public struct ReportBuilder {
             for (i, f) in fields.enumerated() where !f.spec.isDerived {
                 row[i] = value(f.spec, joined.isEmpty ? answers : rowAnswers, sources: [:], record: record) { problems.append((i, $0)) }
             }
-            if !skipIndexes.isEmpty, skipIndexes.allSatisfy({ row[$0] == nil || row[$0] == .int(0) }) { continue }
+            if !skipIndexes.isEmpty, skipIndexes.allSatisfy({ row[$0] == nil || row[$0] == .int(0) }) {
+                skipped.append(
+                    "trips: record \(positions[k] + 1) of '\(t.from)' skipped: \(t.skipWhenZero.joined(separator: ", ")) \(t.skipWhenZero.count == 1 ? "decodes" : "decode") to 0 or nothing (skip-when-zero) — \(r.hexString)"
+                )
+                continue
+            }
             rows.append((row, problems))
         }
         switch t.order {

@@ -34,6 +34,7 @@ struct ScanSettings {
         if trace { reader.observer = Tracer(felica: connection.card.technology == .felica).observe }
         if verbose { reader.onProfileChosen = { p in eprint("Profile \(p.id) (\(p.source))") } }
         let outcome = reader.read(connection)
+        if trace { for line in outcome.report?.skipped ?? [] { eprint(line) } }
         if let record, let transcript = outcome.transcript {
             try guarded { try TextFile.write(transcript.serialized(), to: record) }
             if outcome.ndef != nil { eprint("note: the card is an NFC Forum tag, not a transit card: \(record) holds its NDEF read") }

@@ -38,6 +38,7 @@ struct Replay: ParsableCommand {
                     transcript, file: file, registry: registry, explicit: profiles.profile,
                     lenient: lenient, showsPersonalData: profiles.showPersonal,
                     observer: trace ? { Tracer(felica: transcript.technology == "felica").observe($0) } : nil)
+                if trace { for line in outcome.result.report?.skipped ?? [] { eprint(line) } }
                 if let report = outcome.result.report {
                     if let table {
                         table.write(report)

@@ -289,4 +289,18 @@ import Testing
             #expect(r.stderr.contains(file) && r.stderr.contains(c.words), "\(sub[0]): \(r.stderr)")
         }
     }
+
+    /// Suica blocks with no date are not trips; `--trace` says which were left out and why.
+    @Test func skippedHistoryBlocksAreNamedInTheTrace() throws {
+        let r = try Lab.cardscan(["replay", Lab.fixture("suica/corrections.apdu"), "--trace"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("4 trip(s)"), "\(r.stdout)")
+        #expect(
+            r.stderr.contains(
+                "trips: record 5 of 'history' skipped: time decodes to 0 or nothing (skip-when-zero) — 00 00 00 80 00 00 00 00 00 00 00 00 00 00 00 00"
+            ), "\(r.stderr)")
+        #expect(r.stderr.contains("trips: 14 unused record(s) of 'history' skipped (all 00 or all FF)"))
+        let quiet = try Lab.cardscan(["replay", Lab.fixture("suica/corrections.apdu")])
+        #expect(!quiet.stderr.contains("skipped"))
+    }
 }

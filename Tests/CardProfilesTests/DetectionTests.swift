@@ -34,7 +34,7 @@ import Testing
         t.headers.removeAll { $0.key == "profile" }
         let outcome = try TranscriptReplay.run(t, file: "x", registry: builtInRegistry)
         #expect(outcome.profile?.id == "shanghai-transit")
-        #expect(outcome.result.report?.exchanges == 13)
+        #expect(outcome.result.report?.exchanges == 14)  // SELECT, GET BALANCE, all-records refused, 10 records, 6A 83
         #expect(outcome.unused.isEmpty)
     }
 
