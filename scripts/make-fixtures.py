@@ -380,7 +380,9 @@ def suica():
     t.write("suica/corrections.apdu")
 
 def octopus():
-    for name, raw in [("negative-balance", 0x164), ("positive-balance", 0x3E8)]:
+    # 0x100 = 256 → −HK$9.40 with offset 350; 0x3E8 → HK$65.00; 920 (03 98) is what a real
+    # card answered when its holder saw HK$57.00 (issue 12): the offset-350 evidence.
+    for name, raw in [("negative-balance", 0x100), ("positive-balance", 0x3E8), ("real-card-920", 920)]:
         t = FeliCaT("octopus", "01 01 07 01 E1 12 34 56", "00 F1 00 00 00 01 43 00", "80 08")
         t.read(0x0117, [0], [raw.to_bytes(4, "big") + bytes(12)])
         t.write(f"octopus/{name}.apdu")

@@ -520,7 +520,7 @@ import Testing
             defer { card.stop() }
             let r = try Lab.cardscan(["--json", "--timeout", "5"])
             #expect(r.status == 0, "\(r.stderr)")
-            #expect(r.stdout.contains("\"profile\": \"octopus\"") && r.stdout.contains("\"amount\": 5000"), "\(r.stdout)")
+            #expect(r.stdout.contains("\"profile\": \"octopus\"") && r.stdout.contains("\"amount\": 6500"), "\(r.stdout)")
             // Its second system, Shenzhen Tong (raw 0190 → (400 − 350) × 10 fen).
             let szt = try Lab.cardscan(["--json", "--timeout", "5", "--profile", "shenzhen-tong-felica"])
             #expect(

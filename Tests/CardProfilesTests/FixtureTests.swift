@@ -83,12 +83,17 @@ import Testing
         #expect(outcome.result.report?.balance == -940)  // raw 0100: (256 − 350) × 10 fen
     }
 
+    /// Offset 350 for every card (docs/cards/octopus.md): a real card's raw 920 is what its
+    /// holder saw as HK$57.00; a raw value below 350 is money owed.
     @Test func octopusOffsetFollowsTheDocumentedChoice() throws {
         var t = try transcript("octopus/negative-balance.apdu")
         t.headers.removeAll { $0.key == "profile" }
         let outcome = try TranscriptReplay.run(t, file: "f", registry: builtInRegistry)
         #expect(outcome.profile?.id == "octopus")  // Suica's poll for 0003 finds nothing
-        #expect(outcome.result.report?.balance == -1440)  // Metrodroid's vector: 00000164 → HKD −14.40
+        #expect(outcome.result.report?.balance == -940)  // raw 256: (256 − 350) × 10 cents
+        #expect(outcome.result.report?[card: "stored"] == .int(256))
+        let real = try TranscriptReplay.run(try transcript("octopus/real-card-920.apdu"), file: "f", registry: builtInRegistry)
+        #expect(real.result.report?.balance == 5700)
     }
 
     @Test func allRecordsCardNeedsThreeExchanges() throws {
