@@ -87,7 +87,17 @@ def mrtj():
         {"100B": [hexs(bytes(16))], "10D7": [purse(24_000, 14_000, 5)]})
 
 
-IMAGES = {"edy-image.json": edy, "kmt-image.json": kmt, "mrt-jakarta-image.json": mrtj}
+def pasmo_edy():
+    """The PASMO lab card with Edy in its common area (FE00): one IDm, two purses."""
+    doc = json.load(open(os.path.join(ROOT, "Tests", "LabCards", "pasmo-image.json"), encoding="utf-8"))
+    doc["note"] = "The PASMO lab card (pasmo-image.json) with the Edy lab card's services in system FE00: two purses on one IDm"
+    for system in doc["systems"]:
+        if system["code"] == "FE00":
+            system["services"] = edy()["systems"][0]["services"]
+    return doc
+
+
+IMAGES = {"edy-image.json": edy, "kmt-image.json": kmt, "mrt-jakarta-image.json": mrtj, "pasmo-edy-image.json": pasmo_edy}
 
 
 def main():

@@ -55,4 +55,25 @@ import Testing
                 card)
         }
     }
+
+    /// Edy beside PASMO on one IDm: plain cardscan reads the transit purse (Edy is tried after
+    /// the transit profiles), `--profile edy` the Edy one; the PASMO card without Edy's
+    /// services (FE00 alone, as on every Suica-family card) is never taken for Edy.
+    @Test func aDualCardReadsEachPurseWithItsProfile() throws {
+        try Lab.exclusive {
+            let served = try Lab.Card(Lab.root + "/Tests/LabCards/pasmo-edy-image.json")
+            defer { served.stop() }
+            let transit = try Lab.cardscan(["scan", "--json", "--timeout", "5"])
+            #expect(transit.stdout.contains("\"profile\": \"suica\"") && transit.stdout.contains("\"name\": \"PASMO\""), "\(transit.stdout)")
+            let edy = try Lab.cardscan(["scan", "--json", "--profile", "edy", "--timeout", "5"])
+            #expect(edy.status == 0, "\(edy.stderr)")
+            #expect(edy.stdout.contains(#""amount": 4150,\#n    "currency": "JPY""#) && edy.stdout.contains(#""number": "1234567890ABCDEF""#))
+        }
+        try Lab.exclusive {
+            let served = try Lab.Card(Lab.root + "/Tests/LabCards/pasmo-image.json")
+            defer { served.stop() }
+            let r = try Lab.cardscan(["scan", "--json", "--profile", "edy", "--timeout", "5"])
+            #expect(r.status == 76, "\(r.stdout)\(r.stderr)")
+        }
+    }
 }
