@@ -64,10 +64,12 @@ import Testing
             let served = try Lab.Card(Lab.root + "/Tests/LabCards/pasmo-edy-image.json")
             defer { served.stop() }
             let transit = try Lab.cardscan(["scan", "--json", "--timeout", "5"])
-            #expect(transit.stdout.contains("\"profile\": \"suica\"") && transit.stdout.contains("\"name\": \"PASMO\""), "\(transit.stdout)")
+            #expect(
+                transit.stdout.contains("\"profile\": \"suica\"") && transit.stdout.contains("\"name\": \"PASMO\""), "\(transit.stdout)")
             let edy = try Lab.cardscan(["scan", "--json", "--profile", "edy", "--timeout", "5"])
             #expect(edy.status == 0, "\(edy.stderr)")
-            #expect(edy.stdout.contains(#""amount": 4150,\#n    "currency": "JPY""#) && edy.stdout.contains(#""number": "1234567890ABCDEF""#))
+            #expect(
+                edy.stdout.contains(#""amount": 4150,\#n    "currency": "JPY""#) && edy.stdout.contains(#""number": "1234567890ABCDEF""#))
         }
         try Lab.exclusive {
             let served = try Lab.Card(Lab.root + "/Tests/LabCards/pasmo-image.json")

@@ -17,7 +17,7 @@ import Testing
             #expect(r.stdout.contains("10 trip(s), 14 exchange(s)"))
             let detected = try Lab.cardscan(["scan", "--json", "-r", "00 00", "--timeout", "5"])
             #expect(detected.stdout.contains("\"profile\": \"shanghai-transit\""))
-            #expect(detected.stdout.contains("\"exchanges\": 13"))
+            #expect(detected.stdout.contains("\"exchanges\": 14"))
         }
     }
 
@@ -300,7 +300,7 @@ import Testing
                 ["--device", pn532.connectionString, "--profile", "shanghai-transit", "--json", "--timeout", "5"],
                 environment: ["LIBNFC_AUTO_SCAN": "false"])
             #expect(r.status == 0, "\(r.stderr)")
-            #expect(r.stdout.contains("\"amount\": 5710") && r.stdout.contains("\"exchanges\": 13"))
+            #expect(r.stdout.contains("\"amount\": 5710") && r.stdout.contains("\"exchanges\": 14"))
         }
     }
 

@@ -62,7 +62,7 @@ import Testing
         #expect((json["balance"] as? [String: Any])?["amount"] as? Int == 5710)
         #expect((json["balance"] as? [String: Any])?["currency"] as? String == "CNY")
         #expect((json["trips"] as? [[String: Any]])?.first?["time"] as? String == "2024-03-05T08:30:15+08:00")
-        #expect(json["exchanges"] as? Int == 13)
+        #expect(json["exchanges"] as? Int == 14)
         #expect(json["partial"] as? Bool == false)
         #expect(r.stdout.hasPrefix("{\n  \"profile\": \"shanghai-transit\",\n  \"name\": "))
     }
