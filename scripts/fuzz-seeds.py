@@ -63,7 +63,8 @@ for path, text in transcripts():
         write("ndef-tags", bytes([kind]) + scripted(answers))
         write("pseudo-apdu", bytes([0]) + scripted([a + b"\x90\x00" for a in answers]))
 
-for path in sorted(glob.glob(os.path.join(ROOT, "profiles", "*.yaml")) + glob.glob(os.path.join(ROOT, "Tests", "Fixtures", "bad-profiles", "*.yaml"))
+for path in sorted(glob.glob(os.path.join(ROOT, "profiles", "*.yaml")) + glob.glob(os.path.join(ROOT, "profiles", "commands", "*.yaml"))
+                   + glob.glob(os.path.join(ROOT, "Tests", "Fixtures", "bad-profiles", "*.yaml"))
                    + glob.glob(os.path.join(ROOT, "docs", "examples", "*.yaml"))):
     write("profile-yaml", open(path, encoding="utf-8").read())
 for path in sorted(glob.glob(os.path.join(ROOT, "Tests", "Fixtures", "**", "*.expected.json"), recursive=True)):

@@ -37,6 +37,11 @@ public struct TrustedProfiles: Sendable, Equatable {
         do { text = try TextFile.read(path) } catch {
             throw ProfileLoadError(issues: [ProfileIssue(file: path, line: 1, column: 1, path: "", reason: "\(error)")])
         }
+        return try parse(text, path: path)
+    }
+
+    /// Parses the list's text; `path` names it in messages and is where it would be saved.
+    public static func parse(_ text: String, path: String) throws(ProfileLoadError) -> TrustedProfiles {
         let r = YAMLReader(file: path)
         let root: Node?
         do { root = try Yams.compose(yaml: text, .basic, .default, .utf8) } catch {

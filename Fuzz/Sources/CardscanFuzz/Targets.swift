@@ -28,7 +28,13 @@ enum Targets {
             _ = try? Transcript(parsing: t.serialized())
             _ = try? TranscriptReplay.run(t, file: "fuzz", registry: Fuzz.registry, lenient: b.first.map { $0 & 1 == 1 } ?? false)
         },
-        "profile-yaml": { _ = try? ProfileLoader.load(yaml: text($0), file: "fuzz.yaml") },
+        "profile-yaml": { b in
+            // The YAML data files: a profile, the known-commands list, the trusted-profiles list.
+            let t = text(b)
+            _ = try? ProfileLoader.load(yaml: t, file: "fuzz.yaml", options: .init(checkTrust: b.first.map { $0 & 1 == 1 } ?? true))
+            _ = try? CommandCatalog.parse(t, file: "fuzz.yaml")
+            _ = try? TrustedProfiles.parse(t, path: "fuzz.yaml")
+        },
         "field-decoder": FieldFuzz.run,
         "bit-layout": FieldFuzz.layout,
         "engine": EngineFuzz.run,
