@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "APDU", targets: ["APDU"]),
         .library(name: "FeliCaCommands", targets: ["FeliCaCommands"]),
         .library(name: "NDEF", targets: ["NDEF"]),
+        .library(name: "DESFireCommands", targets: ["DESFireCommands"]),
         .library(name: "CardProfiles", targets: ["CardProfiles"]),
         .library(name: "PCSCTransport", targets: ["PCSCTransport"]),
         .library(name: "NFCTransport", targets: ["NFCTransport"]),
@@ -26,6 +27,9 @@ let package = Package(
         .target(name: "APDU"),
         // Pure Swift: FeliCa frames (JIS X 6319-4). No I/O.
         .target(name: "FeliCaCommands", dependencies: ["APDU"]),
+        // Pure Swift: MIFARE DESFire native commands wrapped in ISO 7816-4 APDUs, their statuses,
+        // version and file settings, and AF chaining over any channel. No I/O of its own.
+        .target(name: "DESFireCommands", dependencies: ["APDU"]),
         // Pure Swift: NDEF messages, the NFC Forum tag mappings and their read/write procedures
         // over any channel. No I/O of its own.
         .target(name: "NDEF", dependencies: ["APDU", "FeliCaCommands"]),
@@ -61,8 +65,11 @@ let package = Package(
                 "APDU", .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(name: "FeliCaCommandsTests", dependencies: ["APDU", "FeliCaCommands"]),
+        .testTarget(
+            name: "DESFireCommandsTests",
+            dependencies: ["APDU", "DESFireCommands", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "NDEFTests", dependencies: ["APDU", "FeliCaCommands", "NDEF"]),
-        .testTarget(name: "CardProfilesTests", dependencies: ["APDU", "FeliCaCommands", "CardProfiles", "CardReading"]),
+        .testTarget(name: "CardProfilesTests", dependencies: ["APDU", "FeliCaCommands", "DESFireCommands", "CardProfiles", "CardReading"]),
         // Starts and stops the PC/SC lab (pcscd + vpcd + cardsim) for the tests that need it.
         .target(name: "LabSupport", dependencies: ["APDU", "PCSCTransport"], path: "Tests/LabSupport", exclude: ["rival_client.py"]),
         .testTarget(

@@ -1,4 +1,5 @@
 import APDU
+import DESFireCommands
 import Testing
 
 @testable import CardProfiles
@@ -46,5 +47,19 @@ import Testing
         let e = CommandPolicy.Entry(cla: 0x90, ins: 0x02, name: "INIT PURCHASE", source: "proxmark3")
         let p = CommandPolicy.standard.adding(reads: [e], changing: [e])
         #expect(!p.isReadOnly(CommandAPDU(cla: 0x90, ins: 0x02, p1: 0, p2: 0)))
+    }
+
+    /// The DESFire commands the code knows and the data file agree: every read is allowed
+    /// wrapped (CLA 90), every write, authentication or key change is refused by name.
+    @Test func desfireCommandsMatchTheDataFile() throws {
+        let policy = try CommandCatalog.load(packageRoot + "/profiles/" + CommandCatalog.relativePath).get()
+        for (ins, name) in DESFireInstruction.reads {
+            let c = CommandAPDU(cla: 0x90, ins: ins, p1: 0, p2: 0, le: 256)
+            #expect(policy.name(of: c) == "\(name) (DESFire)", "\(name)")
+        }
+        for (ins, name) in DESFireInstruction.changing {
+            let c = CommandAPDU(cla: 0x90, ins: ins, p1: 0, p2: 0, le: 256)
+            #expect(!policy.isReadOnly(c) && policy.refusal(of: c) == "it is \(name) (DESFire), which changes the card", "\(name)")
+        }
     }
 }
