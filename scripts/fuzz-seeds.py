@@ -63,6 +63,11 @@ for path, text in transcripts():
         write("ndef-tags", bytes([kind]) + scripted(answers))
         write("pseudo-apdu", bytes([0]) + scripted([a + b"\x90\x00" for a in answers]))
 
+# DESFire: GetVersion in three frames, file settings of each type (docs/cards/desfire.md).
+version = bytes.fromhex("04010101001805") , bytes.fromhex("04010101041805"), bytes.fromhex("04112233445566BA443952804009")
+write("desfire", bytes([8]) + b"".join(bytes([len(f) + 2]) + f + (b"\x91\xaf" if i < 2 else b"\x91\x00") for i, f in enumerate(version)))
+for settings in ["0400 32E4 300000 050000 050000", "0000 E0EE 200000", "0203 EEEE 00000000 A0860100 00000000 01"]:
+    write("desfire", bytes.fromhex(settings.replace(" ", "")))
 for path in sorted(glob.glob(os.path.join(ROOT, "profiles", "*.yaml")) + glob.glob(os.path.join(ROOT, "profiles", "commands", "*.yaml"))
                    + glob.glob(os.path.join(ROOT, "Tests", "Fixtures", "bad-profiles", "*.yaml"))
                    + glob.glob(os.path.join(ROOT, "docs", "examples", "*.yaml"))):

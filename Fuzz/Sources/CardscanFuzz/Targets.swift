@@ -1,6 +1,7 @@
 import APDU
 import CardProfiles
 import CardReading
+import DESFireCommands
 import FeliCaCommands
 import Foundation
 import NDEF
@@ -61,6 +62,23 @@ enum Targets {
             if let cc = try? Type4CapabilityContainer(parsing: b) { _ = cc.chunks(from: cc.nlenSize, total: Int(b.count) * 64) }
         },
         "ndef-tags": TagFuzz.run,
+        "desfire": { b in
+            // The structures a DESFire card answers, and a session fed frames: byte 0 picks the
+            // frame count limit, the rest is frames each preceded by its length.
+            _ = try? DESFireFileSettings(b)
+            _ = try? DESFireVersion(b)
+            _ = try? DESFireAID.list(b)
+            _ = try? DESFireFileNumber.list(b)
+            _ = try? DESFireFileSettings.value(b)
+            var frames: [[UInt8]] = []
+            var rest = b.dropFirst()
+            while let n = rest.first {
+                frames.append(Array(rest.dropFirst().prefix(Int(n))))
+                rest = rest.dropFirst(1 + Int(n))
+            }
+            let session = DESFireSession(exchange: CardExchange(channel: FrameScript(frames)), maxFrames: Int(b.first ?? 0) % 16 + 1)
+            if let data = try? session.send(.getVersion) { _ = try? DESFireVersion(data) }
+        },
         "pseudo-apdu": TagFuzz.pseudoAPDU,
         "felica-card-image": { b in
             guard let image = try? JSONDecoder().decode(FeliCaCardImage.self, from: Data(b)) else { return }
@@ -118,4 +136,11 @@ final class ScriptedChannel: CardChannel {
         rest = rest.dropFirst(Int(n))
         return answer
     }
+}
+
+/// Answers each command with the next scripted frame (then `6F 00`).
+final class FrameScript: CardChannel {
+    var frames: [[UInt8]]
+    init(_ frames: [[UInt8]]) { self.frames = frames }
+    func transmit(_ command: [UInt8]) throws -> [UInt8] { frames.isEmpty ? [0x6F, 0x00] : frames.removeFirst() }
 }
