@@ -35,6 +35,7 @@ test: setup build
 	/usr/bin/python3 scripts/calypso-lab-images.py --check
 	/usr/bin/python3 scripts/korea-lab-images.py --check
 	/usr/bin/python3 scripts/felica-lab-images.py --check
+	/usr/bin/python3 scripts/desfire-lab-images.py --check
 	$(BIN)/cardscan test Tests/Fixtures
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory fuzz-smoke

@@ -41,19 +41,19 @@ let package = Package(
             name: "CLibNFC", pkgConfig: "libnfc",
             providers: [.apt(["libnfc-dev", "libusb-dev"])]),
         .target(name: "NFCTransport", dependencies: ["APDU", "FeliCaCommands", "CLibNFC"]),
-        .target(name: "CardProfiles", dependencies: ["APDU", "FeliCaCommands", "Yams"]),
+        .target(name: "CardProfiles", dependencies: ["APDU", "FeliCaCommands", "DESFireCommands", "Yams"]),
         // What other Swift programs use to read a card: detectors per transport, one entry point.
         .target(name: "CardReading", dependencies: ["APDU", "FeliCaCommands", "NDEF", "CardProfiles", "PCSCTransport", "NFCTransport"]),
         .executableTarget(
             name: "cardscan",
             dependencies: [
-                "APDU", "FeliCaCommands", "CardProfiles", "PCSCTransport", "NFCTransport", "NDEF", "CardReading",
+                "APDU", "FeliCaCommands", "DESFireCommands", "CardProfiles", "PCSCTransport", "NFCTransport", "NDEF", "CardReading",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
             name: "cardsim",
             dependencies: [
-                "APDU", "FeliCaCommands",
+                "APDU", "FeliCaCommands", "DESFireCommands",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(name: "CardscanBench", dependencies: ["APDU", "CardProfiles", "CardReading", "PCSCTransport"]),

@@ -75,12 +75,17 @@ public final class CardSession {
     public var exchanges: Int { exchange.roundTrips }
 
     public func send(_ command: CommandAPDU) throws -> ResponseAPDU {
+        // DESFire's ADDITIONAL FRAME continues whatever answer came last: never from the cache.
+        if command.cla == 0x90, command.ins == 0xAF { return try exchange.send(command) }
         let bytes = try command.encoded()
+        // DESFire's SelectApplication (wrapped, INS 5A) selects like a SELECT by DF name.
+        let desfireSelect = command.cla == 0x90 && command.ins == 0x5A
         // An absolute SELECT (by DF name, by path, the MF) answers the same in any context.
-        let absolute = command.ins == 0xA4 && Self.context(after: bytes, p1: command.p1, from: [[0xFF]]) == [bytes]
+        let absolute = desfireSelect || (command.ins == 0xA4 && Self.context(after: bytes, p1: command.p1, from: [[0xFF]]) == [bytes])
         let key = Key(context: absolute ? 0 : logicalID, command: bytes)
         if let hit = cache[key] {
             if command.ins == 0xA4, hit.statusWord.isSuccess { logical = Self.context(after: bytes, p1: command.p1, from: logical) }
+            if desfireSelect, hit.statusWord == StatusWord(0x91, 0x00) { logical = [bytes] }
             return hit
         }
         if actual != logical {
@@ -94,9 +99,15 @@ public final class CardSession {
             actual = logical
         }
         let response = try exchange.send(command)
-        cache[key] = response
+        // The first part of a chained DESFire answer (91 AF) cannot be given again without
+        // the card's state that goes with it: not remembered.
+        if response.statusWord != StatusWord(0x91, 0xAF) { cache[key] = response }
         if command.ins == 0xA4, response.statusWord.isSuccess {
             logical = Self.context(after: bytes, p1: command.p1, from: logical)
+            actual = logical
+        }
+        if desfireSelect, response.statusWord == StatusWord(0x91, 0x00) {
+            logical = [bytes]
             actual = logical
         }
         return response

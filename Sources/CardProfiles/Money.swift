@@ -23,6 +23,7 @@ public struct Money: Hashable, Sendable, CustomStringConvertible {
         case "MOP": return "MOP$"
         case "KRW": return "₩"
         case "NZD": return "NZ$"
+        case "AUD": return "A$"
         case "ILS": return "₪"
         default: return currency + " "
         }

@@ -37,7 +37,13 @@ public struct Profile: Sendable {
     /// Where the profile came from (file path, or `built-in:NAME`).
     public var source: String
 
-    public enum Technology: String, Sendable, CaseIterable { case iso7816, felica }
+    public enum Technology: String, Sendable, CaseIterable {
+        case iso7816, felica, desfire
+
+        /// The card technology a profile of this kind reads: DESFire commands travel in
+        /// ISO 7816-4 APDUs, so a DESFire profile is tried on ISO 7816 cards.
+        public var carrier: Technology { self == .desfire ? .iso7816 : self }
+    }
 
     /// The answer of step `name` as its layout decodes it (bytes reversed first when the step
     /// says so); nil when the step has no layout.
@@ -109,6 +115,9 @@ public struct Step: Sendable {
     /// append the answer; at most `times` times, ending early on an error or an empty answer
     /// (CEPAS history: the first answer holds the newest 15 records, the next starts there).
     public var continuation: (unit: Int, times: Int)?
+    /// `record-size`: how a DESFire `read: records` step splits the records (with `read: auto`
+    /// the file's settings say it).
+    public var recordSizeHint: Int?
     public var line: Int
 
     /// What the step sends, in its technology's terms: one ``StepRunner`` per technology
@@ -116,11 +125,13 @@ public struct Step: Sendable {
     public enum Action: Sendable {
         case iso7816(ISO7816Step)
         case felica(FeliCaStep)
+        case desfire(DESFireStep)
 
         public var technology: Profile.Technology {
             switch self {
             case .iso7816: return .iso7816
             case .felica: return .felica
+            case .desfire: return .desfire
             }
         }
     }
@@ -130,6 +141,7 @@ public struct Step: Sendable {
         switch action {
         case .iso7816(let a): return a.declaredLength
         case .felica(let a): return a.declaredLength
+        case .desfire(let a): return a.declaredLength
         }
     }
 
@@ -138,6 +150,7 @@ public struct Step: Sendable {
         switch action {
         case .iso7816(let a): return a.isRecords
         case .felica(let a): return a.isRecords
+        case .desfire(let a): return a.isRecords
         }
     }
 }

@@ -10,6 +10,7 @@ public final class ProfileEngine {
     public private(set) var answers = Answers()
     private lazy var iso7816 = ISO7816StepRunner(session: session)
     private lazy var felica = FeliCaStepRunner(session: session)
+    private lazy var desfire = DESFireStepRunner(session: session)
 
     /// Report personal data (fields marked `personal`) instead of naming them in `hidden`.
     public var showsPersonalData = false
@@ -20,6 +21,7 @@ public final class ProfileEngine {
         switch technology {
         case .iso7816: return iso7816
         case .felica: return felica
+        case .desfire: return desfire
         }
     }
 
@@ -44,7 +46,7 @@ public final class ProfileEngine {
     /// The first profile (in ``detectionOrder(_:atr:)``) whose detection steps succeed and
     /// whose `require` checks hold. Transport failures propagate.
     public func detect(among profiles: [Profile]) throws(ReadError) -> Profile {
-        let ordered = Self.detectionOrder(profiles.filter { $0.technology == session.technology }, atr: session.atr)
+        let ordered = Self.detectionOrder(profiles.filter { $0.technology.carrier == session.technology }, atr: session.atr)
         for p in ordered {
             answers = Answers()
             if try recognises(p) == nil { return p }
@@ -103,7 +105,7 @@ public final class ProfileEngine {
     /// then every step, then the report. A failure keeps what was read (`partial`).
     public func read(_ p: Profile) -> ReadResult {
         answers = Answers()
-        if p.technology != session.technology {
+        if p.technology.carrier != session.technology {
             // An ISO 7816 profile on a FeliCa card (or the reverse) would send commands the card
             // cannot understand: not this card, before anything is sent.
             return ReadResult(
@@ -166,6 +168,7 @@ extension Profile.Technology {
         switch self {
         case .iso7816: return "ISO 7816"
         case .felica: return "FeliCa"
+        case .desfire: return "MIFARE DESFire"
         }
     }
 }

@@ -10,7 +10,7 @@ public enum ProfileLoader {
         "id", "name", "region", "currency", "technology", "notes", "detect", "steps", "card", "balance", "trips", "variants", "layouts",
         "classes", "contracts", "layout-files", "name-from", "commands",
     ]
-    static let stepActions = ISO7816StepParser.actions + FeliCaStepParser.actions
+    static let stepActions = ISO7816StepParser.actions + FeliCaStepParser.actions + DESFireStepParser.actions
 
     /// What a load checks commands against.
     public struct Options: Sendable {
@@ -86,7 +86,7 @@ public enum ProfileLoader {
             if let tech = Profile.Technology(rawValue: t) {
                 technology = tech
             } else {
-                r.issue(get("technology"), "technology", "unknown technology '\(t)' (expected iso7816 or felica)")
+                r.issue(get("technology"), "technology", "unknown technology '\(t)' (expected iso7816, felica or desfire)")
             }
         }
         var steps: [Step] = []
@@ -176,7 +176,8 @@ public enum ProfileLoader {
     static func parseStep(_ node: Node, _ path: String, _ r: YAMLReader) -> Step? {
         guard
             let m = r.mapping(
-                node, path, allowed: stepActions + ["as", "end", "optional", "use-if-present", "layout", "reverse-bytes", "continue"])
+                node, path,
+                allowed: stepActions + ["as", "end", "optional", "use-if-present", "layout", "reverse-bytes", "continue", "record-size"])
         else { return nil }
         let get = { (k: String) in m.first { $0.key == k }?.node }
         let actions = m.filter { stepActions.contains($0.key) }
@@ -208,6 +209,8 @@ public enum ProfileLoader {
         if ISO7816StepParser.actions.contains(actionKey) {
             action = ISO7816StepParser.parse(actionKey, actionNode, apath, r).map { .iso7816($0) }
             if actionKey == "read-records", get("end") == nil { end = [.recordNotFound] }
+        } else if DESFireStepParser.actions.contains(actionKey) {
+            action = DESFireStepParser.parse(actionKey, actionNode, apath, r).map { .desfire($0) }
         } else {
             action = FeliCaStepParser.parse(actionKey, actionNode, apath, r).map { .felica($0) }
         }
@@ -224,6 +227,13 @@ public enum ProfileLoader {
         var step = Step(name: name, action: action, end: end, optional: optional, useIfPresent: useIfPresent, line: r.line(node))
         step.layout = r.string(get("layout"), "\(path).layout")
         step.reverseBytes = get("reverse-bytes").flatMap { r.bool($0, "\(path).reverse-bytes") } ?? false
+        if let rs = get("record-size") {
+            step.recordSizeHint = r.int(rs, "\(path).record-size", range: 1...0xFF_FFFF)
+            if case .desfire(.read(_, .records, _, _)) = action {
+            } else {
+                r.issue(rs, "\(path).record-size", "'record-size' splits a DESFire `read: records` answer")
+            }
+        }
         if let cn = get("continue"), let cm = r.mapping(cn, "\(path).continue", allowed: ["unit", "times"]) {
             let cg = { (k: String) in cm.first { $0.key == k }?.node }
             let unit = r.int(cg("unit"), "\(path).continue.unit", range: 1...255)

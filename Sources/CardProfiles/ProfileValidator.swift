@@ -18,9 +18,14 @@ enum ProfileValidator {
             r.issues.append(
                 issue(
                     r, s.line, "steps[\(i)]",
-                    p.technology == .felica
-                        ? "a felica profile reads with poll and read-blocks, not ISO 7816 commands"
-                        : "poll and read-blocks are FeliCa steps: set technology: felica"))
+                    {
+                        switch (p.technology, s.action.technology) {
+                        case (.felica, _): return "a felica profile reads with poll and read-blocks, not ISO 7816 or DESFire commands"
+                        case (.desfire, _): return "a desfire profile reads with desfire-select and desfire-read"
+                        case (_, .felica): return "poll and read-blocks are FeliCa steps: set technology: felica"
+                        default: return "desfire-select and desfire-read are DESFire steps: set technology: desfire"
+                        }
+                    }()))
         }
         for (i, s) in p.steps.enumerated() {
             if let u = s.useIfPresent, (stepIndex[u.answer] ?? Int.max) >= i {

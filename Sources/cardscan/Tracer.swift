@@ -1,4 +1,5 @@
 import APDU
+import DESFireCommands
 import FeliCaCommands
 import Foundation
 
@@ -23,7 +24,10 @@ struct Tracer {
             if felica {
                 meaning = FeliCaResponse.summary(r)
             } else if r.count >= 2 {
-                meaning = StatusWord(r[r.count - 2], r[r.count - 1]).meaning
+                // 91 xx: a DESFire status (docs/cards/desfire.md), not an ISO 7816 one.
+                meaning =
+                    r[r.count - 2] == 0x91
+                    ? "DESFire: " + DESFireStatus(rawValue: r[r.count - 1]).meaning : StatusWord(r[r.count - 2], r[r.count - 1]).meaning
             }
             eprint(style.dim("< ") + r.hexString + style.dim("  (\(ms)) \(meaning)"))
         } else if let f = e.failure {

@@ -1,10 +1,20 @@
 import APDU
+import DESFireCommands
 import Foundation
+
+/// A card image cardsim serves by answering APDUs (an ISO 7816 file system, a DESFire card).
+protocol ImageCardResponder: AnyObject {
+    func respond(_ bytes: [UInt8]) -> [UInt8]
+    func reset()
+}
+
+extension ISO7816ImageCard: ImageCardResponder {}
+extension DESFireImageCard: ImageCardResponder {}
 
 /// Which kind of JSON card image a file holds, by its `technology` (a FeliCa image may leave
 /// it out: images written before ISO 7816 images existed).
 enum CardImageKind {
-    case felica, iso7816
+    case felica, iso7816, desfire
 
     private struct Peek: Decodable { var technology: String? }
 
@@ -12,7 +22,20 @@ enum CardImageKind {
     static func of(_ data: Data) -> CardImageKind? {
         guard data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{") else { return nil }
         let technology = (try? JSONDecoder().decode(Peek.self, from: data))?.technology
-        return technology == "iso7816" ? .iso7816 : .felica
+        switch technology {
+        case "iso7816": return .iso7816
+        case "desfire": return .desfire
+        default: return .felica
+        }
+    }
+
+    /// The DESFire image in `data`, checked; refused naming `file` and what is wrong.
+    static func desfire(_ data: Data, file: String) throws -> DESFireImageCard {
+        let image: DESFireCardImage
+        do { image = try JSONDecoder().decode(DESFireCardImage.self, from: data) } catch {
+            throw DESFireCardImage.Invalid(reason: "\(file): not a JSON object in the DESFire card image format (\(describe(error)))")
+        }
+        do { return DESFireImageCard(try image.contents()) } catch { throw DESFireCardImage.Invalid(reason: "\(file): \(error.reason)") }
     }
 
     /// The ISO 7816 image in `data`, checked; refused naming `file` and what is wrong.

@@ -41,6 +41,10 @@ struct PN532: ParsableCommand {
                 emulator = PN532Emulator(
                     image: try CardImageKind.iso7816(data, file: card), removeAfter: removeAfter, silentAfter: silentAfter, verbose: verbose
                 )
+            case .desfire?:
+                emulator = PN532Emulator(
+                    desfire: try CardImageKind.desfire(data, file: card), removeAfter: removeAfter, silentAfter: silentAfter,
+                    verbose: verbose)
             case .felica?:
                 emulator = PN532Emulator(
                     image: try FeliCaImageCard(json: data, file: card),

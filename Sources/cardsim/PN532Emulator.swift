@@ -1,4 +1,5 @@
 import APDU
+import DESFireCommands
 import Foundation
 
 /// An emulated PN532 on a pseudo-terminal, good enough for libnfc's `pn532_uart` driver
@@ -13,7 +14,7 @@ final class PN532Emulator {
         case felica(FeliCaCard)
         case iso14443a(uid: [UInt8], sak: UInt8, ats: [UInt8]?)
         /// An ISO 7816 card image: ISO 14443-4 type A (UID, ATS) or type B (PUPI, ATQB).
-        case image(ISO7816ImageCard, id: [UInt8], typeB: Bool)
+        case image(any ImageCardResponder, id: [UInt8], typeB: Bool)
     }
 
     let card: Card
@@ -51,6 +52,16 @@ final class PN532Emulator {
         memory = TagMemory(seed: Transcript())
         let typeB = image.contents.typeB
         card = .image(image, id: typeB ? [0x1A, 0x2B, 0x3C, 0x4D] : [0x04, 0x1A, 0x2B, 0x3C, 0x4D, 0x5E, 0x6F], typeB: typeB)
+        self.removeAfter = removeAfter
+        self.silentAfter = silentAfter
+        self.verbose = verbose
+    }
+
+    /// A DESFire card image: ISO 14443-4 type A with the image's UID.
+    init(desfire: DESFireImageCard, removeAfter: Int?, silentAfter: Int?, verbose: Bool) {
+        replay = ReplayChannel(Transcript(), mode: .lenient)
+        memory = TagMemory(seed: Transcript())
+        card = .image(desfire, id: desfire.contents.uid, typeB: false)
         self.removeAfter = removeAfter
         self.silentAfter = silentAfter
         self.verbose = verbose

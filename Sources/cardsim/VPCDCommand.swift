@@ -65,6 +65,11 @@ struct VPCD: ParsableCommand {
             return VirtualCard(
                 atr: explicitATR ?? card.contents.atr, removeAfter: removeAfter, latencyMs: latencyMs, muteAfter: muteAfter,
                 verbose: verbose, respond: card.respond, powerOn: card.reset)
+        case .desfire?:
+            let card = try CardImageKind.desfire(data, file: transcript)
+            return VirtualCard(
+                atr: explicitATR ?? card.contents.atr, removeAfter: removeAfter, latencyMs: latencyMs, muteAfter: muteAfter,
+                verbose: verbose, respond: card.respond, powerOn: card.reset)
         case .felica?:
             felica = try FeliCaImageCard(json: data, file: transcript)
         case nil:

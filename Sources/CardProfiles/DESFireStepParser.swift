@@ -1,0 +1,64 @@
+import APDU
+import DESFireCommands
+import Yams
+
+/// A DESFire step (docs/profile-format.md §DESFire steps): select an application, or read a
+/// file's data, records or value — chosen from the file's settings, or declared.
+public enum DESFireStep: Sendable {
+    case select(DESFireAID)
+    case read(file: DESFireFileNumber, mode: ReadMode, offset: Int, length: Int)
+
+    /// How a file is read: `auto` asks GetFileSettings first (one more exchange) and reads the
+    /// way the file's type says; the others say it in the profile.
+    public enum ReadMode: String, Sendable, CaseIterable {
+        case auto, data, records, value
+    }
+
+    var declaredLength: Int? {
+        if case .read(_, .value, _, _) = self { return 4 }
+        if case .read(_, .data, _, let length) = self, length > 0 { return length }
+        return nil
+    }
+
+    var isRecords: Bool {
+        if case .read(_, .records, _, _) = self { return true }
+        return false
+    }
+}
+
+enum DESFireStepParser {
+    static let actions = ["desfire-select", "desfire-read"]
+
+    static func parse(_ key: String, _ node: Node, _ apath: String, _ r: YAMLReader) -> DESFireStep? {
+        switch key {
+        case "desfire-select":
+            guard let b = r.hex(node, apath) else { return nil }
+            guard let aid = try? DESFireAID(b) else {
+                r.issue(node, apath, "a DESFire application ID is 3 bytes as sent after SelectApplication, e.g. 3010F2")
+                return nil
+            }
+            return .select(aid)
+        case "desfire-read":
+            guard let m = r.mapping(node, apath, allowed: ["file", "read", "offset", "length"]) else { return nil }
+            let g = { (k: String) in m.first { $0.key == k }?.node }
+            if g("file") == nil { r.issue(node, "\(apath).file", "required key 'file' is missing (0…31)") }
+            guard let n = r.int(g("file"), "\(apath).file", range: 0...31), let file = try? DESFireFileNumber(n) else { return nil }
+            var mode = DESFireStep.ReadMode.auto
+            if let t = r.string(g("read"), "\(apath).read") {
+                guard let m = DESFireStep.ReadMode(rawValue: t) else {
+                    r.issue(g("read"), "\(apath).read", "read is auto, data, records or value, not '\(t)'")
+                    return nil
+                }
+                mode = m
+            }
+            let offset = r.int(g("offset"), "\(apath).offset", range: 0...0xFF_FFFF) ?? 0
+            let length = r.int(g("length"), "\(apath).length", range: 0...0xFF_FFFF) ?? 0
+            if mode == .value || mode == .auto, g("offset") != nil || g("length") != nil {
+                r.issue(g("offset") ?? g("length"), apath, "offset and length go with read: data or read: records")
+            }
+            return .read(file: file, mode: mode, offset: offset, length: length)
+        default:
+            return nil
+        }
+    }
+}

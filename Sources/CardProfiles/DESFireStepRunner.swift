@@ -1,0 +1,99 @@
+import APDU
+import DESFireCommands
+
+/// Runs DESFire steps: native commands wrapped in ISO 7816-4 APDUs (docs/cards/desfire.md),
+/// through the session (so an application selection is a selection context like any SELECT,
+/// and nothing is sent twice), `91 AF` chains followed with ADDITIONAL FRAME.
+///
+/// The first DESFire step of a read selects the card level (`00 00 00`) first: an application
+/// a previous read left selected must not answer instead (Metrodroid's PC/SC note: "doesn't
+/// work the second time around").
+final class DESFireStepRunner: StepRunner {
+    let session: CardSession
+    private var started = false
+    /// Settings already asked for, per (application, file).
+    private var settings: [String: DESFireFileSettings] = [:]
+    private var application: DESFireAID = .picc
+
+    init(session: CardSession) { self.session = session }
+
+    /// The whole answer, or the status that ended it. A transport failure throws.
+    private func transceive(_ command: DESFireCommand) throws -> (data: [UInt8], status: DESFireStatus) {
+        var data: [UInt8] = []
+        var r = try session.send(command.apdu)
+        for _ in 0..<64 {
+            guard r.statusWord.sw1 == 0x91 else { throw DESFireError.notDESFire(r.statusWord, command: command.instruction) }
+            data += r.data
+            let status = DESFireStatus(rawValue: r.statusWord.sw2)
+            guard status == .additionalFrame else { return (data, status) }
+            r = try session.send(DESFireCommand.additionalFrame.apdu)
+        }
+        throw DESFireError.tooManyFrames(64, command: command.instruction)
+    }
+
+    private func refused(_ status: DESFireStatus, _ command: DESFireCommand, keeping: Answer? = nil) -> StepResult {
+        var result = StepResult.refused(.status(StatusWord(0x91, status.rawValue)), keeping: keeping)
+        result.command = command.description
+        return result
+    }
+
+    func run(_ step: Step, in profile: Profile) throws(ReadError) -> StepResult {
+        guard case .desfire(let action) = step.action else { preconditionFailure("not a DESFire step") }
+        do {
+            if !started {
+                started = true
+                _ = try transceive(.selectApplication(.picc))
+            }
+            switch action {
+            case .select(let aid):
+                let c = DESFireCommand.selectApplication(aid)
+                let (_, status) = try transceive(c)
+                guard status == .ok else { return refused(status, c) }
+                application = aid
+                return .answered(.data(aid.bytes))
+            case .read(let file, var mode, let offset, let length):
+                var recordSize: Int?
+                if mode == .auto {
+                    let key = "\(application)/\(file)"
+                    let s: DESFireFileSettings
+                    if let known = settings[key] {
+                        s = known
+                    } else {
+                        let c = DESFireCommand.getFileSettings(file)
+                        let (data, status) = try transceive(c)
+                        guard status == .ok else { return refused(status, c) }
+                        s = try DESFireFileSettings(data)
+                        settings[key] = s
+                    }
+                    switch s.sizes {
+                    case .data: mode = .data
+                    case .value: mode = .value
+                    case .records(let size, _, _):
+                        mode = .records
+                        recordSize = size
+                    }
+                }
+                let c: DESFireCommand
+                switch mode {
+                case .value: c = .getValue(file)
+                case .records: c = try .readRecords(file, offset: offset, count: length)
+                default: c = try .readData(file, offset: offset, length: length)
+                }
+                let (data, status) = try transceive(c)
+                guard status == .ok else { return refused(status, c) }
+                if mode == .records {
+                    // Records come back to back: split them by the file's record size.
+                    guard let size = recordSize ?? step.recordSizeHint, size > 0, data.count % size == 0 else {
+                        return .answered(.records(data.isEmpty ? [] : [data]))
+                    }
+                    return .answered(.records(stride(from: 0, to: data.count, by: size).map { Array(data[$0..<($0 + size)]) }))
+                }
+                return .answered(.data(data))
+            }
+        } catch let e as DESFireError {
+            throw .badAnswer(profile: profile.id, step: step.name, line: step.line, reason: e.message)
+        } catch {
+            throw ReadError(error)
+        }
+    }
+}

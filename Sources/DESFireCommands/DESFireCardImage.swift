@@ -1,0 +1,169 @@
+import APDU
+
+/// A DESFire card as JSON, for cardsim (docs/lab.md §DESFire card images):
+///
+/// ```json
+/// { "technology": "desfire", "uid": "04 11 22 33 44 55 66", "version": "04 01 01 01 00 18 05 …",
+///   "list-locked": false,
+///   "applications": [ { "aid": "3010F2", "files-locked": false, "files": [
+///       { "id": 4, "type": "backup", "read": "free", "data": "…" },
+///       { "id": 2, "type": "cyclic-record", "read": "free", "record-size": 48, "records": ["…"] },
+///       { "id": 5, "type": "value", "read": "free", "value": 1234, "lower": 0, "upper": 100000, "limited-credit": 0 } ] } ] }
+/// ```
+///
+/// `aid` is the 3 bytes sent after SelectApplication; `read` is `free` or `key`; `records` are
+/// in the order ReadRecords (offset 0, count 0) returns them.
+public struct DESFireCardImage: Codable, Sendable {
+    public var technology: String
+    public var note: String?
+    public var atr: String?
+    public var uid: String
+    public var version: String
+    public var listLocked: Bool?
+    public var applications: [Application]
+
+    public struct Application: Codable, Sendable {
+        public var aid: String
+        public var filesLocked: Bool?
+        public var files: [File]
+        enum CodingKeys: String, CodingKey {
+            case aid, files
+            case filesLocked = "files-locked"
+        }
+    }
+
+    public struct File: Codable, Sendable {
+        public var id: Int
+        public var type: String
+        public var read: String
+        public var data: String?
+        public var recordSize: Int?
+        public var records: [String]?
+        public var value: Int?
+        public var lower: Int?
+        public var upper: Int?
+        public var limitedCredit: Int?
+        enum CodingKeys: String, CodingKey {
+            case id, type, read, data, records, value, lower, upper
+            case recordSize = "record-size"
+            case limitedCredit = "limited-credit"
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case technology, note, atr, uid, version, applications
+        case listLocked = "list-locked"
+    }
+
+    /// A contactless DESFire EV1 through a PC/SC reader (PC/SC part 3: ATS historical byte 80).
+    public static let defaultATR: [UInt8] = [0x3B, 0x81, 0x80, 0x01, 0x80, 0x80]
+
+    /// What is wrong with an image, by its place in the document.
+    public struct Invalid: UserFacingError, Equatable {
+        public let reason: String
+        public init(reason: String) { self.reason = reason }
+        public var message: String { reason }
+        public var hint: String? { "see docs/lab.md for the DESFire card image format" }
+    }
+
+    /// The checked contents, in bytes.
+    public struct Contents: Sendable {
+        public var atr: [UInt8]
+        public var uid: [UInt8]
+        public var version: DESFireVersion
+        public var listLocked: Bool
+        public var applications:
+            [(aid: DESFireAID, filesLocked: Bool, files: [(number: DESFireFileNumber, settings: DESFireFileSettings, content: Content)])]
+    }
+
+    public enum Content: Sendable {
+        case data([UInt8])
+        case records([[UInt8]])
+        case value(Int32)
+    }
+
+    /// The image's contents, or ``Invalid`` naming the first thing wrong (`applications[0].files[1].records[2]: …`).
+    public func contents() throws(Invalid) -> Contents {
+        func fail(_ s: String) -> Invalid { Invalid(reason: s) }
+        func bytes(_ text: String, _ at: String) throws(Invalid) -> [UInt8] {
+            do { return try Hex.parse(text) } catch { throw fail("\(at): \(error.message)") }
+        }
+        guard technology == "desfire" else { throw fail("technology: '\(technology)' is not desfire") }
+        let atrBytes = try atr.map { a throws(Invalid) in try bytes(a, "atr") } ?? Self.defaultATR
+        guard (2...33).contains(atrBytes.count) else { throw fail("atr: \(atrBytes.count) bytes; an ATR has 2 to 33") }
+        let uidBytes = try bytes(uid, "uid")
+        guard uidBytes.count == 7 || uidBytes.count == 4 else {
+            throw fail("uid: \(uidBytes.count) bytes; a DESFire UID is 7 (or a random 4)")
+        }
+        let versionBytes = try bytes(self.version, "version")
+        let version: DESFireVersion
+        do { version = try DESFireVersion(versionBytes) } catch { throw fail("version: \(error.message)") }
+        var apps:
+            [(aid: DESFireAID, filesLocked: Bool, files: [(number: DESFireFileNumber, settings: DESFireFileSettings, content: Content)])] =
+                []
+        for (i, app) in applications.enumerated() {
+            let at = "applications[\(i)]"
+            let aid: DESFireAID
+            do { aid = try DESFireAID(hex: app.aid) } catch { throw fail("\(at).aid: \(error.message)") }
+            guard aid != .picc else { throw fail("\(at).aid: 000000 is the card level, not an application") }
+            guard !apps.contains(where: { $0.aid == aid }) else { throw fail("\(at).aid: \(aid) is listed twice") }
+            var files: [(number: DESFireFileNumber, settings: DESFireFileSettings, content: Content)] = []
+            for (j, f) in app.files.enumerated() {
+                let fat = "\(at).files[\(j)]"
+                let number: DESFireFileNumber
+                do { number = try DESFireFileNumber(f.id) } catch { throw fail("\(fat).id: \(error.message)") }
+                guard !files.contains(where: { $0.number == number }) else { throw fail("\(fat).id: file \(f.id) is listed twice") }
+                let free: Bool
+                switch f.read {
+                case "free": free = true
+                case "key": free = false
+                default: throw fail("\(fat).read: '\(f.read)' is neither free nor key")
+                }
+                // Free: read E; a key: key 1 reads, key 0 writes (neither is given to anyone).
+                let access = DESFireFileSettings.AccessRights(free ? 0xE0 : 0x00, free ? 0xE0 : 0x10)
+                let settings: DESFireFileSettings
+                let content: Content
+                switch f.type {
+                case "standard", "backup":
+                    guard let d = f.data else { throw fail("\(fat): a \(f.type) file needs 'data'") }
+                    let b = try bytes(d, "\(fat).data")
+                    guard b.count <= 0xFF_FFFF else { throw fail("\(fat).data: too long") }
+                    settings = .init(
+                        type: f.type == "standard" ? .standard : .backup, communication: .plain, access: access, sizes: .data(size: b.count)
+                    )
+                    content = .data(b)
+                case "linear-record", "cyclic-record":
+                    guard let size = f.recordSize, (1...0xFF_FFFF).contains(size) else {
+                        throw fail("\(fat): a record file needs 'record-size' (1 or more)")
+                    }
+                    var list: [[UInt8]] = []
+                    for (k, r) in (f.records ?? []).enumerated() {
+                        let b = try bytes(r, "\(fat).records[\(k)]")
+                        guard b.count == size else { throw fail("\(fat).records[\(k)]: \(b.count) bytes, not the record size \(size)") }
+                        list.append(b)
+                    }
+                    settings = .init(
+                        type: f.type == "linear-record" ? .linearRecord : .cyclicRecord, communication: .plain, access: access,
+                        sizes: .records(recordSize: size, maxRecords: max(list.count, 1), currentRecords: list.count))
+                    content = .records(list)
+                case "value":
+                    guard let v = f.value, let value = Int32(exactly: v) else {
+                        throw fail("\(fat): a value file needs 'value' (a 32-bit integer)")
+                    }
+                    let lower = Int32(exactly: f.lower ?? 0) ?? 0, upper = Int32(exactly: f.upper ?? Int(Int32.max)) ?? .max
+                    settings = .init(
+                        type: .value, communication: .plain, access: access,
+                        sizes: .value(
+                            lower: lower, upper: upper, limitedCredit: Int32(exactly: f.limitedCredit ?? 0) ?? 0,
+                            limitedCreditEnabled: false))
+                    content = .value(value)
+                default:
+                    throw fail("\(fat).type: '\(f.type)' is not standard, backup, value, linear-record or cyclic-record")
+                }
+                files.append((number, settings, content))
+            }
+            apps.append((aid, app.filesLocked ?? false, files))
+        }
+        return Contents(atr: atrBytes, uid: uidBytes, version: version, listLocked: listLocked ?? false, applications: apps)
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import LabSupport
+import Testing
+
+/// The Opal lab card (scripts/desfire-lab-images.py): a DESFire card image served by cardsim
+/// through the real pcscd (vpcd) and the real libnfc (the emulated PN532, ISO 14443-A).
+@Suite struct DESFireLabTests {
+    let opal = Lab.root + "/Tests/LabCards/opal-image.json"
+
+    /// Worked out from the image script's values (docs/cards/opal.md decodes the file by hand).
+    func expectOpal(_ r: (status: Int32, stdout: String, stderr: String)) {
+        #expect(r.status == 0, "\(r.stderr)")
+        for e in [
+            #""profile": "opal""#, #""number": 3085220123456787"#, #""amount": -250,\#n    "currency": "AUD""#,
+            #""weeklyTrips": 3"#, #""lastTransaction": "2024-03-05T08:35:00+11:00""#, #""lastMode": "bus""#,
+            #""lastAction": "journey completed (distance)""#, #""transactions": 291"#,
+        ] {
+            #expect(r.stdout.contains(e), "\(e)\n\(r.stdout)")
+        }
+        #expect(!r.stdout.contains("\"warnings\""), "\(r.stdout)")
+    }
+
+    @Test func opalThroughPCSCTwiceInARow() throws {
+        try Lab.exclusive {
+            let card = try Lab.Card(opal)
+            defer { card.stop() }
+            // Twice without taking the card away: each read starts at the card level again.
+            expectOpal(try Lab.cardscan(["scan", "--json", "--timeout", "5"]))
+            expectOpal(try Lab.cardscan(["scan", "--json", "--timeout", "5"]))
+            let r = try Lab.cardscan(["scan", "--profile", "opal", "--timeout", "5"])
+            #expect(r.stdout.contains("-A$2.50") && r.stdout.contains("3 exchange(s)"), "\(r.stdout)")
+        }
+    }
+
+    @Test func opalThroughLibnfc() throws {
+        try Lab.exclusive {
+            let pn532 = try Lab.PN532(opal)
+            defer { pn532.stop() }
+            let r = try Lab.cardscan(
+                ["--device", pn532.connectionString, "--json", "-v", "--trace", "--timeout", "5"],
+                environment: ["LIBNFC_AUTO_SCAN": "false"])
+            expectOpal(r)
+            #expect(r.stderr.contains("UID 04 11 22 33 44 55 66") || r.stderr.contains("04112233445566"), "\(r.stderr)")
+            #expect(r.stderr.contains("< 91 00") && r.stderr.contains("DESFire: operation OK"), "\(r.stderr)")
+        }
+    }
+
+    /// What a DESFire card refuses, as cardsim answers it: a file that needs a key (91 AE),
+    /// a locked file list (91 AE), no such application (91 A0), a command that would change
+    /// the card (91 AE) — and `cardscan apdu` refuses to send that one at all.
+    @Test func refusalsAsACardGivesThem() throws {
+        try Lab.exclusive {
+            let card = try Lab.Card(opal)
+            defer { card.stop() }
+            let r = try Lab.cardscan([
+                "apdu", "--timeout", "5", "90 5A 00 00 03 31 45 53 00", "90 BD 00 00 07 01 00 00 00 00 00 00 00",
+                "90 F5 00 00 01 09 00", "90 5A 00 00 03 F2 10 30 00", "90 6F 00 00 00", "90 5A 00 00 03 AA BB CC 00",
+                "90 60 00 00 00", "90 AF 00 00 00", "90 AF 00 00 00",
+            ])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stdout.contains("< 91 AE"), "\(r.stdout)")  // file 1 needs a key; F21030's file list is locked
+            #expect(r.stdout.contains("< 91 F0"), "\(r.stdout)")  // no file 9
+            #expect(r.stdout.contains("< 91 A0"), "\(r.stdout)")  // no application AABBCC
+            #expect(r.stdout.contains("< 04 11 22 33 44 55 66 BA 44 39 52 80 40 09 91 00"), "\(r.stdout)")  // GetVersion's third frame
+            let debit = try Lab.cardscan(["apdu", "--timeout", "5", "90 DC 00 00 05 02 0A 00 00 00 00"])
+            #expect(debit.status == 64 && debit.stderr.contains("it is Debit (DESFire), which changes the card"), "\(debit.stderr)")
+        }
+    }
+}
