@@ -68,6 +68,9 @@ version = bytes.fromhex("04010101001805") , bytes.fromhex("04010101041805"), byt
 write("desfire", bytes([8]) + b"".join(bytes([len(f) + 2]) + f + (b"\x91\xaf" if i < 2 else b"\x91\x00") for i, f in enumerate(version)))
 for settings in ["0400 32E4 300000 050000 050000", "0000 E0EE 200000", "0203 EEEE 00000000 A0860100 00000000 01"]:
     write("desfire", bytes.fromhex(settings.replace(" ", "")))
+for path in sorted(glob.glob(os.path.join(ROOT, "Tests", "LabCards", "*.json"))):
+    if '"desfire"' in open(path, encoding="utf-8").read():
+        write("desfire", open(path, encoding="utf-8").read())
 for path in sorted(glob.glob(os.path.join(ROOT, "profiles", "*.yaml")) + glob.glob(os.path.join(ROOT, "profiles", "commands", "*.yaml"))
                    + glob.glob(os.path.join(ROOT, "Tests", "Fixtures", "bad-profiles", "*.yaml"))
                    + glob.glob(os.path.join(ROOT, "docs", "examples", "*.yaml"))):

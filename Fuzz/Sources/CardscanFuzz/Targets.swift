@@ -78,6 +78,21 @@ enum Targets {
             }
             let session = DESFireSession(exchange: CardExchange(channel: FrameScript(frames)), maxFrames: Int(b.first ?? 0) % 16 + 1)
             if let data = try? session.send(.getVersion) { _ = try? DESFireVersion(data) }
+            // A DESFire card image (JSON), checked, then asked what a reader asks.
+            if let image = try? JSONDecoder().decode(DESFireCardImage.self, from: Data(b)), let contents = try? image.contents() {
+                let card = DESFireImageCard(contents)
+                for aid in contents.applications.map(\.aid) + [.picc] {
+                    _ = card.respond(DESFireCommand.selectApplication(aid).apdu.bytes)
+                    _ = card.respond(DESFireCommand.getFileIDs.apdu.bytes)
+                    for f in 0..<32 {
+                        let file = try! DESFireFileNumber(f)
+                        for c in [DESFireCommand.getFileSettings(file), .getValue(file), try! .readData(file), try! .readRecords(file)] {
+                            var answer = card.respond(c.apdu.bytes)
+                            while answer.suffix(2) == [0x91, 0xAF] { answer = card.respond(DESFireCommand.additionalFrame.apdu.bytes) }
+                        }
+                    }
+                }
+            }
         },
         "pseudo-apdu": TagFuzz.pseudoAPDU,
         "felica-card-image": { b in
@@ -143,4 +158,9 @@ final class FrameScript: CardChannel {
     var frames: [[UInt8]]
     init(_ frames: [[UInt8]]) { self.frames = frames }
     func transmit(_ command: [UInt8]) throws -> [UInt8] { frames.isEmpty ? [0x6F, 0x00] : frames.removeFirst() }
+}
+
+extension CommandAPDU {
+    /// The encoded bytes (the fuzz harness's commands are all well formed).
+    var bytes: [UInt8] { (try? encoded()) ?? [] }
 }
