@@ -17,12 +17,19 @@ final class DESFireStepRunner: StepRunner {
 
     init(session: CardSession) { self.session = session }
 
+    /// A card that answers a wrapped command with an ISO 7816 status (6E 00, 6D 00): it does not
+    /// speak DESFire, which is "not this card", not a broken answer.
+    private struct NotDESFire: Error { let statusWord: StatusWord }
+
     /// The whole answer, or the status that ended it. A transport failure throws.
     private func transceive(_ command: DESFireCommand) throws -> (data: [UInt8], status: DESFireStatus) {
         var data: [UInt8] = []
         var r = try session.send(command.apdu)
         for _ in 0..<64 {
-            guard r.statusWord.sw1 == 0x91 else { throw DESFireError.notDESFire(r.statusWord, command: command.instruction) }
+            guard r.statusWord.sw1 == 0x91 else {
+                if data.isEmpty { throw NotDESFire(statusWord: r.statusWord) }
+                throw DESFireError.notDESFire(r.statusWord, command: command.instruction)
+            }
             data += r.data
             let status = DESFireStatus(rawValue: r.statusWord.sw2)
             guard status == .additionalFrame else { return (data, status) }
@@ -90,6 +97,10 @@ final class DESFireStepRunner: StepRunner {
                 }
                 return .answered(.data(data))
             }
+        } catch let e as NotDESFire {
+            var result = StepResult.refused(.status(e.statusWord))
+            result.command = "a DESFire command (the card answered as an ISO 7816 card, not 91 xx)"
+            return result
         } catch let e as DESFireError {
             throw .badAnswer(profile: profile.id, step: step.name, line: step.line, reason: e.message)
         } catch {

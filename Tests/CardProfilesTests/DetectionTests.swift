@@ -69,8 +69,9 @@ import Testing
             Issue.record("expected unrecognised")
             return
         }
-        #expect(tried.count == 19)  // the ISO 7816 profiles: 8 byte-layout, 8 Calypso and 3 KS X 6924 ones
-        #expect(tried.suffix(3) == ["snapper", "cashbee", "t-money"])  // tried last (detect.order 150, 160)
+        // The ISO 7816 profiles: 8 byte-layout, 8 Calypso, 3 KS X 6924 and 1 DESFire (it travels in APDUs).
+        #expect(tried.count == 20)
+        #expect(tried.suffix(4) == ["snapper", "cashbee", "t-money", "opal"])  // tried last (detect.order 150, 160, 170)
         #expect(outcome.result.error?.isNotRecognised == true)
     }
 
