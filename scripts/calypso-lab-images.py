@@ -10,9 +10,11 @@ values below: dates as dates, times as times. The cards are invented (no real ca
 """
 import datetime as dt
 import importlib.util
-import json
 import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import lab_images  # noqa: E402
 
 import yaml
 
@@ -320,20 +322,6 @@ IMAGES = {
 }
 
 
-def main():
-    check = "--check" in sys.argv
-    differ = []
-    for name, make in IMAGES.items():
-        path = os.path.join(ROOT, "Tests", "LabCards", name)
-        text = json.dumps(make(), indent=2, ensure_ascii=False) + "\n"
-        if check:
-            if not os.path.exists(path) or open(path, encoding="utf-8").read() != text:
-                differ.append(name)
-        else:
-            open(path, "w", encoding="utf-8").write(text)
-    if differ:
-        sys.exit("out of date (run scripts/calypso-lab-images.py): " + ", ".join(differ))
-
 
 if __name__ == "__main__":
-    main()
+    lab_images.main(IMAGES, "calypso-lab-images.py")

@@ -8,9 +8,11 @@ checked by hand against docs/cards/opal.md and docs/cards/desfire.md.
 The cards are invented (no real card's data).
 """
 import datetime as dt
-import json
 import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import lab_images  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VERSION = "04 01 01 01 00 18 05 04 01 01 01 04 18 05 04 11 22 33 44 55 66 BA 44 39 52 80 40 09"
@@ -64,20 +66,6 @@ def opal():
 IMAGES = {"opal-image.json": opal}
 
 
-def main():
-    check = "--check" in sys.argv
-    differ = []
-    for name, make in IMAGES.items():
-        path = os.path.join(ROOT, "Tests", "LabCards", name)
-        text = json.dumps(make(), indent=2, ensure_ascii=False) + "\n"
-        if check:
-            if not os.path.exists(path) or open(path, encoding="utf-8").read() != text:
-                differ.append(name)
-        else:
-            open(path, "w", encoding="utf-8").write(text)
-    if differ:
-        sys.exit("out of date (run scripts/desfire-lab-images.py): " + ", ".join(differ))
-
 
 if __name__ == "__main__":
-    main()
+    lab_images.main(IMAGES, "desfire-lab-images.py")

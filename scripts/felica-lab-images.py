@@ -12,6 +12,9 @@ import json
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import lab_images  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PMM = "00 F1 00 00 00 01 43 00"
 
@@ -100,20 +103,6 @@ def pasmo_edy():
 IMAGES = {"edy-image.json": edy, "kmt-image.json": kmt, "mrt-jakarta-image.json": mrtj, "pasmo-edy-image.json": pasmo_edy}
 
 
-def main():
-    check = "--check" in sys.argv
-    differ = []
-    for name, make in IMAGES.items():
-        path = os.path.join(ROOT, "Tests", "LabCards", name)
-        text = json.dumps(make(), indent=2, ensure_ascii=False) + "\n"
-        if check:
-            if not os.path.exists(path) or open(path, encoding="utf-8").read() != text:
-                differ.append(name)
-        else:
-            open(path, "w", encoding="utf-8").write(text)
-    if differ:
-        sys.exit("out of date (run scripts/felica-lab-images.py): " + ", ".join(differ))
-
 
 if __name__ == "__main__":
-    main()
+    lab_images.main(IMAGES, "felica-lab-images.py")

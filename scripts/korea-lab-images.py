@@ -7,9 +7,11 @@ named values, so every byte can be checked by hand against docs/cards/korea.md.
 
 The cards are invented (no real card's data).
 """
-import json
 import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import lab_images  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 T_MONEY_AID = "D4100000030001"
@@ -135,20 +137,6 @@ def snapper():
 IMAGES = {"t-money-image.json": t_money, "cashbee-image.json": cashbee, "snapper-image.json": snapper}
 
 
-def main():
-    check = "--check" in sys.argv
-    differ = []
-    for name, make in IMAGES.items():
-        path = os.path.join(ROOT, "Tests", "LabCards", name)
-        text = json.dumps(make(), indent=2, ensure_ascii=False) + "\n"
-        if check:
-            if not os.path.exists(path) or open(path, encoding="utf-8").read() != text:
-                differ.append(name)
-        else:
-            open(path, "w", encoding="utf-8").write(text)
-    if differ:
-        sys.exit("out of date (run scripts/korea-lab-images.py): " + ", ".join(differ))
-
 
 if __name__ == "__main__":
-    main()
+    lab_images.main(IMAGES, "korea-lab-images.py")

@@ -35,18 +35,5 @@ public enum CurrencyExponent {
         return text[text.index(after: dot)...].prefix(while: \.isNumber).count
     }
 
-    private static let cache = Cache()
-
-    private final class Cache: @unchecked Sendable {
-        private let lock = NSLock()
-        private var values: [String: Int] = [:]
-        func get(_ code: String, _ make: () -> Int) -> Int {
-            lock.lock()
-            defer { lock.unlock() }
-            if let v = values[code] { return v }
-            let v = make()
-            values[code] = v
-            return v
-        }
-    }
+    private static let cache = ProcessCache<String, Int>()
 }

@@ -30,7 +30,8 @@ public struct LookupTable: Sendable {
         return dirs.map { ($0.isEmpty ? "." : $0) + "/\(folder)/\(name).yaml" }
     }
 
-    private static let cache = Cache()
+    /// Tables are read once per process, whichever profiles use them.
+    private static let cache = ProcessCache<String, Result<LookupTable, ProfileLoadError>>()
 
     /// The table `name` for a profile read from `profileFile`, or why it cannot be had.
     static func load(_ name: String, near profileFile: String) -> Result<LookupTable, ProfileLoadError> {
@@ -93,17 +94,4 @@ public struct LookupTable: Sendable {
         return table
     }
 
-    /// Tables are read once per process, whichever profiles use them.
-    private final class Cache: @unchecked Sendable {
-        private let lock = NSLock()
-        private var tables: [String: Result<LookupTable, ProfileLoadError>] = [:]
-        func get(_ path: String, _ make: () -> Result<LookupTable, ProfileLoadError>) -> Result<LookupTable, ProfileLoadError> {
-            lock.lock()
-            defer { lock.unlock() }
-            if let t = tables[path] { return t }
-            let t = make()
-            tables[path] = t
-            return t
-        }
-    }
 }

@@ -31,27 +31,21 @@ public struct Money: Hashable, Sendable, CustomStringConvertible {
 
     /// The amount in the major unit as plain decimal text, for spreadsheets: `-14.00`,
     /// `-1400` for won, `1.250` for Bahraini dinars (ISO 4217 exponent; no symbol, no grouping).
-    public var decimalText: String {
-        let digits = CurrencyExponent.of(currency)
-        let sign = minorUnits < 0 ? "-" : ""
-        let v = minorUnits.magnitude
-        if digits == 0 { return "\(sign)\(v)" }
-        var unit: UInt = 1
-        for _ in 0..<digits { unit *= 10 }
-        let frac = String(v % unit)
-        return "\(sign)\(v / unit).\(String(repeating: "0", count: digits - frac.count))\(frac)"
-    }
+    public var decimalText: String { written(symbol: "", group: { String($0) }) }
 
-    public var description: String {
-        let symbol = Self.symbol(currency)
+    public var description: String { written(symbol: Self.symbol(currency), group: Self.grouped) }
+
+    /// Sign, symbol, the major units as `group` writes them, then the point and the minor
+    /// units with as many digits as the currency's ISO 4217 exponent.
+    private func written(symbol: String, group: (UInt) -> String) -> String {
         let digits = CurrencyExponent.of(currency)
         let sign = minorUnits < 0 ? "-" : ""
         let v = minorUnits.magnitude
-        if digits == 0 { return "\(sign)\(symbol)\(Self.grouped(v))" }
+        if digits == 0 { return "\(sign)\(symbol)\(group(v))" }
         var unit: UInt = 1
         for _ in 0..<digits { unit *= 10 }
         let frac = String(v % unit)
-        return "\(sign)\(symbol)\(Self.grouped(v / unit)).\(String(repeating: "0", count: digits - frac.count))\(frac)"
+        return "\(sign)\(symbol)\(group(v / unit)).\(String(repeating: "0", count: digits - frac.count))\(frac)"
     }
 
     /// `1234567` → `1,234,567`.

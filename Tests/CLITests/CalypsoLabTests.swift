@@ -105,36 +105,12 @@ import Testing
         ),
     ]
 
-    func expect(
-        _ r: (status: Int32, stdout: String, stderr: String),
-        _ network: (image: String, profile: String, expected: [String], absent: [String])
-    ) {
-        #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.contains("\"profile\": \"\(network.profile)\""), "\(r.stdout)")
-        for e in network.expected { #expect(r.stdout.contains(e), "\(network.image): \(e)") }
-        for a in network.absent { #expect(!r.stdout.contains(a), "\(network.image): \(a)") }
-        #expect(!r.stdout.contains("\"warnings\""), "\(r.stdout)")
-    }
-
-    @Test(arguments: networks.indices) func eachNetworkThroughPCSC(_ i: Int) throws {
+    @Test(arguments: networks.indices, Lab.Path.allCases) func eachNetwork(_ i: Int, through path: Lab.Path) throws {
         let network = Self.networks[i]
-        try Lab.exclusive {
-            let card = try Lab.Card(Lab.root + "/Tests/LabCards/" + network.image)
-            defer { card.stop() }
-            expect(try Lab.cardscan(["scan", "--json", "--timeout", "5"]), network)
-        }
-    }
-
-    @Test(arguments: networks.indices) func eachNetworkThroughLibnfcAsTypeB(_ i: Int) throws {
-        let network = Self.networks[i]
-        try Lab.exclusive {
-            let pn532 = try Lab.PN532(Lab.root + "/Tests/LabCards/" + network.image)
-            defer { pn532.stop() }
-            let r = try Lab.cardscan(
-                ["--device", pn532.connectionString, "--json", "-v", "--timeout", "5"], environment: ["LIBNFC_AUTO_SCAN": "false"])
-            #expect(r.stderr.contains("ISO 14443-B, PUPI"), "\(r.stderr)")
-            expect(r, network)
-        }
+        let r = try Lab.readLabCard(network.image, through: path, path == .libnfc ? ["-v"] : [])
+        let problems = Lab.reportProblems(r, profile: network.profile, expected: network.expected, absent: network.absent)
+        #expect(problems.isEmpty, "\(network.image) through \(path): \(problems.joined(separator: "\n"))")
+        if path == .libnfc { #expect(r.stderr.contains("ISO 14443-B, PUPI"), "\(r.stderr)") }
     }
 
     /// Every ISO 7816 lab card image (Calypso networks, more as they come).

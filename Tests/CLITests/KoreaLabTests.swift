@@ -35,35 +35,11 @@ import Testing
         ),
     ]
 
-    func expect(
-        _ r: (status: Int32, stdout: String, stderr: String), _ card: (image: String, profile: String, expected: [String], absent: [String])
-    ) {
-        #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.contains("\"profile\": \"\(card.profile)\""), "\(r.stdout)")
-        for e in card.expected { #expect(r.stdout.contains(e), "\(card.image): \(e)") }
-        for a in card.absent { #expect(!r.stdout.contains(a), "\(card.image): \(a)") }
-        #expect(!r.stdout.contains("\"warnings\""), "\(r.stdout)")
-    }
-
-    @Test(arguments: cards.indices) func eachCardThroughPCSC(_ i: Int) throws {
+    @Test(arguments: cards.indices, Lab.Path.allCases) func eachCard(_ i: Int, through path: Lab.Path) throws {
         let card = Self.cards[i]
-        try Lab.exclusive {
-            let served = try Lab.Card(Lab.root + "/Tests/LabCards/" + card.image)
-            defer { served.stop() }
-            expect(try Lab.cardscan(["scan", "--json", "--timeout", "5"]), card)
-        }
-    }
-
-    @Test(arguments: cards.indices) func eachCardThroughLibnfc(_ i: Int) throws {
-        let card = Self.cards[i]
-        try Lab.exclusive {
-            let pn532 = try Lab.PN532(Lab.root + "/Tests/LabCards/" + card.image)
-            defer { pn532.stop() }
-            expect(
-                try Lab.cardscan(
-                    ["--device", pn532.connectionString, "--json", "--timeout", "5"], environment: ["LIBNFC_AUTO_SCAN": "false"]),
-                card)
-        }
+        let problems = Lab.reportProblems(
+            try Lab.readLabCard(card.image, through: path), profile: card.profile, expected: card.expected, absent: card.absent)
+        #expect(problems.isEmpty, "\(card.image) through \(path): \(problems.joined(separator: "\n"))")
     }
 
     /// The purse's balance as the terminal prints it: won have no minor unit.

@@ -130,16 +130,25 @@ import Testing
         }
     }
 
+    /// `cardscan watch ARGS` in the background, its stdout and stderr going to `OUT.out` and
+    /// `OUT.err`; returns the process and OUT.
+    func startWatch(_ args: [String]) throws -> (Subprocess, String) {
+        let out = NSTemporaryDirectory() + "watch-\(UUID().uuidString)"
+        let outFD = open(out + ".out", O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644),
+            errFD = open(out + ".err", O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
+        defer {
+            close(outFD)
+            close(errFD)
+        }
+        let watch = try Subprocess(
+            [Lab.binDir + "/cardscan", "watch"] + args, environment: Lab.childEnvironment(), stdout: outFD, stderr: errFD)
+        return (watch, out)
+    }
+
     /// A card presented three times gives three JSON lines; pcscd restarting is survived.
     @Test func watchReadsEveryCardAndSurvivesAPcscdRestart() throws {
         try Lab.exclusive {
-            let out = NSTemporaryDirectory() + "watch-\(UUID().uuidString)"
-            let outFD = open(out + ".out", O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644),
-                errFD = open(out + ".err", O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
-            let watch = try Subprocess(
-                [Lab.binDir + "/cardscan", "watch", "--jsonl"], environment: Lab.childEnvironment(), stdout: outFD, stderr: errFD)
-            close(outFD)
-            close(errFD)
+            let (watch, out) = try startWatch(["--jsonl"])
             defer { watch.terminate() }
             func lines() -> [String] {
                 ((try? String(contentsOfFile: out + ".out", encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
@@ -175,13 +184,7 @@ import Testing
     /// `watch --csv`: one header, then each card's trips as rows, two profiles in one table.
     @Test func watchWritesCSVWithOneHeader() throws {
         try Lab.exclusive {
-            let out = NSTemporaryDirectory() + "watch-csv-\(UUID().uuidString)"
-            let outFD = open(out + ".out", O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644),
-                errFD = open(out + ".err", O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
-            let watch = try Subprocess(
-                [Lab.binDir + "/cardscan", "watch", "--csv"], environment: Lab.childEnvironment(), stdout: outFD, stderr: errFD)
-            close(outFD)
-            close(errFD)
+            let (watch, out) = try startWatch(["--csv"])
             defer { watch.terminate() }
             func text() -> String { (try? String(contentsOfFile: out + ".out", encoding: .utf8)) ?? "" }
             func waitFor(_ rows: Int) -> Bool {

@@ -3,15 +3,11 @@ import DESFireCommands
 import PropertyBased
 import Testing
 
-/// Answers commands from a script, in order, and remembers what was sent.
-final class Script: CardChannel {
-    var answers: [[UInt8]]
-    var sent: [[UInt8]] = []
-    init(_ answers: [String]) { self.answers = answers.map { try! Hex.parse($0) } }
-    func transmit(_ command: [UInt8]) throws -> [UInt8] {
-        sent.append(command)
-        return answers.isEmpty ? [0x6F, 0x00] : answers.removeFirst()
-    }
+/// A card that answers exactly these exchanges, in this order (a strict transcript replay:
+/// any other command is an error, so the commands sent are checked too).
+func card(_ exchanges: [(String, String)]) throws -> CardExchange {
+    let text = (["# cardscan transcript 1"] + exchanges.flatMap { ["> " + $0.0, "< " + $0.1] }).joined(separator: "\n")
+    return CardExchange(channel: ReplayChannel(try Transcript(parsing: text)))
 }
 
 func prefixes(_ bytes: [UInt8]) -> [[UInt8]] { (0..<bytes.count).map { Array(bytes.prefix($0)) } }
@@ -58,10 +54,12 @@ func prefixes(_ bytes: [UInt8]) -> [[UInt8]] { (0..<bytes.count).map { Array(byt
 
     /// GetVersion in three frames, chained with ADDITIONAL FRAME.
     @Test func chainedFramesAreJoined() throws {
-        let script = Script(["04 01 01 01 00 18 05 91 AF", "04 01 01 01 04 18 05 91 AF", "04 11 22 33 44 55 66 BA 44 39 52 80 40 09 91 00"])
-        let session = DESFireSession(exchange: CardExchange(channel: script))
+        let session = DESFireSession(
+            exchange: try card([
+                ("90 60 00 00 00", "04 01 01 01 00 18 05 91 AF"), ("90 AF 00 00 00", "04 01 01 01 04 18 05 91 AF"),
+                ("90 AF 00 00 00", "04 11 22 33 44 55 66 BA 44 39 52 80 40 09 91 00"),
+            ]))
         let data = try session.send(.getVersion)
-        #expect(script.sent.map(\.hexString) == ["90 60 00 00 00", "90 AF 00 00 00", "90 AF 00 00 00"])
         let v = try DESFireVersion(data)
         #expect(v.bytes.hexString == Self.version)
         #expect(v.uid.hexString == "04 11 22 33 44 55 66" && v.generation == "EV1" && v.storageBytes == 4096)
@@ -69,17 +67,17 @@ func prefixes(_ bytes: [UInt8]) -> [[UInt8]] { (0..<bytes.count).map { Array(byt
     }
 
     @Test func statusesAreTypedWithMessages() throws {
-        let locked = DESFireSession(exchange: CardExchange(channel: Script(["91 AE"])))
+        let locked = DESFireSession(exchange: try card([("90 6A 00 00 00", "91 AE")]))
         #expect(throws: DESFireError.status(.authenticationError, command: .getApplicationIDs)) { try locked.send(.getApplicationIDs) }
         let e = DESFireError.status(.authenticationError, command: .getApplicationIDs)
         #expect(e.message == "GetApplicationIDs (6A) answered 91 AE: authentication error (a key is needed)")
         #expect(e.hint?.contains("needs a key") == true)
-        let noFile = DESFireSession(exchange: CardExchange(channel: Script(["91 F0"])))
+        let noFile = DESFireSession(exchange: try card([("90 F5 00 00 01 09 00", "91 F0")]))
         #expect(throws: DESFireError.status(.fileNotFound, command: .getFileSettings)) {
             try noFile.send(.getFileSettings(try DESFireFileNumber(9)))
         }
         // A bank card answers a native command with an ISO status word: not DESFire.
-        let bank = DESFireSession(exchange: CardExchange(channel: Script(["6E 00"])))
+        let bank = DESFireSession(exchange: try card([("90 60 00 00 00", "6E 00")]))
         #expect(throws: DESFireError.notDESFire(StatusWord(0x6E, 0x00), command: .getVersion)) { try bank.send(.getVersion) }
         #expect(DESFireStatus(rawValue: 0x7E).description == "91 7E: length error")
         #expect(DESFireStatus.permissionDenied.needsKey && !DESFireStatus.boundaryError.needsKey)
@@ -87,10 +85,11 @@ func prefixes(_ bytes: [UInt8]) -> [[UInt8]] { (0..<bytes.count).map { Array(byt
 
     /// A card that answers 91 AF for ever is cut off.
     @Test func endlessFramesAreBounded() throws {
-        let script = Script(Array(repeating: "00 91 AF", count: 100))
-        let session = DESFireSession(exchange: CardExchange(channel: script), maxFrames: 8)
+        let exchange = try card(
+            [("90 BD 00 00 07 01 00 00 00 00 00 00 00", "00 91 AF")] + Array(repeating: ("90 AF 00 00 00", "00 91 AF"), count: 20))
+        let session = DESFireSession(exchange: exchange, maxFrames: 8)
         #expect(throws: DESFireError.tooManyFrames(8, command: .readData)) { try session.send(try .readData(try DESFireFileNumber(1))) }
-        #expect(script.sent.count == 8)
+        #expect(exchange.roundTrips == 8)
     }
 
     @Test func idListsAreWhole() throws {
