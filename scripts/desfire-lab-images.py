@@ -63,7 +63,16 @@ def opal():
     }
 
 
-IMAGES = {"opal-image.json": opal}
+def opal_hidden():
+    """The Opal card with its application list locked: a reader finds 314553 only by
+    selecting it (the profiles name it)."""
+    doc = opal()
+    doc["note"] = "The Opal lab card with its application list locked (91 AE): applications must be probed"
+    doc["list-locked"] = True
+    return doc
+
+
+IMAGES = {"opal-image.json": opal, "opal-hidden-image.json": opal_hidden}
 
 
 

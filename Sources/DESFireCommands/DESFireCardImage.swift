@@ -26,6 +26,12 @@ public struct DESFireCardImage: Codable, Sendable {
         public var aid: String
         public var filesLocked: Bool?
         public var files: [File]
+
+        public init(aid: String, filesLocked: Bool? = nil, files: [File]) {
+            self.aid = aid
+            self.filesLocked = filesLocked
+            self.files = files
+        }
         enum CodingKeys: String, CodingKey {
             case aid, files
             case filesLocked = "files-locked"
@@ -43,6 +49,13 @@ public struct DESFireCardImage: Codable, Sendable {
         public var lower: Int?
         public var upper: Int?
         public var limitedCredit: Int?
+
+        public init(id: Int, type: String, read: String) {
+            self.id = id
+            self.type = type
+            self.read = read
+        }
+
         enum CodingKeys: String, CodingKey {
             case id, type, read, data, records, value, lower, upper
             case recordSize = "record-size"
@@ -53,6 +66,19 @@ public struct DESFireCardImage: Codable, Sendable {
     enum CodingKeys: String, CodingKey {
         case technology, note, atr, uid, version, applications
         case listLocked = "list-locked"
+    }
+
+    public init(
+        technology: String = "desfire", note: String? = nil, atr: String? = nil, uid: String, version: String, listLocked: Bool? = nil,
+        applications: [Application]
+    ) {
+        self.technology = technology
+        self.note = note
+        self.atr = atr
+        self.uid = uid
+        self.version = version
+        self.listLocked = listLocked
+        self.applications = applications
     }
 
     /// A contactless DESFire EV1 through a PC/SC reader (PC/SC part 3: ATS historical byte 80).

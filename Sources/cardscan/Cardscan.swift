@@ -18,7 +18,8 @@ struct Cardscan: ParsableCommand {
         version: "cardscan 0.1.0",
         subcommands: [
             Scan.self, Readers.self, Watch.self, Replay.self, TestCommand.self,
-            Profiles.self, APDUCommand.self, ATRCommand.self, NDEFCommand.self, FeliCaSurveyCommand.self, DumpCommand.self, Doctor.self,
+            Profiles.self, APDUCommand.self, ATRCommand.self, NDEFCommand.self, FeliCaSurveyCommand.self, DumpCommand.self,
+            DESFireDumpCommand.self, Doctor.self,
         ],
         defaultSubcommand: Scan.self
     )

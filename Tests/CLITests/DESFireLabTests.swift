@@ -66,4 +66,31 @@ import Testing
             #expect(debit.status == 64 && debit.stderr.contains("it is Debit (DESFire), which changes the card"), "\(debit.stderr)")
         }
     }
+
+    /// `cardscan desfire --image` of each DESFire lab card gives an image that reads to the same
+    /// report; with the application list locked the profiles' applications are probed.
+    @Test(arguments: ["opal-image.json", "opal-hidden-image.json"]) func aDumpReadsToTheSameReport(_ name: String) throws {
+        try Lab.exclusive {
+            let original = try Lab.Card(Lab.root + "/Tests/LabCards/" + name)
+            let before = try Lab.cardscan(["scan", "--json", "--timeout", "5"])
+            let copy = NSTemporaryDirectory() + "cardscan-desfire-\(name)"
+            let dump = try Lab.cardscan(["desfire", "--image", copy, "--timeout", "5"])
+            original.stop()
+            #expect(before.status == 0 && dump.status == 0, "\(before.stderr)\(dump.stderr)")
+            #expect(dump.stdout.contains("MIFARE DESFire EV1, UID 04 11 22 33 44 55 66"), "\(dump.stdout)")
+            #expect(dump.stdout.contains("file 7  standard  read: free\n      4E 61 BC 00"), "\(dump.stdout)")
+            #expect(dump.stdout.contains("Not readable: application 314553, file 1: reading needs a key"), "\(dump.stdout)")
+            if name.contains("hidden") {
+                #expect(dump.stdout.contains("the list needs a key: the profiles' applications were probed"), "\(dump.stdout)")
+                #expect(!dump.stdout.contains("F21030"))  // hidden, and no profile names it
+            } else {
+                #expect(dump.stdout.contains("F21030  (file list needs a key)"), "\(dump.stdout)")
+            }
+            let served = try Lab.Card(copy)
+            defer { served.stop() }
+            let after = try Lab.cardscan(["scan", "--json", "--timeout", "5"])
+            #expect(after.status == 0, "\(after.stderr)")
+            #expect(after.stdout == before.stdout)
+        }
+    }
 }

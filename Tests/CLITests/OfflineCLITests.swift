@@ -25,7 +25,7 @@ import Testing
     @Test func helpAndVersion() throws {
         let help = try cardscan("--help")
         #expect(help.status == 0)
-        for sub in ["scan", "readers", "watch", "replay", "test", "profiles", "apdu", "atr", "dump", "doctor"] {
+        for sub in ["scan", "readers", "watch", "replay", "test", "profiles", "apdu", "atr", "dump", "desfire", "doctor"] {
             #expect(help.stdout.contains("  \(sub)"), "--help lacks \(sub)")
         }
         #expect(try cardscan("--version").stdout == "cardscan 0.1.0\n")
