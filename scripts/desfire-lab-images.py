@@ -63,6 +63,48 @@ def opal():
     }
 
 
+def clipper_trip(agency, fare, vehicle, start, origin, dest, route, transport):
+    """A 32-byte Clipper trip record (docs/cards/clipper.md): agency @2, fare @6, vehicle @10,
+    start @12 (seconds since 1900-01-01, Pacific time), from @20, to @22, route @28, transport @30."""
+    b = bytearray(32)
+    b[2:4] = agency.to_bytes(2, "big")
+    b[6:8] = fare.to_bytes(2, "big")
+    b[10:12] = vehicle.to_bytes(2, "big")
+    b[12:16] = int((start - dt.datetime(1900, 1, 1)).total_seconds()).to_bytes(4, "big")
+    b[20:22] = origin.to_bytes(2, "big")
+    b[22:24] = dest.to_bytes(2, "big")
+    b[28:30] = route.to_bytes(2, "big")
+    b[30:32] = transport.to_bytes(2, "big")
+    return bytes(b)
+
+
+def clipper():
+    serial = bytes([0x00]) + (1_234_567_890).to_bytes(4, "big") + bytes(11)
+    info = bytearray(32)
+    info[8:10] = (dt.date(2030, 1, 1) - dt.date(1900, 1, 1)).days.to_bytes(2, "big")
+    purse = bytearray(32)
+    purse[18:20] = (1_075).to_bytes(2, "big", signed=True)
+    trips = (clipper_trip(0x04, 420, 0, dt.datetime(2024, 3, 5, 8, 12, 30), 0x0019, 0x0021, 0, 0x6F)
+             + clipper_trip(0x01, 250, 1042, dt.datetime(2024, 3, 4, 17, 45, 0), 0, 0, 51, 0x62)
+             + clipper_trip(0x04, 390, 0, dt.datetime(2024, 3, 4, 9, 1, 5), 0x0021, 0x0019, 0, 0x6F)
+             + bytes(32))
+    return {
+        "technology": "desfire",
+        "note": "Clipper lab card: US$10.75, three trips (two BART, one AC Transit bus) and an empty slot; invented values",
+        "uid": "04 99 88 77 66 55 44",
+        "version": VERSION.replace("04 11 22 33 44 55 66", "04 99 88 77 66 55 44"),
+        "applications": [
+            {"aid": "9011F2", "files": [
+                {"id": 8, "type": "standard", "read": "free", "data": hexs(serial)},
+                {"id": 1, "type": "standard", "read": "free", "data": hexs(bytes(info))},
+                {"id": 2, "type": "backup", "read": "free", "data": hexs(bytes(purse))},
+                {"id": 14, "type": "standard", "read": "free", "data": hexs(trips)},
+                {"id": 4, "type": "standard", "read": "key", "data": hexs(bytes(32))},
+            ]},
+        ],
+    }
+
+
 def opal_hidden():
     """The Opal card with its application list locked: a reader finds 314553 only by
     selecting it (the profiles name it)."""
@@ -72,7 +114,7 @@ def opal_hidden():
     return doc
 
 
-IMAGES = {"opal-image.json": opal, "opal-hidden-image.json": opal_hidden}
+IMAGES = {"opal-image.json": opal, "opal-hidden-image.json": opal_hidden, "clipper-image.json": clipper}
 
 
 
