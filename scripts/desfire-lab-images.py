@@ -105,6 +105,36 @@ def clipper():
     }
 
 
+def orca_trip(agency, when, coach, fare, kind, balance):
+    """A 48-byte ORCA trip record packed as docs/cards/orca.md lists its bits."""
+    t = int(when.replace(tzinfo=dt.timezone.utc).timestamp())
+    return pack([(0, 24), (agency, 4), (t, 32), (0, 8), (coach, 24), (0, 28), (fare, 15), (0, 1), (kind, 8),
+                 (0, 128), (balance, 16), (0, 96)])
+
+
+def orca():
+    purse = bytearray(64)
+    purse[41:43] = (2_350).to_bytes(2, "big")
+    serial = bytes(4) + (12_345_678).to_bytes(4, "big") + bytes(8)
+    trips = [orca_trip(7, dt.datetime(2024, 3, 5, 16, 2, 0), 4321, 275, 0x03, 2_350),
+             orca_trip(1, dt.datetime(2024, 3, 4, 23, 40, 0), 1234, 300, 0x00, 2_625),
+             orca_trip(1, dt.datetime(2024, 3, 4, 15, 10, 0), 1234, 300, 0x00, 2_925)]
+    return {
+        "technology": "desfire",
+        "note": "ORCA lab card: US$23.50 on the card, three trips (times in UTC in the records); invented values",
+        "uid": "04 77 66 55 44 33 22",
+        "version": VERSION.replace("04 11 22 33 44 55 66", "04 77 66 55 44 33 22"),
+        "applications": [
+            {"aid": "3010F2", "files": [
+                {"id": 4, "type": "backup", "read": "free", "data": hexs(bytes(purse))},
+                {"id": 2, "type": "cyclic-record", "read": "free", "record-size": 48, "records": [hexs(r) for r in trips]},
+                {"id": 3, "type": "cyclic-record", "read": "free", "record-size": 48, "records": []},
+            ]},
+            {"aid": "FFFFFF", "files": [{"id": 15, "type": "standard", "read": "free", "data": hexs(serial)}]},
+        ],
+    }
+
+
 def opal_hidden():
     """The Opal card with its application list locked: a reader finds 314553 only by
     selecting it (the profiles name it)."""
@@ -114,7 +144,7 @@ def opal_hidden():
     return doc
 
 
-IMAGES = {"opal-image.json": opal, "opal-hidden-image.json": opal_hidden, "clipper-image.json": clipper}
+IMAGES = {"opal-image.json": opal, "opal-hidden-image.json": opal_hidden, "clipper-image.json": clipper, "orca-image.json": orca}
 
 
 
