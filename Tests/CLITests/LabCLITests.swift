@@ -181,6 +181,31 @@ import Testing
         }
     }
 
+    /// `watch` over 100 taps of the Opal DESFire card through pcscd: every read complete and
+    /// equal (each read starts at the card level, so one left in an application cannot answer).
+    @Test func watchReadsADESFireCardAHundredTimes() throws {
+        try Lab.exclusive {
+            let (watch, out) = try startWatch(["--jsonl"])
+            defer { watch.terminate() }
+            func lines() -> [String] {
+                ((try? String(contentsOfFile: out + ".out", encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+            }
+            let start = Date()
+            for i in 1...100 {
+                let card = try Lab.Card(Lab.root + "/Tests/LabCards/opal-image.json")
+                let deadline = Date().addingTimeInterval(15)
+                while lines().count < i, Date() < deadline { usleep(20_000) }
+                card.stop()
+            }
+            let all = lines()
+            print("watch: \(all.count) DESFire reads in \(String(format: "%.1f", Date().timeIntervalSince(start))) s")
+            #expect(all.count == 100)
+            #expect(Set(all).count == 1, "reads differ: \(Set(all).prefix(2))")
+            #expect(
+                all.first?.contains("\"amount\":-250") == true && all.first?.contains("\"partial\":false") == true, "\(all.first ?? "")")
+        }
+    }
+
     /// `watch --csv`: one header, then each card's trips as rows, two profiles in one table.
     @Test func watchWritesCSVWithOneHeader() throws {
         try Lab.exclusive {
