@@ -135,6 +135,19 @@ def orca():
     }
 
 
+def magnacarta():
+    purse = bytearray(16)
+    purse[6:8] = (1_999).to_bytes(2, "big")
+    return {
+        "technology": "desfire",
+        "note": "MagnaCarta lab card: 19.99 EUR; its application is hidden (the list needs a key); invented values",
+        "uid": "04 55 44 33 22 11 00",
+        "version": VERSION.replace("04 11 22 33 44 55 66", "04 55 44 33 22 11 00"),
+        "list-locked": True,
+        "applications": [{"aid": "F080F3", "files-locked": True, "files": [{"id": 2, "type": "standard", "read": "free", "data": hexs(bytes(purse))}]}],
+    }
+
+
 def opal_hidden():
     """The Opal card with its application list locked: a reader finds 314553 only by
     selecting it (the profiles name it)."""
@@ -144,7 +157,7 @@ def opal_hidden():
     return doc
 
 
-IMAGES = {"opal-image.json": opal, "opal-hidden-image.json": opal_hidden, "clipper-image.json": clipper, "orca-image.json": orca}
+IMAGES = {"opal-image.json": opal, "opal-hidden-image.json": opal_hidden, "clipper-image.json": clipper, "orca-image.json": orca, "magnacarta-image.json": magnacarta}
 
 
 

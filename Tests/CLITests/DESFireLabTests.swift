@@ -95,7 +95,16 @@ import Testing
         #expect(problems.isEmpty, "\(path): \(problems.joined(separator: "\n"))")
     }
 
-    @Test(arguments: ["opal-image.json", "opal-hidden-image.json", "clipper-image.json", "orca-image.json"])
+    /// MagnaCarta's application is missing from a locked list: detection and the dump find it by
+    /// selecting it.
+    @Test(arguments: Lab.Path.allCases) func magnaCartaIsFoundThoughHidden(through path: Lab.Path) throws {
+        let problems = Lab.reportProblems(
+            try Lab.readLabCard("magnacarta-image.json", through: path), profile: "magnacarta",
+            expected: [#""amount": 1999,\#n    "currency": "EUR""#])
+        #expect(problems.isEmpty, "\(path): \(problems.joined(separator: "\n"))")
+    }
+
+    @Test(arguments: ["opal-image.json", "opal-hidden-image.json", "clipper-image.json", "orca-image.json", "magnacarta-image.json"])
     func aDumpReadsToTheSameReport(_ name: String) throws {
         try Lab.exclusive {
             let original = try Lab.Card(Lab.root + "/Tests/LabCards/" + name)
@@ -111,9 +120,10 @@ import Testing
             }
             if name.hasPrefix("clipper") {
                 #expect(dump.stdout.contains("Not readable: application 9011F2, file 4: reading needs a key"), "\(dump.stdout)")
-            } else if name.contains("hidden") {
+            } else if name.contains("hidden") || name.hasPrefix("magnacarta") {
                 #expect(dump.stdout.contains("the list needs a key: the profiles' applications were probed"), "\(dump.stdout)")
                 #expect(!dump.stdout.contains("F21030"))  // hidden, and no profile names it
+                if name.hasPrefix("magnacarta") { #expect(dump.stdout.contains("F080F3  (file list needs a key)"), "\(dump.stdout)") }
             } else if name.hasPrefix("opal") {
                 #expect(dump.stdout.contains("F21030  (file list needs a key)"), "\(dump.stdout)")
             } else {
