@@ -148,6 +148,36 @@ def magnacarta():
     }
 
 
+def hsl_log(arvo, when, until, price, passengers):
+    """A 12-byte HSL version-2 log record (docs/cards/hsl.md)."""
+    def day(t):
+        return (t.date() - dt.date(1997, 1, 1)).days
+    def minute(t):
+        return t.hour * 60 + t.minute
+    return pack([(arvo, 1), (day(when), 14), (minute(when), 11), (day(until), 14), (minute(until), 11), (price, 14),
+                 (passengers, 6), (0, 20), (0, 5)])
+
+
+def hsl():
+    info = bytes([0x02]) + bytes.fromhex("924620001234567891") + bytes(1)
+    purse = pack([(1_230, 20), (0, 4)]) + bytes(10)
+    log = [hsl_log(1, dt.datetime(2024, 3, 5, 7, 58), dt.datetime(2024, 3, 5, 9, 18), 295, 1),
+           hsl_log(1, dt.datetime(2024, 3, 4, 16, 30), dt.datetime(2024, 3, 4, 17, 50), 295, 1),
+           bytes(12)]
+    return {
+        "technology": "desfire",
+        "note": "HSL version 2 lab card: 12.30 EUR, two value-ticket trips and an empty log slot; invented values",
+        "uid": "04 66 55 44 33 22 11",
+        "version": VERSION.replace("04 11 22 33 44 55 66", "04 66 55 44 33 22 11"),
+        "applications": [{"aid": "1420EF", "files": [
+            {"id": 8, "type": "standard", "read": "free", "data": hexs(info)},
+            {"id": 2, "type": "backup", "read": "free", "data": hexs(purse)},
+            {"id": 4, "type": "cyclic-record", "read": "free", "record-size": 12, "records": [hexs(r) for r in log]},
+            {"id": 1, "type": "backup", "read": "free", "data": hexs(bytes(35))},
+        ]}],
+    }
+
+
 def opal_hidden():
     """The Opal card with its application list locked: a reader finds 314553 only by
     selecting it (the profiles name it)."""
@@ -157,7 +187,7 @@ def opal_hidden():
     return doc
 
 
-IMAGES = {"opal-image.json": opal, "opal-hidden-image.json": opal_hidden, "clipper-image.json": clipper, "orca-image.json": orca, "magnacarta-image.json": magnacarta}
+IMAGES = {"opal-image.json": opal, "opal-hidden-image.json": opal_hidden, "clipper-image.json": clipper, "orca-image.json": orca, "magnacarta-image.json": magnacarta, "hsl-image.json": hsl}
 
 
 

@@ -23,7 +23,7 @@ public struct DESFireDump {
         var out: [DESFireAID] = []
         for p in profiles where p.technology == .desfire {
             for s in p.steps {
-                if case .desfire(.select(let aid)) = s.action, !out.contains(aid) { out.append(aid) }
+                if case .desfire(.select(let aids)) = s.action { for aid in aids where !out.contains(aid) { out.append(aid) } }
             }
         }
         return out

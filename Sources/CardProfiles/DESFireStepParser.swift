@@ -5,7 +5,8 @@ import Yams
 /// A DESFire step (docs/profile-format.md §DESFire steps): select an application, or read a
 /// file's data, records or value — chosen from the file's settings, or declared.
 public enum DESFireStep: Sendable {
-    case select(DESFireAID)
+    /// The first of these applications the card has (HSL: version 2, else version 1).
+    case select([DESFireAID])
     case read(file: DESFireFileNumber, mode: ReadMode, offset: Int, length: Int)
 
     /// How a file is read: `auto` asks GetFileSettings first (one more exchange) and reads the
@@ -32,12 +33,22 @@ enum DESFireStepParser {
     static func parse(_ key: String, _ node: Node, _ apath: String, _ r: YAMLReader) -> DESFireStep? {
         switch key {
         case "desfire-select":
-            guard let b = r.hex(node, apath) else { return nil }
-            guard let aid = try? DESFireAID(b) else {
-                r.issue(node, apath, "a DESFire application ID is 3 bytes as sent after SelectApplication, e.g. 3010F2")
+            // One application ID, or a list tried in order until the card has one.
+            var aids: [DESFireAID] = []
+            for (i, item) in (r.list(node, apath) ?? []).enumerated() {
+                let p = node.sequence == nil ? apath : "\(apath)[\(i)]"
+                guard let b = r.hex(item, p) else { continue }
+                guard let aid = try? DESFireAID(b) else {
+                    r.issue(item, p, "a DESFire application ID is 3 bytes as sent after SelectApplication, e.g. 3010F2")
+                    continue
+                }
+                aids.append(aid)
+            }
+            if aids.isEmpty {
+                if node.sequence?.isEmpty == true { r.issue(node, apath, "the list of application IDs is empty") }
                 return nil
             }
-            return .select(aid)
+            return .select(aids)
         case "desfire-read":
             guard let m = r.mapping(node, apath, allowed: ["file", "read", "offset", "length"]) else { return nil }
             let g = { (k: String) in m.first { $0.key == k }?.node }

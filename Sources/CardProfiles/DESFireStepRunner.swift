@@ -52,12 +52,18 @@ final class DESFireStepRunner: StepRunner {
                 _ = try transceive(.selectApplication(.picc))
             }
             switch action {
-            case .select(let aid):
-                let c = DESFireCommand.selectApplication(aid)
-                let (_, status) = try transceive(c)
-                guard status == .ok else { return refused(status, c) }
-                application = aid
-                return .answered(.data(aid.bytes))
+            case .select(let aids):
+                var last: (DESFireStatus, DESFireCommand)?
+                for aid in aids {
+                    let c = DESFireCommand.selectApplication(aid)
+                    let (_, status) = try transceive(c)
+                    if status == .ok {
+                        application = aid
+                        return .answered(.data(aid.bytes))
+                    }
+                    last = (status, c)
+                }
+                return refused(last!.0, last!.1)
             case .read(let file, var mode, let offset, let length):
                 var recordSize: Int?
                 if mode == .auto {
