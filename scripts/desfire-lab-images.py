@@ -178,6 +178,14 @@ def hsl():
     }
 
 
+def waltti():
+    """A Waltti card: HSL's files under application 0010AB."""
+    doc = hsl()
+    doc["note"] = "Waltti lab card: the HSL lab card's files under application 0010AB; invented values"
+    doc["applications"][0]["aid"] = "0010AB"
+    return doc
+
+
 def opal_hidden():
     """The Opal card with its application list locked: a reader finds 314553 only by
     selecting it (the profiles name it)."""
@@ -187,7 +195,7 @@ def opal_hidden():
     return doc
 
 
-IMAGES = {"opal-image.json": opal, "opal-hidden-image.json": opal_hidden, "clipper-image.json": clipper, "orca-image.json": orca, "magnacarta-image.json": magnacarta, "hsl-image.json": hsl}
+IMAGES = {"opal-image.json": opal, "opal-hidden-image.json": opal_hidden, "clipper-image.json": clipper, "orca-image.json": orca, "magnacarta-image.json": magnacarta, "hsl-image.json": hsl, "waltti-image.json": waltti}
 
 
 

@@ -115,6 +115,10 @@ import Testing
                 #""paidWith": "value ticket""#,
             ])
         #expect(problems.isEmpty, "\(path): \(problems.joined(separator: "\n"))")
+        let waltti = Lab.reportProblems(
+            try Lab.readLabCard("waltti-image.json", through: path), profile: "hsl",
+            expected: [#""name": "Waltti""#, #""application": "0010AB""#, #""amount": -295"#])
+        #expect(waltti.isEmpty, "\(path): \(waltti.joined(separator: "\n"))")
     }
 
     @Test(arguments: [
