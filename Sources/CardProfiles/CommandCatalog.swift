@@ -20,21 +20,14 @@ public enum CommandCatalog {
     /// not exist).
     public static func load(_ path: String) -> Result<CommandPolicy, ProfileLoadError> {
         guard FileManager.default.fileExists(atPath: path) else { return .success(.standard) }
-        do { return .success(try parse(try TextFile.read(path), file: path)) } catch let e as ProfileLoadError {
-            return .failure(e)
-        } catch {
-            return .failure(ProfileLoadError(issues: [ProfileIssue(file: path, line: 1, column: 1, path: "", reason: "\(error)")]))
-        }
+        return YAMLReader.load(path) { (text, file) throws(ProfileLoadError) in try parse(text, file: file) }
     }
 
     /// Parses a known-commands file into the standard policy plus its entries; every problem
     /// names `file`:line.
     public static func parse(_ text: String, file: String) throws(ProfileLoadError) -> CommandPolicy {
         let r = YAMLReader(file: file)
-        let root: Node?
-        do { root = try Yams.compose(yaml: text, .basic, .default, .utf8) } catch {
-            throw ProfileLoadError(issues: [ProfileLoader.yamlSyntaxIssue(error, file: file)])
-        }
+        let root = try YAMLReader.compose(text, file: file)
         var reads: [CommandPolicy.Entry] = []
         var changing: [CommandPolicy.Entry] = []
         if let m = r.mapping(root, "", allowed: ["read-only", "changing"]) {

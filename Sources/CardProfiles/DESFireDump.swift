@@ -37,7 +37,8 @@ public struct DESFireDump {
                 technology: "desfire", note: nil, atr: atr?.hexString, uid: "", version: "", listLocked: nil, applications: []))
         /// The answer, or nil with the status when the card refused.
         func ask(_ c: DESFireCommand) throws -> (data: [UInt8]?, status: DESFireStatus) {
-            do { return (try session.send(c), .ok) } catch DESFireError.status(let s, _) { return (nil, s) }
+            let (data, status) = try session.answer(c)
+            return (status == .ok ? data : nil, status)
         }
         do {
             _ = try ask(.selectApplication(.picc))

@@ -21,21 +21,11 @@ final class DESFireStepRunner: StepRunner {
     /// speak DESFire, which is "not this card", not a broken answer.
     private struct NotDESFire: Error { let statusWord: StatusWord }
 
-    /// The whole answer, or the status that ended it. A transport failure throws.
+    /// The whole answer, or the status that ended it, through the session's memory of answers.
     private func transceive(_ command: DESFireCommand) throws -> (data: [UInt8], status: DESFireStatus) {
-        var data: [UInt8] = []
-        var r = try session.send(command.apdu)
-        for _ in 0..<64 {
-            guard r.statusWord.sw1 == 0x91 else {
-                if data.isEmpty { throw NotDESFire(statusWord: r.statusWord) }
-                throw DESFireError.notDESFire(r.statusWord, command: command.instruction)
-            }
-            data += r.data
-            let status = DESFireStatus(rawValue: r.statusWord.sw2)
-            guard status == .additionalFrame else { return (data, status) }
-            r = try session.send(DESFireCommand.additionalFrame.apdu)
+        do { return try DESFireSession(send: session.send).answer(command) } catch DESFireError.notDESFire(let sw, _) {
+            throw NotDESFire(statusWord: sw)
         }
-        throw DESFireError.tooManyFrames(64, command: command.instruction)
     }
 
     private func refused(_ status: DESFireStatus, _ command: DESFireCommand, keeping: Answer? = nil) -> StepResult {

@@ -51,22 +51,13 @@ public struct LookupTable: Sendable {
                         reason: "no table '\(name)' (looked for \(paths.joined(separator: ", ")))")
                 ]))
         }
-        return cache.get(path) {
-            do { return .success(try parse(try TextFile.read(path), file: path)) } catch let e as ProfileLoadError {
-                return .failure(e)
-            } catch {
-                return .failure(ProfileLoadError(issues: [ProfileIssue(file: path, line: 1, column: 1, path: "", reason: "\(error)")]))
-            }
-        }
+        return cache.get(path) { YAMLReader.load(path) { (text, file) throws(ProfileLoadError) in try parse(text, file: file) } }
     }
 
     /// Parses table text; every problem names `file`:line.
     public static func parse(_ text: String, file: String) throws(ProfileLoadError) -> LookupTable {
         let r = YAMLReader(file: file)
-        let root: Node?
-        do { root = try Yams.compose(yaml: text, .basic, .default, .utf8) } catch {
-            throw ProfileLoadError(issues: [ProfileLoader.yamlSyntaxIssue(error, file: file)])
-        }
+        let root = try YAMLReader.compose(text, file: file)
         var table = LookupTable(name: "", entries: [:], hexCodes: false, file: file)
         if let m = r.mapping(root, "", allowed: ["name", "codes", "source", "licence", "license", "notes", "entries"]) {
             let g = { (k: String) in m.first { $0.key == k }?.node }

@@ -38,12 +38,8 @@ public enum ProfileLoader {
         case .success(let policy): r.commandPolicy = policy
         case .failure(let e): throw e
         }
-        let root: Node?
-        // The basic resolver: every scalar stays text (the loader types values itself), and
-        // no regular expression runs per scalar, which keeps loading fast.
-        do { root = try Yams.compose(yaml: text, .basic, .default, .utf8) } catch {
-            throw ProfileLoadError(issues: [yamlSyntaxIssue(error, file: file)])
-        }
+        // The basic resolver (no regular expression runs per scalar): loading stays fast.
+        let root = try YAMLReader.compose(text, file: file)
         guard let root else {
             throw ProfileLoadError(issues: [ProfileIssue(file: file, line: 1, column: 1, path: "", reason: "the file is empty")])
         }

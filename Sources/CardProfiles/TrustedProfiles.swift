@@ -33,20 +33,13 @@ public struct TrustedProfiles: Sendable, Equatable {
     /// Reads the list at `path`; a missing file is an empty list.
     public static func load(_ path: String) throws(ProfileLoadError) -> TrustedProfiles {
         guard FileManager.default.fileExists(atPath: path) else { return TrustedProfiles(files: [:], path: path) }
-        let text: String
-        do { text = try TextFile.read(path) } catch {
-            throw ProfileLoadError(issues: [ProfileIssue(file: path, line: 1, column: 1, path: "", reason: "\(error)")])
-        }
-        return try parse(text, path: path)
+        return try YAMLReader.load(path) { (text, file) throws(ProfileLoadError) in try parse(text, path: file) }.get()
     }
 
     /// Parses the list's text; `path` names it in messages and is where it would be saved.
     public static func parse(_ text: String, path: String) throws(ProfileLoadError) -> TrustedProfiles {
         let r = YAMLReader(file: path)
-        let root: Node?
-        do { root = try Yams.compose(yaml: text, .basic, .default, .utf8) } catch {
-            throw ProfileLoadError(issues: [ProfileLoader.yamlSyntaxIssue(error, file: path)])
-        }
+        let root = try YAMLReader.compose(text, file: path)
         var files: [String: Set<String>] = [:]
         for (i, item) in (root.flatMap { r.sequence($0, "") } ?? []).enumerated() {
             guard let m = r.mapping(item, "[\(i)]", allowed: ["file", "commands"]) else { continue }

@@ -122,3 +122,22 @@ final class YAMLReader {
 
     func line(_ node: Node?) -> Int { node?.mark?.line ?? 1 }
 }
+
+extension YAMLReader {
+    /// The YAML tree of `text` — the basic resolver: every scalar stays text, the loaders type
+    /// values themselves — or the syntax error with its line.
+    static func compose(_ text: String, file: String) throws(ProfileLoadError) -> Node? {
+        do { return try Yams.compose(yaml: text, .basic, .default, .utf8) } catch {
+            throw ProfileLoadError(issues: [ProfileLoader.yamlSyntaxIssue(error, file: file)])
+        }
+    }
+
+    /// The data file at `path` read and parsed; a file that cannot be read is an error naming it.
+    static func load<T>(_ path: String, _ parse: (String, String) throws(ProfileLoadError) -> T) -> Result<T, ProfileLoadError> {
+        let text: String
+        do { text = try TextFile.read(path) } catch {
+            return .failure(ProfileLoadError(issues: [ProfileIssue(file: path, line: 1, column: 1, path: "", reason: "\(error)")]))
+        }
+        do { return .success(try parse(text, path)) } catch { return .failure(error) }
+    }
+}

@@ -24,8 +24,8 @@ public final class DESFireImageCard {
 
     /// `data` in frames: the first now, the rest on ADDITIONAL FRAME.
     private func frames(_ data: [UInt8], size: Int = frameSize) -> [UInt8] {
+        // At least one part, empty for an empty answer.
         var parts = stride(from: 0, to: max(data.count, 1), by: size).map { Array(data[$0..<min($0 + size, data.count)]) }
-        if parts.isEmpty { parts = [[]] }
         let first = parts.removeFirst()
         pending = parts
         return first + status(parts.isEmpty ? .ok : .additionalFrame)

@@ -12,31 +12,3 @@ public struct DESFireResponse: Hashable, Sendable {
         status = DESFireStatus(rawValue: response.statusWord.sw2)
     }
 }
-
-/// Sends DESFire commands over a ``CardExchange`` (any transport) and follows `91 AF` with
-/// ADDITIONAL FRAME, appending each part, at most `maxFrames` frames. Does no I/O of its own.
-public struct DESFireSession {
-    public let exchange: CardExchange
-    public var maxFrames: Int
-
-    public init(exchange: CardExchange, maxFrames: Int = 64) {
-        self.exchange = exchange
-        self.maxFrames = maxFrames
-    }
-
-    /// The whole answer to `command`; a status other than OK (after the chain) is thrown.
-    public func send(_ command: DESFireCommand) throws -> [UInt8] {
-        var data: [UInt8] = []
-        var next = command
-        for _ in 0..<maxFrames {
-            let r = try DESFireResponse(try exchange.send(next.apdu), to: command.instruction)
-            data += r.data
-            switch r.status {
-            case .ok: return data
-            case .additionalFrame: next = .additionalFrame
-            default: throw DESFireError.status(r.status, command: command.instruction)
-            }
-        }
-        throw DESFireError.tooManyFrames(maxFrames, command: command.instruction)
-    }
-}

@@ -27,39 +27,18 @@ struct DESFireDumpCommand: ParsableCommand {
             """)
 
     @OptionGroup var source: CardSourceOptions
-    @Option(
-        name: .customLong("profile-dir"),
-        help: ArgumentHelp("Also take application IDs to probe from the profiles in this directory (repeatable).", valueName: "DIR"))
-    var profileDirs: [String] = []
-    @Option(help: ArgumentHelp("Also write the card as a cardsim card image.", valueName: "FILE")) var image: String?
-    @Flag(help: "Print the image as JSON (what --image writes) instead of a listing.") var json = false
-    @Flag(help: "Print each exchange to stderr.") var trace = false
+    @OptionGroup var output: DumpOutputOptions
 
     func run() throws {
-        let registry = ProfileRegistry(directories: ProfileRegistry.searchPath(profileDirs: profileDirs))
-        let connection = try source.waitForCard(what: "DESFire card")
-        guard case .iso7816(let card) = connection.card else {
-            throw fail(NotISO7816(what: "the card on \(connection.reader) is not an ISO 14443-4 card (\(connection.card))"), .notRecognised)
-        }
-        if trace { eprint("Card on \(connection.reader): \(connection.card)") }
-        let exchange = Tracer.exchange(connection.channel, trace: trace)
+        let (connection, card, exchange) = try output.connect(source, what: "DESFire card")
         let (dump, error) = try guarded {
             try connection.withExclusiveAccess {
                 DESFireDump.run(
                     exchange: exchange, atr: card.atr ?? connection.atr,
-                    knownApplications: DESFireDump.knownApplications(of: registry.entries.map(\.profile)))
+                    knownApplications: DESFireDump.knownApplications(of: output.profiles()))
             }
         }
-        out(json ? dump.json.trimmingCharacters(in: .newlines) : Self.text(dump))
-        if let image {
-            if dump.partial {
-                eprint("note: \(image) not written: the dump did not finish")
-            } else {
-                try guarded { try TextFile.write(dump.json, to: image) }
-                eprint("Wrote \(image): serve it with `cardsim vpcd \(image)` or `cardsim pn532 --pty PATH \(image)`.")
-            }
-        }
-        if let error { throw fail(error, ExitStatus(for: error)) }
+        try output.finish(json: dump.json, text: Self.text(dump), partial: dump.partial, error: error)
     }
 
     static func text(_ dump: DESFireDump) -> String {

@@ -29,24 +29,11 @@ struct DumpCommand: ParsableCommand {
             """)
 
     @OptionGroup var source: CardSourceOptions
-    @Option(
-        name: .customLong("profile-dir"),
-        help: ArgumentHelp("Also take application names from the profiles in this directory (repeatable).", valueName: "DIR"))
-    var profileDirs: [String] = []
-    @Option(help: ArgumentHelp("Also write the card as a cardsim card image.", valueName: "FILE")) var image: String?
-    @Flag(help: "Print the image as JSON (what --image writes) instead of a listing.") var json = false
-    @Flag(help: "Print each exchange to stderr.") var trace = false
+    @OptionGroup var output: DumpOutputOptions
 
     func run() throws {
-        let registry = ProfileRegistry(directories: ProfileRegistry.searchPath(profileDirs: profileDirs))
-        let profiles = registry.entries.map(\.profile)
-        let connection = try source.waitForCard(what: "ISO 7816 card")
-        guard case .iso7816(let card) = connection.card else {
-            throw fail(
-                NotISO7816(what: "the card on \(connection.reader) is not an ISO 7816 card (\(connection.card))"), .notRecognised)
-        }
-        if trace { eprint("Card on \(connection.reader): \(connection.card)") }
-        let exchange = Tracer.exchange(connection.channel, trace: trace)
+        let profiles = output.profiles()
+        let (connection, card, exchange) = try output.connect(source, what: "ISO 7816 card")
         let (dump, error) = try guarded {
             try connection.withExclusiveAccess {
                 ISO7816Dump.run(
@@ -55,16 +42,7 @@ struct DumpCommand: ParsableCommand {
                     commands: { ISO7816Dump.readCommands(of: profiles, in: $0) })
             }
         }
-        out(json ? dump.image.json().trimmingCharacters(in: .newlines) : Self.text(dump))
-        if let image {
-            if dump.partial {
-                eprint("note: \(image) not written: the dump did not finish")
-            } else {
-                try guarded { try TextFile.write(dump.image.json(), to: image) }
-                eprint("Wrote \(image): serve it with `cardsim vpcd \(image)` or `cardsim pn532 --pty PATH \(image)`.")
-            }
-        }
-        if let error { throw fail(error, ExitStatus(for: error)) }
+        try output.finish(json: dump.image.json(), text: Self.text(dump), partial: dump.partial, error: error)
     }
 
     /// `SFI 07`, `FID 0003, SFI 03`: how an EF can be reached.
@@ -103,6 +81,49 @@ struct DumpCommand: ParsableCommand {
         for r in dump.refused { lines.append("Not readable: \(r)") }
         lines.append("\(dump.exchanges) exchange(s) with the card\(dump.partial ? "; stopped early" : "")")
         return lines.joined(separator: "\n")
+    }
+}
+
+/// What `cardscan dump` and `cardscan desfire` share: where application names come from, and
+/// how the dump is printed and written as a card image.
+struct DumpOutputOptions: ParsableArguments {
+    @Option(
+        name: .customLong("profile-dir"),
+        help: ArgumentHelp("Also take the applications to look for from the profiles in this directory (repeatable).", valueName: "DIR"))
+    var profileDirs: [String] = []
+    @Option(help: ArgumentHelp("Also write the card as a cardsim card image.", valueName: "FILE")) var image: String?
+    @Flag(help: "Print the image as JSON (what --image writes) instead of a listing.") var json = false
+    @Flag(help: "Print each exchange to stderr.") var trace = false
+
+    /// Waits for the card (`what` names it in the messages); an ISO 7816 card, else exit 76;
+    /// with --trace, says which card and traces every exchange.
+    func connect(_ source: CardSourceOptions, what: String) throws -> (CardConnection, PresentedCard.ISO7816Card, CardExchange) {
+        let connection = try source.waitForCard(what: what)
+        guard case .iso7816(let card) = connection.card else {
+            throw fail(NotISO7816(what: "the card on \(connection.reader) is not an ISO 7816 card (\(connection.card))"), .notRecognised)
+        }
+        if trace { eprint("Card on \(connection.reader): \(connection.card)") }
+        return (connection, card, Tracer.exchange(connection.channel, trace: trace))
+    }
+
+    /// The installed profiles (and those of --profile-dir).
+    func profiles() -> [Profile] {
+        ProfileRegistry(directories: ProfileRegistry.searchPath(profileDirs: profileDirs)).entries.map(\.profile)
+    }
+
+    /// Prints the dump (`json` text with --json, else `text`), writes --image when the dump
+    /// finished, then exits with the error's status when the card failed on the way.
+    func finish(json imageJSON: String, text: String, partial: Bool, error: Error?) throws {
+        out(json ? imageJSON.trimmingCharacters(in: .newlines) : text)
+        if let image {
+            if partial {
+                eprint("note: \(image) not written: the dump did not finish")
+            } else {
+                try guarded { try TextFile.write(imageJSON, to: image) }
+                eprint("Wrote \(image): serve it with `cardsim vpcd \(image)` or `cardsim pn532 --pty PATH \(image)`.")
+            }
+        }
+        if let error { throw fail(error, ExitStatus(for: error)) }
     }
 }
 

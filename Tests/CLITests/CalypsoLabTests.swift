@@ -125,21 +125,10 @@ import Testing
 
     /// `cardscan dump --image` of each image gives back an image that reads to the same report.
     @Test(arguments: images) func aDumpReadsToTheSameReport(_ name: String) throws {
-        try Lab.exclusive {
-            let original = try Lab.Card(Lab.root + "/Tests/LabCards/" + name)
-            let before = try Lab.cardscan(["scan", "--json", "--timeout", "5"])
-            let copy = NSTemporaryDirectory() + "cardscan-dump-\(name)"
-            let dump = try Lab.cardscan(["dump", "--image", copy, "--timeout", "5"])
-            original.stop()
-            #expect(before.status == 0 && dump.status == 0, "\(before.stderr)\(dump.stderr)")
-            #expect(dump.stdout.contains("exchange(s) with the card") && dump.stdout.contains("DF "), "\(dump.stdout)")
-            let served = try Lab.Card(copy)
-            defer { served.stop() }
-            let after = try Lab.cardscan(["scan", "--json", "--timeout", "5"])
-            #expect(after.status == 0, "\(after.stderr)")
-            #expect(after.stdout == before.stdout)
-            #expect(before.stdout.contains("\"trips\""))
-        }
+        let (before, dump, after) = try Lab.dumpRoundTrip(name, command: "dump")
+        #expect(before.status == 0 && dump.status == 0 && after.status == 0, "\(before.stderr)\(dump.stderr)\(after.stderr)")
+        #expect(dump.stdout.contains("exchange(s) with the card") && dump.stdout.contains("DF "), "\(dump.stdout)")
+        #expect(after.stdout == before.stdout)
     }
 
     @Test func aDumpThroughLibnfcKnowsTheCardIsTypeB() throws {

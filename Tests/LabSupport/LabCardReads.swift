@@ -47,3 +47,26 @@ extension Lab {
         return problems
     }
 }
+
+extension Lab {
+    /// A dump's round trip through pcscd: the lab card `image` is read (`before`), dumped with
+    /// `cardscan COMMAND --image COPY` (`dump`), taken away; the copy is served and read again
+    /// (`after`). A faithful dump gives `after.stdout == before.stdout`.
+    public static func dumpRoundTrip(
+        _ image: String, command: String
+    ) throws -> (
+        before: (status: Int32, stdout: String, stderr: String), dump: (status: Int32, stdout: String, stderr: String),
+        after: (status: Int32, stdout: String, stderr: String)
+    ) {
+        try exclusive {
+            let original = try Card(root + "/Tests/LabCards/" + image)
+            let before = try cardscan(["scan", "--json", "--timeout", "5"])
+            let copy = NSTemporaryDirectory() + "cardscan-\(command)-\(image)"
+            let dump = try cardscan([command, "--image", copy, "--timeout", "5"])
+            original.stop()
+            let served = try Card(copy)
+            defer { served.stop() }
+            return (before, dump, try cardscan(["scan", "--json", "--timeout", "5"]))
+        }
+    }
+}
