@@ -11,6 +11,10 @@ public struct CardReport: Equatable, Sendable {
     public var trips: [[(String, FieldValue)]] = []
     /// Passes and products, when the profile reads them.
     public var contracts: [[(String, FieldValue)]] = []
+    /// What a reader of the report must know about what the card shows (the profile's
+    /// `report-notes`): a balance the operator no longer keeps on the card, a card that keeps
+    /// nothing else readable without a key.
+    public var notes: [String] = []
     public var exchanges = 0
     public var partial = false
     /// Fields the card held that could not be decoded: left out of the report, named here.
@@ -54,6 +58,7 @@ public struct CardReport: Equatable, Sendable {
         pairs.append(("balance", balance.map { .object([("amount", .int($0)), ("currency", .string(currency))]) } ?? .null))
         pairs.append(("trips", .array(trips.map(object))))
         if !contracts.isEmpty { pairs.append(("contracts", .array(contracts.map(object)))) }
+        if !notes.isEmpty { pairs.append(("notes", .array(notes.map { .string($0) }))) }
         pairs.append(("exchanges", .int(exchanges)))
         pairs.append(("partial", .bool(partial)))
         if !warnings.isEmpty {

@@ -214,10 +214,11 @@ enum FieldDecoder {
     /// Scale, offset, then the map, check digit or decimal text. Overflow is a failure, never a trap.
     private static func finish(_ spec: FieldSpec, _ raw: Int) throws(Failure) -> FieldValue {
         let (scaled, o1) = raw.multipliedReportingOverflow(by: spec.scale)
-        let (value, o2) = scaled.addingReportingOverflow(spec.add)
+        let (sum, o2) = scaled.addingReportingOverflow(spec.add)
         guard !o1, !o2 else {
             throw Failure(reason: "\(raw) × scale \(spec.scale) + add \(spec.add) does not fit a 64-bit signed integer")
         }
+        let value = spec.divide == 1 ? sum : sum / spec.divide  // towards zero; divide ≥ 1 (checked at load)
         if let map = spec.map {
             if let word = map[value] { return .string(word) }
             let code = spec.hexCodes ? hexDigits(value) : String(value)

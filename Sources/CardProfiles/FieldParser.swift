@@ -7,7 +7,7 @@ struct FieldParser {
     let reader: YAMLReader
 
     static let keys = [
-        "from", "offset", "length", "type", "endian", "bits", "mask", "scale", "add", "map", "default",
+        "from", "offset", "length", "type", "endian", "bits", "mask", "scale", "add", "divide", "map", "default",
         "epoch", "zone", "year-base", "drop-digits", "strip-zeros", "check-digit", "format", "optional",
         "difference", "sum", "bit-offset", "bit-length", "field", "time-field", "table", "personal", "slice", "record", "when-present",
         "utc", "when", "clock-shift",
@@ -134,6 +134,7 @@ struct FieldParser {
         if let maskNode = g("mask"), let v = r.int(maskNode, "\(path).mask") { spec.mask = UInt64(truncatingIfNeeded: v) }
         spec.scale = g("scale").flatMap { r.int($0, "\(path).scale") } ?? 1
         spec.add = g("add").flatMap { r.int($0, "\(path).add") } ?? 0
+        spec.divide = g("divide").flatMap { r.int($0, "\(path).divide", range: 1...1_000_000_000) } ?? 1
         if let mapNode = g("map") {
             var table: [Int: String] = [:]
             for (k, v) in r.mapping(mapNode, "\(path).map") ?? [] {
@@ -246,7 +247,7 @@ struct FieldParser {
             }
         }
         spec.optional = g("optional").flatMap { r.bool($0, "\(path).optional") } ?? false
-        let integerOnly = ["endian", "bits", "mask", "scale", "add", "map", "check-digit", "format", "table"]
+        let integerOnly = ["endian", "bits", "mask", "scale", "add", "divide", "map", "check-digit", "format", "table"]
         if !spec.type.isInteger {
             for k in integerOnly where g(k) != nil && !(k == "endian" && spec.type == .packedDate) {
                 r.issue(g(k), "\(path).\(k)", "'\(k)' applies to integer types, not \(spec.type.rawValue)")

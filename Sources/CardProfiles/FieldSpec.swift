@@ -25,6 +25,9 @@ public final class FieldSpec: Sendable {
         public var mask: UInt64?
         public var scale: Int = 1
         public var add: Int = 0
+        /// `divide: N`: after `× scale + add`, divided by N, the remainder dropped (towards
+        /// zero): a purse kept in tenths of a cent reported in cents (Intercard).
+        public var divide: Int = 1
         /// Integer → word lookup (`map`), with `default` for codes not listed.
         public var map: [Int: String]?
         /// `{code}` in it stands for the code.
@@ -99,6 +102,7 @@ public final class FieldSpec: Sendable {
     public var mask: UInt64? { layout.mask }
     public var scale: Int { layout.scale }
     public var add: Int { layout.add }
+    public var divide: Int { layout.divide }
     public var map: [Int: String]? { layout.map }
     public var mapDefault: String? { layout.mapDefault }
     public var table: String? { layout.table }

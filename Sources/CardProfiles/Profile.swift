@@ -20,6 +20,10 @@ public struct Profile: Sendable {
     public var nameFrom: String?
     /// Passes and products (report `contracts`).
     public var contracts: ContractSpec?
+    /// Sentences every report of this profile carries in `notes` (`report-notes`): what a
+    /// reader of the report must know about what the card shows (ORCA's stale balance; a
+    /// card that keeps nothing else readable without a key).
+    public var reportNotes: [String] = []
     /// Members of a card family told apart by the services only their issuer creates
     /// (FeliCa: Suica, PASMO, ICOCA … share system 0003). Empty: the report keeps `name`.
     public var variants: [Variant] = []

@@ -7,7 +7,7 @@ import Yams
 /// and the key path, in one ``ProfileLoadError``.
 public enum ProfileLoader {
     static let topKeys = [
-        "id", "name", "region", "currency", "technology", "notes", "detect", "steps", "card", "balance", "trips", "variants", "layouts",
+        "id", "name", "region", "currency", "technology", "notes", "report-notes", "detect", "steps", "card", "balance", "trips", "variants", "layouts",
         "classes", "contracts", "layout-files", "name-from", "commands",
     ]
     static let stepActions = ISO7816StepParser.actions + FeliCaStepParser.actions + DESFireStepParser.actions
@@ -119,6 +119,14 @@ public enum ProfileLoader {
             r.issue(get("name-from"), "name-from", "no card field is named '\(n)'")
         }
         profile.contracts = get("contracts").flatMap { parseContracts($0, r, fields) }
+        for (i, n) in (r.list(get("report-notes"), "report-notes") ?? []).enumerated() {
+            guard let text = r.string(n, "report-notes[\(i)]") else { continue }
+            if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                r.issue(n, "report-notes[\(i)]", "a report note is a sentence, not empty")
+            } else {
+                profile.reportNotes.append(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+        }
         if let node = get("classes"), let list = r.list(node, "classes") {
             var classes: [UInt8] = []
             for (i, c) in list.enumerated() {

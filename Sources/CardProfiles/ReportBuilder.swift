@@ -44,6 +44,7 @@ public struct ReportBuilder {
         var report = CardReport(profile: p.id, name: variant ?? p.name, currency: p.currency)
         report.exchanges = exchanges
         report.partial = partial
+        report.notes = p.reportNotes
         var cardFields = p.card
         if let b = p.balance { cardFields.append(.init(name: "balance", spec: b)) }
         var values = [FieldValue?](repeating: nil, count: cardFields.count)

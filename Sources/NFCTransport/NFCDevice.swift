@@ -166,9 +166,19 @@ public final class FeliCaChannel: CardChannel {
 }
 
 /// An ISO 14443-4 card through libnfc as a ``CardChannel``: APDUs in, responses out, so an
-/// ISO 7816 profile reads through a PN532 as through a PC/SC reader.
+/// ISO 7816 profile reads through a PN532 as through a PC/SC reader — including the reader's
+/// own GET DATA for the card's UID or PUPI (`FF CA 00 00 00`), answered here from what the
+/// anticollision gave, as a PC/SC reader answers it (``ReaderGetData``).
 public final class ISO14443Channel: CardChannel {
     public let device: NFCDevice
-    public init(device: NFCDevice) { self.device = device }
-    public func transmit(_ command: [UInt8]) throws -> [UInt8] { try device.transceive(command, easyFraming: true) }
+    /// The UID (type A) or PUPI (type B) the card gave when it was polled.
+    public let identifier: [UInt8]?
+    public init(device: NFCDevice, identifier: [UInt8]? = nil) {
+        self.device = device
+        self.identifier = identifier
+    }
+    public func transmit(_ command: [UInt8]) throws -> [UInt8] {
+        if let identifier, let answer = ReaderGetData.answer(command, identifier: identifier) { return answer }
+        return try device.transceive(command, easyFraming: true)
+    }
 }

@@ -64,6 +64,8 @@ struct ReportPrinter {
                 lines.append("  • " + title + (parts.isEmpty ? "" : style.dim("  " + parts.joined(separator: ", "))))
             }
         }
+        if !r.notes.isEmpty { lines.append("") }
+        for n in r.notes { lines.append("  note: " + n) }
         if !r.hidden.isEmpty {
             lines.append(style.dim("  personal data hidden: \(r.hidden.joined(separator: ", ")) (--show-personal shows it)"))
         }

@@ -67,9 +67,11 @@ struct VPCD: ParsableCommand {
                 verbose: verbose, respond: card.respond, powerOn: card.reset)
         case .desfire?:
             let card = try CardImageKind.desfire(data, file: transcript)
+            let uid = card.contents.uid
+            // The reader in front of the card answers its own GET DATA for the UID.
             return VirtualCard(
                 atr: explicitATR ?? card.contents.atr, removeAfter: removeAfter, latencyMs: latencyMs, muteAfter: muteAfter,
-                verbose: verbose, respond: card.respond, powerOn: card.reset)
+                verbose: verbose, respond: { ReaderGetData.answer($0, identifier: uid) ?? card.respond($0) }, powerOn: card.reset)
         case .felica?:
             felica = try FeliCaImageCard(json: data, file: transcript)
         case nil:

@@ -51,6 +51,14 @@ import Testing
                 }, "FF") == .int(-950))
     }
 
+    /// `divide` drops the remainder towards zero, after `× scale + add` (tenths of a cent → cents).
+    @Test func divideDropsTheRemainderTowardsZero() throws {
+        #expect(try decode(spec(.uint, length: 4) { $0.littleEndian = true; $0.divide = 10 }, "39 30 00 00") == .int(1234))  // 12345
+        #expect(try decode(spec(.int, length: 2) { $0.divide = 10 }, "FF F7") == .int(0))  // −9 → 0, not −1
+        #expect(try decode(spec(.int, length: 2) { $0.divide = 10 }, "FF 85") == .int(-12))  // −123
+        #expect(try decode(spec(.uint, length: 1) { $0.scale = 3; $0.add = 1; $0.divide = 2 }, "05") == .int(8))  // (15+1)/2
+    }
+
     @Test func bcdNumbersAndNonDecimalNibbles() throws {
         #expect(try decode(spec(.bcd, length: 3), "12 34 56") == .int(123456))
         #expect(failure(spec(.bcd, length: 2), "12 3A")?.contains("non-decimal BCD digit A in byte 1") == true)
