@@ -27,7 +27,7 @@ public struct LookupTable: Sendable {
             dirs.append((profileFile as NSString).deletingLastPathComponent)
         }
         if let b = ProfileRegistry.builtInDirectory() { dirs.append(b) }
-        return dirs.map { ($0.isEmpty ? "." : $0) + "/\(folder)/\(name).yaml" }
+        return dirs.map { ($0.isEmpty ? "." : $0) + (folder.isEmpty ? "" : "/\(folder)") + "/\(name).yaml" }
     }
 
     /// Tables are read once per process, whichever profiles use them.

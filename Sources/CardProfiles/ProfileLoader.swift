@@ -8,7 +8,7 @@ import Yams
 public enum ProfileLoader {
     static let topKeys = [
         "id", "name", "region", "currency", "technology", "notes", "report-notes", "detect", "steps", "card", "balance", "trips", "variants", "layouts",
-        "classes", "contracts", "layout-files", "name-from", "commands",
+        "classes", "contracts", "layout-files", "name-from", "commands", "extends",
     ]
     static let stepActions = ISO7816StepParser.actions + FeliCaStepParser.actions + DESFireStepParser.actions
 
@@ -43,9 +43,58 @@ public enum ProfileLoader {
         guard let root else {
             throw ProfileLoadError(issues: [ProfileIssue(file: file, line: 1, column: 1, path: "", reason: "the file is empty")])
         }
-        let profile = parse(root, r, file: file, options: options)
+        let profile = parse(resolveExtends(root, r, options: options), r, file: file, options: options)
         if let profile, r.issues.isEmpty { return profile }
         throw ProfileLoadError(issues: r.issues.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
+    }
+
+    /// `extends: NAME` (docs/profile-format.md §Extending a profile): the profile is NAME's
+    /// (`NAME.yaml` beside it, else among the built-in profiles) with each top-level key the
+    /// file gives replaced whole. `id` is never inherited; the parent must load on its own,
+    /// extend no other profile and declare no commands of its own (trust is per file).
+    static func resolveExtends(_ root: Node, _ r: YAMLReader, options: Options) -> Node {
+        guard case .mapping(let child) = root,
+            let pair = child.first(where: { $0.key.string == "extends" })
+        else { return root }
+        var own = child.filter { $0.key.string != "extends" }.map { ($0.key, $0.value) }
+        let drop = { Node.mapping(Node.Mapping(own, child.tag, child.style, child.mark)) }
+        guard let name = r.string(pair.value, "extends") else { return drop() }
+        let candidates = LookupTable.candidates(name, near: r.file, folder: "")
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }),
+            let parentFile = candidates.first(where: { $0 != r.file && FileManager.default.fileExists(atPath: $0) })
+        else {
+            r.issue(pair.value, "extends", "no profile '\(name)' to extend (looked for \(candidates.joined(separator: ", ")))")
+            return drop()
+        }
+        let parentRoot: Node
+        do {
+            let text = try TextFile.read(parentFile)
+            var o = options
+            o.checkTrust = false
+            let parent = try load(yaml: text, file: parentFile, options: o)
+            guard parent.commands.isEmpty else {
+                r.issue(pair.value, "extends", "'\(name)' declares commands of its own; a profile that does cannot be extended (trust is given per file)")
+                return drop()
+            }
+            guard let node = try YAMLReader.compose(text, file: parentFile), case .mapping(let m) = node else { return drop() }
+            if m.contains(where: { $0.key.string == "extends" }) {
+                r.issue(pair.value, "extends", "'\(name)' extends another profile itself; one level only")
+                return drop()
+            }
+            parentRoot = node
+        } catch let e as ProfileLoadError {
+            r.issue(pair.value, "extends", "the profile it extends does not load: \(e.issues.first.map { "\($0)" } ?? "")")
+            return drop()
+        } catch {
+            r.issue(pair.value, "extends", "\(error)")
+            return drop()
+        }
+        guard case .mapping(let parent) = parentRoot else { return drop() }
+        let given = Set(own.map { $0.0.string ?? "" })
+        let taken = parent.filter { $0.key.string != "id" && !given.contains($0.key.string ?? "") }
+        r.inherited = (parentFile, Set(taken.map { $0.key.string ?? "" }))
+        own += taken.map { ($0.key, $0.value) }
+        return drop()
     }
 
     static func yamlSyntaxIssue(_ error: Error, file: String) -> ProfileIssue {

@@ -342,6 +342,6 @@ enum ProfileValidator {
     static func hex16(_ v: UInt16) -> String { "0x" + Hex.format(v) }
 
     static func issue(_ r: YAMLReader, _ line: Int, _ path: String, _ reason: String) -> ProfileIssue {
-        ProfileIssue(file: r.file, line: line, column: 1, path: path, reason: reason)
+        ProfileIssue(file: r.file(of: path), line: line, column: 1, path: path, reason: reason)
     }
 }

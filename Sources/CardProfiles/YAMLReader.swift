@@ -12,9 +12,19 @@ final class YAMLReader {
 
     init(file: String) { self.file = file }
 
+    /// Top-level keys a profile took from the one it `extends`, and that file: a problem found
+    /// under one of them names the line of the file it is written in.
+    var inherited: (file: String, keys: Set<String>)?
+
+    /// The file the key at `path` is written in: the parent's for an inherited key.
+    func file(of path: String) -> String {
+        guard let inherited, inherited.keys.contains(String(path.prefix { $0 != "." && $0 != "[" })) else { return file }
+        return inherited.file
+    }
+
     func issue(_ node: Node?, _ path: String, _ reason: String) {
         let mark = node?.mark
-        issues.append(ProfileIssue(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1, path: path, reason: reason))
+        issues.append(ProfileIssue(file: file(of: path), line: mark?.line ?? 1, column: mark?.column ?? 1, path: path, reason: reason))
     }
 
     /// A mapping as ordered (key, node) pairs; unknown keys are reported.

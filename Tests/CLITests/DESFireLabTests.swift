@@ -114,7 +114,7 @@ import Testing
             ])
         #expect(problems.isEmpty, "\(path): \(problems.joined(separator: "\n"))")
         let waltti = Lab.reportProblems(
-            try Lab.readLabCard("waltti-image.json", through: path), profile: "hsl",
+            try Lab.readLabCard("waltti-image.json", through: path), profile: "waltti",
             expected: [#""name": "Waltti""#, #""application": "0010AB""#, #""amount": -295"#])
         #expect(waltti.isEmpty, "\(path): \(waltti.joined(separator: "\n"))")
     }

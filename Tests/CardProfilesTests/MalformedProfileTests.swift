@@ -49,6 +49,40 @@ import Testing
         }
     }
 
+    /// A profile that `extends` another takes its keys; a problem under an inherited key names
+    /// the line of the file it is written in, not the child's.
+    @Test func extendsTakesTheParentsKeysAndNamesItsLinesInErrors() throws {
+        let dir = NSTemporaryDirectory() + "extends-\(getpid())"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try """
+            id: parent
+            name: Parent
+            currency: EUR
+            steps:
+              - read-binary: { sfi: 1, length: 4 }
+                as: purse
+            balance: { from: purse, offset: 0, length: 4 }
+            """.write(toFile: dir + "/parent.yaml", atomically: true, encoding: .utf8)
+        let good = try ProfileLoader.load(yaml: "id: child\nname: Child\nextends: parent\n", file: dir + "/child.yaml")
+        #expect(good.id == "child" && good.name == "Child" && good.currency == "EUR" && good.steps.map(\.name) == ["purse"])
+        #expect(good.balance != nil)
+        let child = """
+            id: child
+            name: Child
+            extends: parent
+            steps:
+              - read-binary: { sfi: 2, length: 4 }
+                as: value
+            """
+        do {
+            _ = try ProfileLoader.load(yaml: child, file: dir + "/child.yaml")
+            Issue.record("accepted a balance reading an answer the child's steps do not make")
+        } catch {
+            #expect(error.issues.count == 1 && error.message.contains(dir + "/parent.yaml:7:"), "\(error.message)")
+        }
+    }
+
     @Test func builtInProfilesAllLoad() throws {
         for name in try FileManager.default.contentsOfDirectory(atPath: packageRoot + "/profiles") where name.hasSuffix(".yaml") {
             #expect(throws: Never.self) { _ = try ProfileRegistry.loadFile(packageRoot + "/profiles/" + name) }
