@@ -10,9 +10,12 @@ public enum DESFireStep: Sendable {
     case read(file: DESFireFileNumber, mode: ReadMode, offset: Int, length: Int)
 
     /// How a file is read: `auto` asks GetFileSettings first (one more exchange) and reads the
-    /// way the file's type says; the others say it in the profile.
+    /// way the file's type says; the others say it in the profile. `settings` reads no content:
+    /// the answer is the file's settings (type, access rights, sizes or value limits — a value
+    /// file's limited-credit value is Intercard's last transaction; a file that needs a key
+    /// still shows its settings).
     public enum ReadMode: String, Sendable, CaseIterable {
-        case auto, data, records, value
+        case auto, data, records, value, settings
     }
 
     var declaredLength: Int? {
@@ -57,14 +60,14 @@ enum DESFireStepParser {
             var mode = DESFireStep.ReadMode.auto
             if let t = r.string(g("read"), "\(apath).read") {
                 guard let m = DESFireStep.ReadMode(rawValue: t) else {
-                    r.issue(g("read"), "\(apath).read", "read is auto, data, records or value, not '\(t)'")
+                    r.issue(g("read"), "\(apath).read", "read is auto, data, records, value or settings, not '\(t)'")
                     return nil
                 }
                 mode = m
             }
             let offset = r.int(g("offset"), "\(apath).offset", range: 0...0xFF_FFFF) ?? 0
             let length = r.int(g("length"), "\(apath).length", range: 0...0xFF_FFFF) ?? 0
-            if mode == .value || mode == .auto, g("offset") != nil || g("length") != nil {
+            if mode == .value || mode == .auto || mode == .settings, g("offset") != nil || g("length") != nil {
                 r.issue(g("offset") ?? g("length"), apath, "offset and length go with read: data or read: records")
             }
             return .read(file: file, mode: mode, offset: offset, length: length)

@@ -54,6 +54,12 @@ final class DESFireStepRunner: StepRunner {
                     last = (status, c)
                 }
                 return refused(last!.0, last!.1)
+            case .read(let file, .settings, _, _):
+                let c = DESFireCommand.getFileSettings(file)
+                let (data, status) = try transceive(c)
+                guard status == .ok else { return refused(status, c) }
+                settings["\(application)/\(file)"] = try DESFireFileSettings(data)
+                return .answered(.data(data))
             case .read(let file, var mode, let offset, let length):
                 var recordSize: Int?
                 if mode == .auto {

@@ -11,7 +11,13 @@ enum FieldDecoder {
             let end = spec.offset + (spec.length ?? 1) - 1
             throw Failure(reason: "needs bytes \(spec.offset)…\(end) but answer '\(answer)' has \(data.count) byte(s)")
         }
-        return try decode(spec, bytes: data[spec.offset..<(spec.offset + length)], width: nil, minutes: nil)
+        return written(spec, try decode(spec, bytes: data[spec.offset..<(spec.offset + length)], width: nil, minutes: nil))
+    }
+
+    /// The value as a card number is printed, when the spec says how (``NumberText``).
+    @inline(__always) private static func written(_ spec: FieldSpec, _ value: FieldValue?) -> FieldValue? {
+        guard let text = spec.numberText, let value else { return value }
+        return .string(text.write(value))
     }
 
     /// A field read by bits: `value` (right-aligned in whole bytes) decoded as the spec's type,
@@ -19,9 +25,9 @@ enum FieldDecoder {
     /// the time of day, in seconds, that goes with a `days` or packed date (EN 1545 date + time).
     static func decode(_ spec: FieldSpec, bits value: BitValue, minutes: Int? = nil) throws(Failure) -> FieldValue? {
         if spec.type.isInteger, spec.type != .bcd, !spec.littleEndian, let raw = value.integer {
-            return try integer(spec, raw: raw, bytes: (value.width + 7) / 8, width: value.width, minutes: minutes)
+            return written(spec, try integer(spec, raw: raw, bytes: (value.width + 7) / 8, width: value.width, minutes: minutes))
         }
-        return try decode(spec, bytes: value.bytes[...], width: value.width, minutes: minutes)
+        return written(spec, try decode(spec, bytes: value.bytes[...], width: value.width, minutes: minutes))
     }
 
     private static func decode(
@@ -93,8 +99,10 @@ enum FieldDecoder {
             appendDigits(&out, minute, 2)
             return .string(String(decoding: out, as: UTF8.self))
         case .hex:
-            if spec.dropDigits == 0 && !spec.stripZeros { return .string(bytes.compactHex) }
-            var text = Substring(bytes.compactHex)
+            // `endian: little`: the bytes are written last first (a UID read backwards).
+            let hex = spec.littleEndian ? bytes.reversed().compactHex : bytes.compactHex
+            if spec.dropDigits == 0 && !spec.stripZeros { return .string(hex) }
+            var text = Substring(hex)
             text = text.dropFirst(min(spec.dropDigits, text.count))
             if spec.stripZeros {
                 text = text.drop { $0 == "0" }

@@ -7,7 +7,7 @@ struct FieldParser {
     let reader: YAMLReader
 
     static let keys = [
-        "from", "offset", "length", "type", "endian", "bits", "mask", "scale", "add", "divide", "map", "default",
+        "from", "offset", "length", "type", "endian", "bits", "mask", "scale", "add", "divide", "map", "default", "digits", "prefix", "suffix", "group",
         "epoch", "zone", "year-base", "drop-digits", "strip-zeros", "check-digit", "format", "optional",
         "difference", "sum", "bit-offset", "bit-length", "field", "time-field", "table", "personal", "slice", "record", "when-present",
         "utc", "when", "clock-shift",
@@ -232,11 +232,29 @@ struct FieldParser {
         spec.yearBase = g("year-base").flatMap { r.int($0, "\(path).year-base", range: 1900...2100) } ?? 2000
         spec.dropDigits = g("drop-digits").flatMap { r.int($0, "\(path).drop-digits", range: 0...64) } ?? 0
         spec.stripZeros = g("strip-zeros").flatMap { r.bool($0, "\(path).strip-zeros") } ?? false
+        var text = NumberText()
         if let c = r.string(g("check-digit"), "\(path).check-digit") {
-            if let check = FieldSpec.CheckDigit(rawValue: c) {
+            if c == "luhn" {
+                text.luhn = true
+            } else if let check = FieldSpec.CheckDigit(rawValue: c) {
                 spec.checkDigit = check
             } else {
-                r.issue(g("check-digit"), "\(path).check-digit", "unknown check digit '\(c)' (expected digit-sum-10)")
+                r.issue(g("check-digit"), "\(path).check-digit", "unknown check digit '\(c)' (expected luhn or digit-sum-10)")
+            }
+        }
+        text.digits = g("digits").flatMap { r.int($0, "\(path).digits", range: 1...40) }
+        text.prefix = r.string(g("prefix"), "\(path).prefix") ?? ""
+        text.suffix = r.string(g("suffix"), "\(path).suffix") ?? ""
+        for (i, n) in (r.list(g("group"), "\(path).group") ?? []).enumerated() {
+            if let size = r.int(n, "\(path).group[\(i)]", range: 1...40) { text.group.append(size) }
+        }
+        if text != NumberText() {
+            spec.numberText = text
+            if g("digits") != nil, ![.uint, .int, .bcd].contains(spec.type) {
+                r.issue(g("digits"), "\(path).digits", "'digits' pads an integer's decimal digits, not \(spec.type.rawValue)")
+            }
+            if spec.map != nil || spec.checkDigit != nil {
+                r.issue(g("prefix") ?? g("group") ?? g("digits") ?? g("check-digit"), path, "a card number's text does not go with 'map' or 'check-digit: digit-sum-10'")
             }
         }
         if let f = r.string(g("format"), "\(path).format") {
@@ -249,7 +267,7 @@ struct FieldParser {
         spec.optional = g("optional").flatMap { r.bool($0, "\(path).optional") } ?? false
         let integerOnly = ["endian", "bits", "mask", "scale", "add", "divide", "map", "check-digit", "format", "table"]
         if !spec.type.isInteger {
-            for k in integerOnly where g(k) != nil && !(k == "endian" && spec.type == .packedDate) {
+            for k in integerOnly where g(k) != nil && !(k == "endian" && (spec.type == .packedDate || spec.type == .hex)) {
                 r.issue(g(k), "\(path).\(k)", "'\(k)' applies to integer types, not \(spec.type.rawValue)")
             }
         }

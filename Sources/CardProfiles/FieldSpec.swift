@@ -75,6 +75,9 @@ public final class FieldSpec: Sendable {
         public var dropDigits = 0
         public var stripZeros = false
         public var checkDigit: CheckDigit?
+        /// `digits`, `prefix`, `suffix`, `check-digit: luhn`, `group`: the value written out as
+        /// a card number is printed (``NumberText``); nil: the value as it is.
+        public var numberText: NumberText?
         /// `format: decimal`: report the integer as a decimal string (card numbers keep their
         /// digits exact in every JSON reader).
         public var decimalText = false
@@ -131,6 +134,7 @@ public final class FieldSpec: Sendable {
     public var dropDigits: Int { layout.dropDigits }
     public var stripZeros: Bool { layout.stripZeros }
     public var checkDigit: CheckDigit? { layout.checkDigit }
+    public var numberText: NumberText? { layout.numberText }
     public var decimalText: Bool { layout.decimalText }
     public var optional: Bool { layout.optional }
     public var bitSource: BitSource? { layout.bitSource }
