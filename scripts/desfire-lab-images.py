@@ -195,7 +195,120 @@ def opal_hidden():
     return doc
 
 
-IMAGES = {"opal-image.json": opal, "opal-hidden-image.json": opal_hidden, "clipper-image.json": clipper, "orca-image.json": orca, "magnacarta-image.json": magnacarta, "hsl-image.json": hsl, "waltti-image.json": waltti}
+def card(uid, note, applications, list_locked=False):
+    """A DESFire card image with `uid` (7 bytes as hex), its GetVersion giving the same UID."""
+    doc = {"technology": "desfire", "note": note, "uid": uid,
+           "version": VERSION.replace("04 11 22 33 44 55 66", uid), "applications": applications}
+    if list_locked:
+        doc["list-locked"] = True
+    return doc
+
+
+def locked_app(aid, files=(0,)):
+    """An application whose files all need a key (what the serial-only cards keep)."""
+    return {"aid": aid, "files-locked": True,
+            "files": [{"id": f, "type": "backup", "read": "key", "data": hexs(bytes(32))} for f in files]}
+
+
+def myki():
+    # Bytes 0-3: 308425 little-endian; 4-7: 12345678 little-endian -> 308425 12345678 + Luhn 0.
+    f = (308_425).to_bytes(4, "little") + (12_345_678).to_bytes(4, "little") + bytes(8)
+    return card("04 21 43 65 87 A9 CB", "Myki lab card: number 308425123456780; invented values", [
+        {"aid": "0011F2", "files": [{"id": 15, "type": "standard", "read": "free", "data": hexs(f)},
+                                    {"id": 0, "type": "backup", "read": "key", "data": hexs(bytes(32))}]},
+        locked_app("F010F2")])
+
+
+def istanbulkart():
+    f = bytes.fromhex("0401234567890123") + bytes(8)
+    return card("04 11 22 33 44 55 66", "IstanbulKart lab card: number 0401 2345 6789 0123; invented values", [
+        {"aid": "422201", "files": [{"id": 2, "type": "standard", "read": "free", "data": hexs(f)},
+                                    {"id": 1, "type": "backup", "read": "key", "data": hexs(bytes(32))}]}])
+
+
+def thales_file8(serial, card_type=0):
+    """File 8 of application FFFFFF on Thales cards (AT HOP, Nol): the serial in bits 61-92,
+    the card type in bytes 12-13."""
+    n = serial << (256 - 61 - 32)
+    b = bytearray(n.to_bytes(32, "big"))
+    b[12:14] = card_type.to_bytes(2, "big")
+    return bytes(b)
+
+
+def at_hop():
+    return card("04 31 32 33 34 35 36", "AT HOP lab card: number 7824 6702 0012 3456 789; invented values", [
+        locked_app("004055", (0, 8, 9, 10)),
+        {"aid": "FFFFFF", "files": [{"id": 8, "type": "standard", "read": "free", "data": hexs(thales_file8(123_456_789))}]}])
+
+
+def nol():
+    return card("04 41 42 43 44 45 46", "Nol lab card: number 123 456 7890, a Silver card; invented values", [
+        locked_app("004078", (0, 8)),
+        {"aid": "FFFFFF", "files": [{"id": 8, "type": "standard", "read": "free",
+                                     "data": hexs(thales_file8(1_234_567_890, 0x04D5))}]}])
+
+
+def holo():
+    f0 = bytearray(96)
+    f0[8:11] = bytes.fromhex("101000")           # manufacturing batch (BCD), not read
+    f0[11:14] = (202_926).to_bytes(3, "big")
+    f0[14:16] = bytes.fromhex("1560")            # the last four digits, BCD
+    f1 = bytearray(48)
+    f1[0] = 1
+    when = dt.datetime(2024, 3, 5, 18, 30, 0, tzinfo=dt.timezone.utc)   # 08:30 in Honolulu
+    f1[8:12] = int(when.timestamp()).to_bytes(4, "big")
+    return card("04 51 52 53 54 55 56", "HOLO lab card: number ending 1560, last transaction 2024-03-05 08:30 HST; invented values", [
+        {"aid": "6013F2", "files": [{"id": 0, "type": "standard", "read": "free", "data": hexs(f0)},
+                                    {"id": 1, "type": "standard", "read": "free", "data": hexs(f1)}]}])
+
+
+def hop_fastpass():
+    f0 = bytearray(96)
+    f0[12:16] = (12_345_678).to_bytes(4, "big")
+    f1 = bytearray(48)
+    f1[0:2] = bytes.fromhex("0101")
+    when = dt.datetime(2023, 6, 15, 8, 9, 36, tzinfo=dt.timezone.utc)   # 01:09:36 PDT
+    f1[8:12] = int(when.timestamp()).to_bytes(4, "big")
+    return card("04 61 62 63 64 65 66", "Hop Fastpass lab card: 01-001-12345678-RA, issued 2023-06-15 01:09:36 PDT; invented values", [
+        {"aid": "E010F2", "files": [{"id": 0, "type": "standard", "read": "free", "data": hexs(f0)},
+                                    {"id": 1, "type": "standard", "read": "free", "data": hexs(f1)}]}])
+
+
+def presto():
+    n = 12_345_678 << (256 - 85 - 24)
+    return card("04 71 72 73 74 75 76", "PRESTO lab card: number 312401 1234 5678 005; invented values", [
+        locked_app("002000", (0, 8, 9)),
+        {"aid": "FF30FF", "files": [{"id": 8, "type": "standard", "read": "free", "data": hexs(n.to_bytes(32, "big"))}]}])
+
+
+def tpf():
+    return card("04 11 22 33 44 55 66", "TPF lab card: number 66554433221104 (the UID backwards); invented values", [
+        locked_app("43544B", (0, 1))], list_locked=False)
+
+
+def nortic():
+    validity = (dt.date(2027, 5, 19) - dt.date(1997, 1, 1)).days
+    header = pack([(578, 10), (0, 20), (0, 2), (12_345_678, 32), (validity, 14), (160, 20), (1, 20), (1, 4), (0, 6)])
+    return card("04 81 82 83 84 85 86", "Nortic lab card: an AtB t:card, serial 12345678, valid until 2027-05-19, sold by Ruter; invented values", [
+        {"aid": "008057", "files": [{"id": 12, "type": "standard", "read": "free", "data": hexs(header)},
+                                    {"id": 1, "type": "backup", "read": "key", "data": hexs(bytes(64))}]}])
+
+
+def nextfare():
+    return card("04 11 22 33 44 55 66", "Nextfare DESFire lab card: number 0164 0188 3858 6676 5820 (from the UID); invented values", [
+        {"aid": "010000", "files": [{"id": 0, "type": "standard", "read": "key", "data": hexs(bytes(384))}]}])
+
+
+def intercard():
+    return card("04 91 92 93 94 95 96", "Intercard lab card: 12.34 EUR (12345 tenths of a cent), last transaction 3.50; invented values", [
+        {"aid": "5F8415", "files": [{"id": 1, "type": "value", "read": "free", "value": 12_345, "lower": 0,
+                                     "upper": 100_000, "limited-credit": 3_500}]}])
+
+
+IMAGES = {"opal-image.json": opal, "opal-hidden-image.json": opal_hidden, "clipper-image.json": clipper, "orca-image.json": orca, "magnacarta-image.json": magnacarta, "hsl-image.json": hsl, "waltti-image.json": waltti,
+          "myki-image.json": myki, "istanbulkart-image.json": istanbulkart, "at-hop-image.json": at_hop, "nol-image.json": nol,
+          "holo-image.json": holo, "hop-fastpass-image.json": hop_fastpass, "presto-image.json": presto, "tpf-image.json": tpf,
+          "nortic-image.json": nortic, "nextfare-desfire-image.json": nextfare, "intercard-image.json": intercard}
 
 
 

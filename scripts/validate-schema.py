@@ -18,7 +18,7 @@ for f in files:
             return {k: fix(v, k) for k, v in node.items()}
         if isinstance(node, list):
             return [fix(v) for v in node]
-        if node in ("true", "false") and key in ("optional", "try-all-first", "skip-empty", "strip-zeros", "fci", "records", "personal", "reverse-bytes", "utc", "absent-is-zero"):
+        if node in ("true", "false") and key in ("optional", "try-all-first", "skip-empty", "strip-zeros", "fci", "records", "personal", "reverse-bytes", "utc", "absent-is-zero", "zero-means-none"):
             return node == "true"
         return node
     errors = sorted(validator.iter_errors(fix(doc)), key=lambda e: list(e.path))

@@ -135,6 +135,7 @@ enum FieldDecoder {
         let original = raw
         var raw = raw
         if let mask = spec.mask { raw &= mask }
+        if raw == 0, spec.layout.zeroMeansNone { return nil }  // "never" (HOLO's last transaction)
         var width = bytes * 8
         if let bits = spec.bits {
             width = bits.count

@@ -7,7 +7,7 @@ struct FieldParser {
     let reader: YAMLReader
 
     static let keys = [
-        "from", "offset", "length", "type", "endian", "bits", "mask", "scale", "add", "divide", "map", "default", "digits", "prefix", "suffix", "group",
+        "from", "offset", "length", "type", "endian", "bits", "mask", "scale", "add", "divide", "map", "default", "digits", "prefix", "suffix", "group", "zero-means-none",
         "epoch", "zone", "year-base", "drop-digits", "strip-zeros", "check-digit", "format", "optional",
         "difference", "sum", "bit-offset", "bit-length", "field", "time-field", "table", "personal", "slice", "record", "when-present",
         "utc", "when", "clock-shift",
@@ -232,6 +232,10 @@ struct FieldParser {
         spec.yearBase = g("year-base").flatMap { r.int($0, "\(path).year-base", range: 1900...2100) } ?? 2000
         spec.dropDigits = g("drop-digits").flatMap { r.int($0, "\(path).drop-digits", range: 0...64) } ?? 0
         spec.stripZeros = g("strip-zeros").flatMap { r.bool($0, "\(path).strip-zeros") } ?? false
+        spec.zeroMeansNone = g("zero-means-none").flatMap { r.bool($0, "\(path).zero-means-none") } ?? false
+        if spec.zeroMeansNone, ![.uint, .int, .days, .seconds, .minutes].contains(spec.type) {
+            r.issue(g("zero-means-none"), "\(path).zero-means-none", "'zero-means-none' applies to integers, days and seconds, not \(spec.type.rawValue)")
+        }
         var text = NumberText()
         if let c = r.string(g("check-digit"), "\(path).check-digit") {
             if c == "luhn" {

@@ -78,6 +78,9 @@ public final class FieldSpec: Sendable {
         /// `digits`, `prefix`, `suffix`, `check-digit: luhn`, `group`: the value written out as
         /// a card number is printed (``NumberText``); nil: the value as it is.
         public var numberText: NumberText?
+        /// `zero-means-none: true`: a count of 0 is no value (the key is left out quietly): a
+        /// date or time the card has not written yet.
+        public var zeroMeansNone = false
         /// `format: decimal`: report the integer as a decimal string (card numbers keep their
         /// digits exact in every JSON reader).
         public var decimalText = false

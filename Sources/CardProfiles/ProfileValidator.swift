@@ -14,14 +14,20 @@ enum ProfileValidator {
             }
         }
         func step(_ name: String) -> Step? { stepIndex[name].map { p.steps[$0] } }
-        for (i, s) in p.steps.enumerated() where s.action.technology != p.technology {
+        // A DESFire card is carried in ISO 7816 APDUs: a desfire profile may also send a
+        // `command` (the reader's GET DATA for the UID).
+        func carried(_ s: Step) -> Bool {
+            if p.technology == .desfire, case .iso7816(.command) = s.action { return true }
+            return false
+        }
+        for (i, s) in p.steps.enumerated() where s.action.technology != p.technology && !carried(s) {
             r.issues.append(
                 issue(
                     r, s.line, "steps[\(i)]",
                     {
                         switch (p.technology, s.action.technology) {
                         case (.felica, _): return "a felica profile reads with poll and read-blocks, not ISO 7816 or DESFire commands"
-                        case (.desfire, _): return "a desfire profile reads with desfire-select and desfire-read"
+                        case (.desfire, _): return "a desfire profile reads with desfire-select, desfire-read and command"
                         case (_, .felica): return "poll and read-blocks are FeliCa steps: set technology: felica"
                         default: return "desfire-select and desfire-read are DESFire steps: set technology: desfire"
                         }

@@ -119,6 +119,44 @@ import Testing
         #expect(waltti.isEmpty, "\(path): \(waltti.joined(separator: "\n"))")
     }
 
+    /// The cards that give away little more than a number, each with what its report must hold
+    /// (worked out from the image script's values; docs/cards/desfire-serial-only.md) — the
+    /// number as the operator prints it and the note that nothing else is readable.
+    static let serialOnly: [(image: String, profile: String, expected: [String])] = [
+        ("myki-image.json", "myki", [#""number": "308425123456780""#]),
+        ("istanbulkart-image.json", "istanbulkart", [#""number": "0401 2345 6789 0123""#, #""uid": "04112233445566""#]),
+        ("at-hop-image.json", "at-hop", [#""number": "7824 6702 0012 3456 789""#]),
+        ("nol-image.json", "nol", [#""number": "123 456 7890""#, #""cardType": "Silver""#]),
+        (
+            "holo-image.json", "holo",
+            [#""number": "31059300 1 ***** *1560""#, #""lastTransaction": "2024-03-05T08:30:00-10:00""#, "back office"]
+        ),
+        ("hop-fastpass-image.json", "hop-fastpass", [#""number": "01-001-12345678-RA""#, #""issued": "2023-06-15T01:09:36-07:00""#]),
+        ("presto-image.json", "presto", [#""number": "312401 1234 5678 005""#]),
+        ("tpf-image.json", "tpf", [#""number": "66554433221104""#]),
+        (
+            "nortic-image.json", "nortic",
+            [
+                #""name": "t:card""#, #""number": "12345678""#, #""owner": "AtB""#, #""retailer": "Ruter""#, #""country": "Norway""#,
+                #""validUntil": "2027-05-19""#,
+            ]
+        ),
+        ("nextfare-desfire-image.json", "nextfare-desfire", [#""number": "0164 0188 3858 6676 5820""#]),
+        (
+            "intercard-image.json", "intercard",
+            // UID 04 91 92 93 94 95 96 read little-endian; 12345 and 3500 tenths of a cent.
+            [#""number": "42385711870152964""#, #""amount": 1234,\#n    "currency": "EUR""#, #""lastTransaction": 350"#]
+        ),
+    ]
+
+    @Test(arguments: serialOnly.indices, Lab.Path.allCases) func serialOnlyCards(_ i: Int, through path: Lab.Path) throws {
+        let card = Self.serialOnly[i]
+        var expected = card.expected + [#""notes": ["#]
+        if !["intercard", "holo", "hop-fastpass"].contains(card.profile) { expected.append("without the operator's keys") }
+        let problems = Lab.reportProblems(try Lab.readLabCard(card.image, through: path), profile: card.profile, expected: expected)
+        #expect(problems.isEmpty, "\(card.image) \(path): \(problems.joined(separator: "\n"))")
+    }
+
     /// Each DESFire lab card, what its dump must say, and what it must not list.
     static let dumps: [(image: String, says: [String], absent: [String])] = [
         (
@@ -136,7 +174,9 @@ import Testing
         ("orca-image.json", ["file 2  cyclic-record  read: free  record size 48"], []),
         ("magnacarta-image.json", ["the list needs a key: the profiles' applications were probed", "F080F3  (file list needs a key)"], []),
         ("hsl-image.json", ["1420EF", "file 4  cyclic-record  read: free  record size 12"], []),
-    ]
+        ("intercard-image.json", ["file 1  value  read: free"], []),
+        ("nextfare-desfire-image.json", ["Not readable: application 010000, file 0: reading needs a key"], []),
+    ] + serialOnly.filter { !["intercard", "nextfare-desfire"].contains($0.profile) }.map { ($0.image, [String](), [String]()) }
 
     /// `cardscan desfire --image` of each DESFire lab card gives an image that reads to the same
     /// report; with the application list locked the profiles' applications are probed.
