@@ -14,6 +14,11 @@ final class DESFireStepRunner: StepRunner {
     /// Settings already asked for, per (application, file).
     private var settings: [String: DESFireFileSettings] = [:]
     private var application: DESFireAID = .picc
+    /// The card's application list, asked for (GetApplicationIDs) after the first application
+    /// a select did not find: later selects of an application not on it are answered from it,
+    /// so detection costs one command instead of one per DESFire profile. `.some(nil)`: the
+    /// list needs a key (hidden applications are then found by selecting them).
+    private var listed: Set<DESFireAID>??
 
     init(session: CardSession) { self.session = session }
 
@@ -34,6 +39,18 @@ final class DESFireStepRunner: StepRunner {
         return result
     }
 
+    /// GetApplicationIDs at the card level (selected again first if an application is);
+    /// nil when the list needs a key or does not parse.
+    private func applicationList() throws -> Set<DESFireAID>? {
+        if application != .picc {
+            guard try transceive(.selectApplication(.picc)).status == .ok else { return nil }
+            application = .picc
+        }
+        let (data, status) = try transceive(.getApplicationIDs)
+        guard status == .ok, let list = try? DESFireAID.list(data) else { return nil }
+        return Set(list)
+    }
+
     func run(_ step: Step, in profile: Profile) throws(ReadError) -> StepResult {
         guard case .desfire(let action) = step.action else { preconditionFailure("not a DESFire step") }
         do {
@@ -46,14 +63,21 @@ final class DESFireStepRunner: StepRunner {
                 var last: (DESFireStatus, DESFireCommand)?
                 for aid in aids {
                     let c = DESFireCommand.selectApplication(aid)
+                    if case .some(.some(let list)) = listed, !list.contains(aid) {
+                        last = (.applicationNotFound, c)  // what the card would answer
+                        continue
+                    }
                     let (_, status) = try transceive(c)
                     if status == .ok {
                         application = aid
                         return .answered(.data(aid.bytes))
                     }
                     last = (status, c)
+                    if status == .applicationNotFound, listed == nil { listed = .some(try applicationList()) }
                 }
-                return refused(last!.0, last!.1)
+                var result = refused(last!.0, last!.1)
+                if case .some(.some) = listed { result.command = "\(last!.1) (the card's application list has none of \(aids))" }
+                return result
             case .read(let file, .settings, _, _):
                 let c = DESFireCommand.getFileSettings(file)
                 let (data, status) = try transceive(c)
