@@ -8,6 +8,7 @@ checked by hand against docs/cards/opal.md and docs/cards/desfire.md.
 The cards are invented (no real card's data).
 """
 import datetime as dt
+from zoneinfo import ZoneInfo
 import os
 import sys
 
@@ -65,12 +66,14 @@ def opal():
 
 def clipper_trip(agency, fare, vehicle, start, origin, dest, route, transport):
     """A 32-byte Clipper trip record (docs/cards/clipper.md): agency @2, fare @6, vehicle @10,
-    start @12 (seconds since 1900-01-01, Pacific time), from @20, to @22, route @28, transport @30."""
+    start @12 (seconds since 1900-01-01 00:00 UTC; `start` is Pacific local time), from @20,
+    to @22, route @28, transport @30."""
     b = bytearray(32)
     b[2:4] = agency.to_bytes(2, "big")
     b[6:8] = fare.to_bytes(2, "big")
     b[10:12] = vehicle.to_bytes(2, "big")
-    b[12:16] = int((start - dt.datetime(1900, 1, 1)).total_seconds()).to_bytes(4, "big")
+    utc = start.replace(tzinfo=ZoneInfo("America/Los_Angeles")).astimezone(dt.timezone.utc).replace(tzinfo=None)
+    b[12:16] = int((utc - dt.datetime(1900, 1, 1)).total_seconds()).to_bytes(4, "big")
     b[20:22] = origin.to_bytes(2, "big")
     b[22:24] = dest.to_bytes(2, "big")
     b[28:30] = route.to_bytes(2, "big")

@@ -137,6 +137,14 @@ import Testing
             $0.timeZone = TimeZone(identifier: "Asia/Jerusalem")
         }
         #expect(try decode(local, "33 B8 D5 20") == .string("2024-07-01T10:00:00+03:00"))  // the same count, read as local time
+        // Clipper: seconds since 1900-01-01 00:00 UTC. 0xDE440000 = 3,728,998,400 s =
+        // 2018-03-02 16:53:20 UTC (Unix 1,520,009,600 + 2,208,988,800), 08:53:20 in Pacific time.
+        let clipper = spec(.seconds, length: 4) {
+            $0.epoch = CivilDate(year: 1900, month: 1, day: 1)
+            $0.utc = true
+            $0.timeZone = TimeZone(identifier: "America/Los_Angeles")
+        }
+        #expect(try decode(clipper, "DE 44 00 00") == .string("2018-03-02T08:53:20-08:00"))
     }
 
     /// Venezia Unica's times: an hour in 5 bits, a minute in 6; Lisboa Viva's Latin-1 name.
