@@ -8,6 +8,7 @@ checked by hand against docs/cards/opal.md and docs/cards/desfire.md.
 The cards are invented (no real card's data).
 """
 import datetime as dt
+import importlib.util
 from zoneinfo import ZoneInfo
 import os
 import sys
@@ -308,10 +309,84 @@ def intercard():
                                      "upper": 100_000, "limited-credit": 3_500}]}])
 
 
+_spec = importlib.util.spec_from_file_location("encode_record", os.path.join(ROOT, "scripts", "encode-record.py"))
+encoder = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(encoder)
+
+
+def en1545(layout_file, layout, values, length):
+    """A record encoded from the layout file's named layout (scripts/encode-record.py, written
+    apart from cardscan's decoder), padded with zeros to `length` bytes."""
+    import yaml
+    layouts = yaml.safe_load(open(os.path.join(ROOT, "profiles", "layouts", layout_file + ".yaml"), encoding="utf-8"))["layouts"]
+    bits = []
+    encoder.encode(layouts[layout], values, bits)
+    stream = "".join(bits)
+    stream += "0" * (-len(stream) % 8)
+    data = bytes(int(stream[i:i + 8], 2) for i in range(0, len(stream), 8))
+    assert len(data) <= length, f"{layout}: {len(data)} bytes"
+    return data + bytes(length - len(data))
+
+
+def en1545_day(y, m, d):
+    return (dt.date(y, m, d) - dt.date(1997, 1, 1)).days
+
+
+def intercode_desfire(uid, note, aid, network, event_layout_file, event_layout, events, contracts, special=None):
+    """Adelaide/Hafilat: environment in file 0, one event per log file from 3, contracts 0x10-0x13."""
+    env = en1545("intercode-desfire", "environment-desfire",
+                 {"version": 1, "network": network, "issuer": 1, "end-date": 0x3FFF, "card-status": 1}, 32)
+    files = [{"id": 0, "type": "standard", "read": "free", "data": hexs(env)}]
+    logs = list(range(3, 3 + len(events)))
+    for f, e in zip(logs, events):
+        files.append({"id": f, "type": "standard", "read": "free",
+                      "data": hexs(en1545(event_layout_file, event_layout, e, 48) if e else bytes(48))})
+    for f, e in zip([9, 10, 11], special or []):
+        files.append({"id": f, "type": "standard", "read": "free",
+                      "data": hexs(en1545(event_layout_file, event_layout, e, 48) if e else bytes(48))})
+    for f, c in zip([0x10, 0x11, 0x12, 0x13], contracts):
+        files.append({"id": f, "type": "standard", "read": "free",
+                      "data": hexs(en1545("intercode-desfire", "contract-46", c, 64) if c else bytes(64))})
+    files.append({"id": 12, "type": "backup", "read": "key", "data": hexs(bytes(32))})   # the counters: locked
+    return card(uid, note, [{"aid": aid, "files": files}])
+
+
+def adelaide():
+    day = en1545_day(2024, 3, 5)
+    events = [
+        {"date": day, "time": 8 * 60 + 15, "code": 0x11, "provider": 1, "route": 0x0123, "location": 0x1A2B, "price": 415, "contract": 1},
+        {"date": day, "time": 17 * 60 + 40, "code": 0x41, "provider": 1, "route": 0x0002, "price": 0, "contract": 1},
+        {"date": day - 1, "time": 9 * 60 + 5, "code": 0x51, "provider": 1, "result": 2},
+        None,
+    ]
+    special = [{"date": day - 2, "time": 12 * 60, "code": 0x59, "provider": 1}, None, None]
+    contracts = [
+        {"provider": 1, "tariff": 0x804, "serial": 0x0A0B0C0D, "status": 1, "sale-date": en1545_day(2023, 11, 20), "sale-device": 77, "sale-agent": 1},
+        {"provider": 1, "tariff": 0x1234, "serial": 5, "start-date": en1545_day(2024, 3, 1), "end-date": en1545_day(2024, 3, 28),
+         "status": 1, "zones": 3, "journeys": 0},
+        None, None,
+    ]
+    return intercode_desfire("04 51 24 92 B2 3A 80", "metroCARD lab card: three trips and a special event, a stored-value product and a 28-day pass; invented values",
+                             "B006F2", "0x036001", "intercode", "event", events, contracts, special)
+
+
+def hafilat():
+    day = en1545_day(2024, 3, 5)
+    events = [
+        {"date": day, "time": 7 * 60 + 50, "code": 0x11, "provider": 0x0B, "route": 101, "location": 2001, "vehicle": 4711, "contract": 1},
+        {"date": day, "time": 18 * 60 + 5, "code": 0x12, "provider": 0x0B, "route": 101, "location": 2040, "vehicle": 4711, "contract": 1},
+        None, None,
+    ]
+    contracts = [{"provider": 1, "tariff": 0x2710, "serial": 42, "status": 1, "sale-date": en1545_day(2023, 12, 1)}, None, None, None]
+    return intercode_desfire("04 12 34 56 78 9A BC", "Hafilat lab card: two bus trips, the stored-value product; invented values",
+                             "0107F2", "0x784001", "intercode-desfire", "event-hafilat", events, contracts)
+
+
 IMAGES = {"opal-image.json": opal, "opal-hidden-image.json": opal_hidden, "clipper-image.json": clipper, "orca-image.json": orca, "magnacarta-image.json": magnacarta, "hsl-image.json": hsl, "waltti-image.json": waltti,
           "myki-image.json": myki, "istanbulkart-image.json": istanbulkart, "at-hop-image.json": at_hop, "nol-image.json": nol,
           "holo-image.json": holo, "hop-fastpass-image.json": hop_fastpass, "presto-image.json": presto, "tpf-image.json": tpf,
-          "nortic-image.json": nortic, "nextfare-desfire-image.json": nextfare, "intercard-image.json": intercard}
+          "nortic-image.json": nortic, "nextfare-desfire-image.json": nextfare, "intercard-image.json": intercard,
+          "adelaide-metrocard-image.json": adelaide, "hafilat-image.json": hafilat}
 
 
 

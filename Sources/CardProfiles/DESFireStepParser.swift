@@ -8,6 +8,9 @@ public enum DESFireStep: Sendable {
     /// The first of these applications the card has (HSL: version 2, else version 1).
     case select([DESFireAID])
     case read(file: DESFireFileNumber, mode: ReadMode, offset: Int, length: Int)
+    /// Several files, each read whole; the answer is their contents as records, in this order
+    /// (Adelaide keeps one trip per file). Files the card refuses are left out.
+    case readEach(files: [DESFireFileNumber], mode: ReadMode)
 
     /// How a file is read: `auto` asks GetFileSettings first (one more exchange) and reads the
     /// way the file's type says; the others say it in the profile. `settings` reads no content:
@@ -25,8 +28,10 @@ public enum DESFireStep: Sendable {
     }
 
     var isRecords: Bool {
-        if case .read(_, .records, _, _) = self { return true }
-        return false
+        switch self {
+        case .read(_, .records, _, _), .readEach: return true
+        default: return false
+        }
     }
 }
 
@@ -53,10 +58,8 @@ enum DESFireStepParser {
             }
             return .select(aids)
         case "desfire-read":
-            guard let m = r.mapping(node, apath, allowed: ["file", "read", "offset", "length"]) else { return nil }
+            guard let m = r.mapping(node, apath, allowed: ["file", "files", "read", "offset", "length"]) else { return nil }
             let g = { (k: String) in m.first { $0.key == k }?.node }
-            if g("file") == nil { r.issue(node, "\(apath).file", "required key 'file' is missing (0…31)") }
-            guard let n = r.int(g("file"), "\(apath).file", range: 0...31), let file = try? DESFireFileNumber(n) else { return nil }
             var mode = DESFireStep.ReadMode.auto
             if let t = r.string(g("read"), "\(apath).read") {
                 guard let m = DESFireStep.ReadMode(rawValue: t) else {
@@ -65,6 +68,21 @@ enum DESFireStepParser {
                 }
                 mode = m
             }
+            if let list = g("files") {
+                if g("file") != nil { r.issue(list, "\(apath).files", "'file' or 'files', not both") }
+                var files: [DESFireFileNumber] = []
+                for (i, n) in (r.list(list, "\(apath).files") ?? []).enumerated() {
+                    if let v = r.int(n, "\(apath).files[\(i)]", range: 0...31), let f = try? DESFireFileNumber(v) { files.append(f) }
+                }
+                if files.isEmpty { r.issue(list, "\(apath).files", "the list of files is empty") }
+                if ![.auto, .data, .value].contains(mode) {
+                    r.issue(g("read"), "\(apath).read", "'files' reads each file whole: read is auto, data or value")
+                }
+                if g("offset") != nil || g("length") != nil { r.issue(g("offset") ?? g("length"), apath, "'files' reads each file whole") }
+                return files.isEmpty ? nil : .readEach(files: files, mode: mode)
+            }
+            if g("file") == nil { r.issue(node, "\(apath).file", "required key 'file' is missing (0…31)") }
+            guard let n = r.int(g("file"), "\(apath).file", range: 0...31), let file = try? DESFireFileNumber(n) else { return nil }
             let offset = r.int(g("offset"), "\(apath).offset", range: 0...0xFF_FFFF) ?? 0
             let length = r.int(g("length"), "\(apath).length", range: 0...0xFF_FFFF) ?? 0
             if mode == .value || mode == .auto || mode == .settings, g("offset") != nil || g("length") != nil {

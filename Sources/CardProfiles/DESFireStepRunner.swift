@@ -78,50 +78,17 @@ final class DESFireStepRunner: StepRunner {
                 var result = refused(last!.0, last!.1)
                 if case .some(.some) = listed { result.command = "\(last!.1) (the card's application list has none of \(aids))" }
                 return result
-            case .read(let file, .settings, _, _):
-                let c = DESFireCommand.getFileSettings(file)
-                let (data, status) = try transceive(c)
-                guard status == .ok else { return refused(status, c) }
-                settings["\(application)/\(file)"] = try DESFireFileSettings(data)
-                return .answered(.data(data))
-            case .read(let file, var mode, let offset, let length):
-                var recordSize: Int?
-                if mode == .auto {
-                    let key = "\(application)/\(file)"
-                    let s: DESFireFileSettings
-                    if let known = settings[key] {
-                        s = known
-                    } else {
-                        let c = DESFireCommand.getFileSettings(file)
-                        let (data, status) = try transceive(c)
-                        guard status == .ok else { return refused(status, c) }
-                        s = try DESFireFileSettings(data)
-                        settings[key] = s
-                    }
-                    switch s.sizes {
-                    case .data: mode = .data
-                    case .value: mode = .value
-                    case .records(let size, _, _):
-                        mode = .records
-                        recordSize = size
-                    }
+            case .readEach(let files, let mode):
+                var contents: [[UInt8]] = []
+                var last: StepResult?
+                for f in files {
+                    let one = try read(file: f, mode: mode, offset: 0, length: 0, step: step)
+                    if one.refusal == nil, case .data(let d) = one.answer { contents.append(d) } else { last = one }
                 }
-                let c: DESFireCommand
-                switch mode {
-                case .value: c = .getValue(file)
-                case .records: c = try .readRecords(file, offset: offset, count: length)
-                default: c = try .readData(file, offset: offset, length: length)
-                }
-                let (data, status) = try transceive(c)
-                guard status == .ok else { return refused(status, c) }
-                if mode == .records {
-                    // Records come back to back: split them by the file's record size.
-                    guard let size = recordSize ?? step.recordSizeHint, size > 0, data.count % size == 0 else {
-                        return .answered(.records(data.isEmpty ? [] : [data]))
-                    }
-                    return .answered(.records(stride(from: 0, to: data.count, by: size).map { Array(data[$0..<($0 + size)]) }))
-                }
-                return .answered(.data(data))
+                if contents.isEmpty, let last { return last }
+                return .answered(.records(contents))
+            case .read(let file, let mode, let offset, let length):
+                return try read(file: file, mode: mode, offset: offset, length: length, step: step)
             }
         } catch let e as NotDESFire {
             var result = StepResult.refused(.status(e.statusWord))
@@ -131,6 +98,57 @@ final class DESFireStepRunner: StepRunner {
             throw .badAnswer(profile: profile.id, step: step.name, line: step.line, reason: e.message)
         } catch {
             throw ReadError(error)
+        }
+    }
+
+    /// One file read the way `mode` says (or its settings say, for `auto`).
+    private func read(file: DESFireFileNumber, mode: DESFireStep.ReadMode, offset: Int, length: Int, step: Step) throws -> StepResult {
+        var mode = mode
+        switch mode {
+        case .settings:
+            let c = DESFireCommand.getFileSettings(file)
+            let (data, status) = try transceive(c)
+            guard status == .ok else { return refused(status, c) }
+            settings["\(application)/\(file)"] = try DESFireFileSettings(data)
+            return .answered(.data(data))
+        default:
+            var recordSize: Int?
+            if mode == .auto {
+                let key = "\(application)/\(file)"
+                let s: DESFireFileSettings
+                if let known = settings[key] {
+                    s = known
+                } else {
+                    let c = DESFireCommand.getFileSettings(file)
+                    let (data, status) = try transceive(c)
+                    guard status == .ok else { return refused(status, c) }
+                    s = try DESFireFileSettings(data)
+                    settings[key] = s
+                }
+                switch s.sizes {
+                case .data: mode = .data
+                case .value: mode = .value
+                case .records(let size, _, _):
+                    mode = .records
+                    recordSize = size
+                }
+            }
+            let c: DESFireCommand
+            switch mode {
+            case .value: c = .getValue(file)
+            case .records: c = try .readRecords(file, offset: offset, count: length)
+            default: c = try .readData(file, offset: offset, length: length)
+            }
+            let (data, status) = try transceive(c)
+            guard status == .ok else { return refused(status, c) }
+            if mode == .records {
+                // Records come back to back: split them by the file's record size.
+                guard let size = recordSize ?? step.recordSizeHint, size > 0, data.count % size == 0 else {
+                    return .answered(.records(data.isEmpty ? [] : [data]))
+                }
+                return .answered(.records(stride(from: 0, to: data.count, by: size).map { Array(data[$0..<($0 + size)]) }))
+            }
+            return .answered(.data(data))
         }
     }
 }

@@ -7,7 +7,8 @@ struct FieldParser {
     let reader: YAMLReader
 
     static let keys = [
-        "from", "offset", "length", "type", "endian", "bits", "mask", "scale", "add", "divide", "map", "default", "digits", "prefix", "suffix", "group", "zero-means-none",
+        "from", "offset", "length", "type", "endian", "bits", "mask", "scale", "add", "divide", "map", "default", "digits", "prefix",
+        "suffix", "group", "zero-means-none",
         "epoch", "zone", "year-base", "drop-digits", "strip-zeros", "check-digit", "format", "optional",
         "difference", "sum", "bit-offset", "bit-length", "field", "time-field", "table", "personal", "slice", "record", "when-present",
         "utc", "when", "clock-shift",
@@ -234,7 +235,9 @@ struct FieldParser {
         spec.stripZeros = g("strip-zeros").flatMap { r.bool($0, "\(path).strip-zeros") } ?? false
         spec.zeroMeansNone = g("zero-means-none").flatMap { r.bool($0, "\(path).zero-means-none") } ?? false
         if spec.zeroMeansNone, ![.uint, .int, .days, .seconds, .minutes].contains(spec.type) {
-            r.issue(g("zero-means-none"), "\(path).zero-means-none", "'zero-means-none' applies to integers, days and seconds, not \(spec.type.rawValue)")
+            r.issue(
+                g("zero-means-none"), "\(path).zero-means-none",
+                "'zero-means-none' applies to integers, days and seconds, not \(spec.type.rawValue)")
         }
         var text = NumberText()
         if let c = r.string(g("check-digit"), "\(path).check-digit") {
@@ -258,7 +261,9 @@ struct FieldParser {
                 r.issue(g("digits"), "\(path).digits", "'digits' pads an integer's decimal digits, not \(spec.type.rawValue)")
             }
             if spec.map != nil || spec.checkDigit != nil {
-                r.issue(g("prefix") ?? g("group") ?? g("digits") ?? g("check-digit"), path, "a card number's text does not go with 'map' or 'check-digit: digit-sum-10'")
+                r.issue(
+                    g("prefix") ?? g("group") ?? g("digits") ?? g("check-digit"), path,
+                    "a card number's text does not go with 'map' or 'check-digit: digit-sum-10'")
             }
         }
         if let f = r.string(g("format"), "\(path).format") {

@@ -7,7 +7,8 @@ import Yams
 /// and the key path, in one ``ProfileLoadError``.
 public enum ProfileLoader {
     static let topKeys = [
-        "id", "name", "region", "currency", "technology", "notes", "report-notes", "detect", "steps", "card", "balance", "trips", "variants", "layouts",
+        "id", "name", "region", "currency", "technology", "notes", "report-notes", "detect", "steps", "card", "balance", "trips",
+        "variants", "layouts",
         "classes", "contracts", "layout-files", "name-from", "commands", "extends",
     ]
     static let stepActions = ISO7816StepParser.actions + FeliCaStepParser.actions + DESFireStepParser.actions
@@ -73,7 +74,9 @@ public enum ProfileLoader {
             o.checkTrust = false
             let parent = try load(yaml: text, file: parentFile, options: o)
             guard parent.commands.isEmpty else {
-                r.issue(pair.value, "extends", "'\(name)' declares commands of its own; a profile that does cannot be extended (trust is given per file)")
+                r.issue(
+                    pair.value, "extends",
+                    "'\(name)' declares commands of its own; a profile that does cannot be extended (trust is given per file)")
                 return drop()
             }
             guard let node = try YAMLReader.compose(text, file: parentFile), case .mapping(let m) = node else { return drop() }

@@ -17,13 +17,15 @@ public enum NFCDetector {
         if let a = try device.pollISO14443A() {
             if a.isISO14443_4 {
                 return CardConnection(
-                    card: .iso7816(.init(uid: a.uid)), channel: ISO14443Channel(device: device, identifier: a.uid), reader: device.connectionString)
+                    card: .iso7816(.init(uid: a.uid)), channel: ISO14443Channel(device: device, identifier: a.uid),
+                    reader: device.connectionString)
             }
             return CardConnection(card: .type2Tag(uid: a.uid), channel: ISO14443Channel(device: device), reader: device.connectionString)
         }
         if let b = try device.pollISO14443B() {
             return CardConnection(
-                card: .iso7816(.init(pupi: b.pupi)), channel: ISO14443Channel(device: device, identifier: b.pupi), reader: device.connectionString)
+                card: .iso7816(.init(pupi: b.pupi)), channel: ISO14443Channel(device: device, identifier: b.pupi),
+                reader: device.connectionString)
         }
         return nil
     }

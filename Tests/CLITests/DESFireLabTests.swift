@@ -157,26 +157,55 @@ import Testing
         #expect(problems.isEmpty, "\(card.image) \(path): \(problems.joined(separator: "\n"))")
     }
 
+    /// Adelaide and Hafilat: EN 1545 records in DESFire files — one event per log file (read
+    /// with `files:`), contract type 46's 17-element data bitmap, Hafilat's 29-element event
+    /// bitmap, the number from the UID. Values from the image script's named values.
+    @Test(arguments: Lab.Path.allCases) func intercodeOnDESFire(through path: Lab.Path) throws {
+        let adelaide = Lab.reportProblems(
+            try Lab.readLabCard("adelaide-metrocard-image.json", through: path), profile: "adelaide-metrocard",
+            expected: [
+                #""number": "01-140 9895 9238 0497""#,  // UID bytes 1-6 little-endian = 140989592380497
+                #""time": "2024-03-05T08:15:00+10:30""#, #""mode": "bus""#, #""amount": -415"#, #""route": "0123""#,
+                #""station": 6699"#, #""rejected": "insufficient funds""#, #""time": "2024-03-03T12:00:00+10:30""#,  // the special event
+                #""name": "Regular (stored value)""#, #""purchased": "2023-11-20""#, #""validUntil": "2024-03-28""#, #""zones": 3"#,
+                #""remaining": 0"#, "needs the operator's key",
+            ])
+        #expect(adelaide.isEmpty, "\(path): \(adelaide.joined(separator: "\n"))")
+        let hafilat = Lab.reportProblems(
+            try Lab.readLabCard("hafilat-image.json", through: path), profile: "hafilat",
+            expected: [
+                #""number": "01-207371629900818""#, #""time": "2024-03-05T18:05:00+04:00""#, #""kind": "exit""#,
+                #""vehicle": 4711"#, #""station": 2040"#, #""route": 101"#, #""name": "Regular (stored value)""#, #""network": "784001""#,
+            ], absent: [#""amount""#])
+        #expect(hafilat.isEmpty, "\(path): \(hafilat.joined(separator: "\n"))")
+    }
+
     /// Each DESFire lab card, what its dump must say, and what it must not list.
-    static let dumps: [(image: String, says: [String], absent: [String])] = [
-        (
-            "opal-image.json",
-            [
-                "file 7  standard  read: free\n      4E 61 BC 00", "Not readable: application 314553, file 1: reading needs a key",
-                "F21030  (file list needs a key)",
-            ], []
-        ),
-        (
-            "opal-hidden-image.json", ["the list needs a key: the profiles' applications were probed", "file 7  standard  read: free"],
-            ["F21030"]  // hidden, and no profile names it
-        ),
-        ("clipper-image.json", ["Not readable: application 9011F2, file 4: reading needs a key"], []),
-        ("orca-image.json", ["file 2  cyclic-record  read: free  record size 48"], []),
-        ("magnacarta-image.json", ["the list needs a key: the profiles' applications were probed", "F080F3  (file list needs a key)"], []),
-        ("hsl-image.json", ["1420EF", "file 4  cyclic-record  read: free  record size 12"], []),
-        ("intercard-image.json", ["file 1  value  read: free"], []),
-        ("nextfare-desfire-image.json", ["Not readable: application 010000, file 0: reading needs a key"], []),
-    ] + serialOnly.filter { !["intercard", "nextfare-desfire"].contains($0.profile) }.map { ($0.image, [String](), [String]()) }
+    static let dumps: [(image: String, says: [String], absent: [String])] =
+        [
+            (
+                "opal-image.json",
+                [
+                    "file 7  standard  read: free\n      4E 61 BC 00", "Not readable: application 314553, file 1: reading needs a key",
+                    "F21030  (file list needs a key)",
+                ], []
+            ),
+            (
+                "opal-hidden-image.json", ["the list needs a key: the profiles' applications were probed", "file 7  standard  read: free"],
+                ["F21030"]  // hidden, and no profile names it
+            ),
+            ("clipper-image.json", ["Not readable: application 9011F2, file 4: reading needs a key"], []),
+            ("orca-image.json", ["file 2  cyclic-record  read: free  record size 48"], []),
+            (
+                "magnacarta-image.json",
+                ["the list needs a key: the profiles' applications were probed", "F080F3  (file list needs a key)"], []
+            ),
+            ("hsl-image.json", ["1420EF", "file 4  cyclic-record  read: free  record size 12"], []),
+            ("intercard-image.json", ["file 1  value  read: free"], []),
+            ("nextfare-desfire-image.json", ["Not readable: application 010000, file 0: reading needs a key"], []),
+            ("adelaide-metrocard-image.json", ["B006F2", "file 16  standard  read: free"], []),
+            ("hafilat-image.json", ["0107F2"], []),
+        ] + serialOnly.filter { !["intercard", "nextfare-desfire"].contains($0.profile) }.map { ($0.image, [String](), [String]()) }
 
     /// `cardscan desfire --image` of each DESFire lab card gives an image that reads to the same
     /// report; with the application list locked the profiles' applications are probed.

@@ -53,34 +53,70 @@ import Testing
 
     /// `divide` drops the remainder towards zero, after `× scale + add` (tenths of a cent → cents).
     @Test func divideDropsTheRemainderTowardsZero() throws {
-        #expect(try decode(spec(.uint, length: 4) { $0.littleEndian = true; $0.divide = 10 }, "39 30 00 00") == .int(1234))  // 12345
+        #expect(
+            try decode(
+                spec(.uint, length: 4) {
+                    $0.littleEndian = true
+                    $0.divide = 10
+                }, "39 30 00 00") == .int(1234))  // 12345
         #expect(try decode(spec(.int, length: 2) { $0.divide = 10 }, "FF F7") == .int(0))  // −9 → 0, not −1
         #expect(try decode(spec(.int, length: 2) { $0.divide = 10 }, "FF 85") == .int(-12))  // −123
-        #expect(try decode(spec(.uint, length: 1) { $0.scale = 3; $0.add = 1; $0.divide = 2 }, "05") == .int(8))  // (15+1)/2
+        #expect(
+            try decode(
+                spec(.uint, length: 1) {
+                    $0.scale = 3
+                    $0.add = 1
+                    $0.divide = 2
+                }, "05") == .int(8))  // (15+1)/2
     }
 
     /// Card numbers as printed: padding, prefix, suffix, Luhn digit (checked against an
     /// independent computation), groups; a UID read backwards.
     @Test func cardNumbersAsPrinted() throws {
         func text(_ t: @escaping (inout NumberText) -> Void) -> (inout FieldSpec.Layout) -> Void {
-            { var n = NumberText(); t(&n); $0.numberText = n }
+            {
+                var n = NumberText()
+                t(&n)
+                $0.numberText = n
+            }
         }
         // Myki: bytes 4…7 little-endian = 12345678 → 308425 + 8 digits + Luhn.
         let myki = spec(.uint, offset: 4, length: 4) {
             $0.littleEndian = true
-            text { $0.digits = 8; $0.prefix = "308425"; $0.luhn = true }(&$0)
+            text {
+                $0.digits = 8
+                $0.prefix = "308425"
+                $0.luhn = true
+            }(&$0)
         }
         #expect(try decode(myki, "C9 B4 04 00 4E 61 BC 00") == .string("308425123456780"))
         // Zero padding keeps a short serial's width: 42 → 00000042.
         #expect(try decode(myki, "C9 B4 04 00 2A 00 00 00")?.description.hasPrefix("30842500000042") == true)
         // Nextfare: 15 digits after 0164, Luhn over all 19, groups of four.
-        let nextfare = spec(.uint, offset: 1, length: 6, text { $0.digits = 15; $0.prefix = "0164"; $0.luhn = true; $0.group = [4, 4, 4, 4] })
+        let nextfare = spec(
+            .uint, offset: 1, length: 6,
+            text {
+                $0.digits = 15
+                $0.prefix = "0164"
+                $0.luhn = true
+                $0.group = [4, 4, 4, 4]
+            })
         #expect(try decode(nextfare, "04 11 22 33 44 55 66") == .string("0164 0188 3858 6676 5820"))
         // PRESTO: a suffix inside the Luhn digit's reach; the rest after the last group.
-        let presto = spec(.uint, length: 4, text { $0.digits = 8; $0.prefix = "312401"; $0.suffix = "00"; $0.luhn = true; $0.group = [6, 4, 4] })
+        let presto = spec(
+            .uint, length: 4,
+            text {
+                $0.digits = 8
+                $0.prefix = "312401"
+                $0.suffix = "00"
+                $0.luhn = true
+                $0.group = [6, 4, 4]
+            })
         #expect(try decode(presto, "00 BC 61 4E") == .string("312401 1234 5678 005"))
         // Text values are taken as they are: hex grouped, a UID backwards.
-        #expect(try decode(spec(.hex, length: 8, text { $0.group = [4, 4, 4, 4] }), "04 01 23 45 67 89 01 23") == .string("0401 2345 6789 0123"))
+        #expect(
+            try decode(spec(.hex, length: 8, text { $0.group = [4, 4, 4, 4] }), "04 01 23 45 67 89 01 23") == .string("0401 2345 6789 0123")
+        )
         #expect(try decode(spec(.hex, length: 7) { $0.littleEndian = true }, "04 11 22 33 44 55 66") == .string("66554433221104"))
         #expect(NumberText.luhnDigit(of: "7992739871") == 3)  // the usual worked example
         #expect(NumberText.luhnDigit(of: "1-001-") == NumberText.luhnDigit(of: "1001"))  // non-digits skipped

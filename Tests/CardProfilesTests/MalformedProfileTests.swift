@@ -56,14 +56,14 @@ import Testing
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try """
-            id: parent
-            name: Parent
-            currency: EUR
-            steps:
-              - read-binary: { sfi: 1, length: 4 }
-                as: purse
-            balance: { from: purse, offset: 0, length: 4 }
-            """.write(toFile: dir + "/parent.yaml", atomically: true, encoding: .utf8)
+        id: parent
+        name: Parent
+        currency: EUR
+        steps:
+          - read-binary: { sfi: 1, length: 4 }
+            as: purse
+        balance: { from: purse, offset: 0, length: 4 }
+        """.write(toFile: dir + "/parent.yaml", atomically: true, encoding: .utf8)
         let good = try ProfileLoader.load(yaml: "id: child\nname: Child\nextends: parent\n", file: dir + "/child.yaml")
         #expect(good.id == "child" && good.name == "Child" && good.currency == "EUR" && good.steps.map(\.name) == ["purse"])
         #expect(good.balance != nil)
