@@ -82,19 +82,34 @@ def clipper_trip(agency, fare, vehicle, start, origin, dest, route, transport):
     return bytes(b)
 
 
+def clipper_refill(agency, when, machine, amount):
+    """A 32-byte Clipper refill record (docs/cards/clipper.md): agency @2, time @4 (seconds since
+    1900-01-01 00:00 UTC; `when` is Pacific local time), machine @8, amount @14 (cents)."""
+    b = bytearray(32)
+    b[2:4] = agency.to_bytes(2, "big")
+    utc = when.replace(tzinfo=ZoneInfo("America/Los_Angeles")).astimezone(dt.timezone.utc).replace(tzinfo=None)
+    b[4:8] = int((utc - dt.datetime(1900, 1, 1)).total_seconds()).to_bytes(4, "big")
+    b[8:12] = machine.to_bytes(4, "big")
+    b[14:16] = amount.to_bytes(2, "big")
+    return bytes(b)
+
+
 def clipper():
     serial = bytes([0x00]) + (1_234_567_890).to_bytes(4, "big") + bytes(11)
     info = bytearray(32)
     info[8:10] = (dt.date(2030, 1, 1) - dt.date(1900, 1, 1)).days.to_bytes(2, "big")
     purse = bytearray(32)
     purse[18:20] = (1_075).to_bytes(2, "big", signed=True)
+    refills = (clipper_refill(0x02CF, dt.datetime(2024, 3, 1, 12, 0, 0), 0x78123456, 5_000)
+               + clipper_refill(0x04, dt.datetime(2024, 2, 20, 18, 30, 0), 0x00ABCDEF, 2_000)
+               + bytes(32))
     trips = (clipper_trip(0x04, 420, 0, dt.datetime(2024, 3, 5, 8, 12, 30), 0x0019, 0x0021, 0, 0x6F)
              + clipper_trip(0x01, 250, 1042, dt.datetime(2024, 3, 4, 17, 45, 0), 0, 0, 51, 0x62)
              + clipper_trip(0x04, 390, 0, dt.datetime(2024, 3, 4, 9, 1, 5), 0x0021, 0x0019, 0, 0x6F)
              + bytes(32))
     return {
         "technology": "desfire",
-        "note": "Clipper lab card: US$10.75, three trips (two BART, one AC Transit bus) and an empty slot; invented values",
+        "note": "Clipper lab card: US$10.75, three trips (two BART, one AC Transit bus) and an empty slot, two refills; invented values",
         "uid": "04 99 88 77 66 55 44",
         "version": VERSION.replace("04 11 22 33 44 55 66", "04 99 88 77 66 55 44"),
         "applications": [
@@ -103,7 +118,7 @@ def clipper():
                 {"id": 1, "type": "standard", "read": "free", "data": hexs(bytes(info))},
                 {"id": 2, "type": "backup", "read": "free", "data": hexs(bytes(purse))},
                 {"id": 14, "type": "standard", "read": "free", "data": hexs(trips)},
-                {"id": 4, "type": "standard", "read": "key", "data": hexs(bytes(32))},
+                {"id": 4, "type": "standard", "read": "free", "data": hexs(refills)},
             ]},
         ],
     }
@@ -118,21 +133,23 @@ def orca_trip(agency, when, coach, fare, kind, balance):
 
 def orca():
     purse = bytearray(64)
-    purse[41:43] = (2_350).to_bytes(2, "big")
+    purse[41:43] = (4_350).to_bytes(2, "big")
     serial = bytes(4) + (12_345_678).to_bytes(4, "big") + bytes(8)
-    trips = [orca_trip(7, dt.datetime(2024, 3, 5, 16, 2, 0), 4321, 275, 0x03, 2_350),
+    # A $20.00 top-up between the second and third trips (its amount in the fare field).
+    topups = [orca_trip(4, dt.datetime(2024, 3, 5, 15, 30, 0), 98765, 2_000, 0x00, 4_625)]
+    trips = [orca_trip(7, dt.datetime(2024, 3, 5, 16, 2, 0), 4321, 275, 0x03, 4_350),
              orca_trip(1, dt.datetime(2024, 3, 4, 23, 40, 0), 1234, 300, 0x00, 2_625),
              orca_trip(1, dt.datetime(2024, 3, 4, 15, 10, 0), 1234, 300, 0x00, 2_925)]
     return {
         "technology": "desfire",
-        "note": "ORCA lab card: US$23.50 on the card, three trips (times in UTC in the records); invented values",
+        "note": "ORCA lab card: US$43.50 on the card, three trips and a US$20.00 top-up (times in UTC in the records); invented values",
         "uid": "04 77 66 55 44 33 22",
         "version": VERSION.replace("04 11 22 33 44 55 66", "04 77 66 55 44 33 22"),
         "applications": [
             {"aid": "3010F2", "files": [
                 {"id": 4, "type": "backup", "read": "free", "data": hexs(bytes(purse))},
                 {"id": 2, "type": "cyclic-record", "read": "free", "record-size": 48, "records": [hexs(r) for r in trips]},
-                {"id": 3, "type": "cyclic-record", "read": "free", "record-size": 48, "records": []},
+                {"id": 3, "type": "cyclic-record", "read": "free", "record-size": 48, "records": [hexs(r) for r in topups]},
             ]},
             {"aid": "FFFFFF", "files": [{"id": 15, "type": "standard", "read": "free", "data": hexs(serial)}]},
         ],

@@ -12,7 +12,7 @@ struct FieldParser {
         "epoch", "zone", "year-base", "drop-digits", "strip-zeros", "check-digit", "format", "optional",
         "difference", "sum", "bit-offset", "bit-length", "field", "time-field", "table", "personal", "slice", "record", "when-present",
         "utc", "when", "clock-shift",
-        "time-type", "absent-is-zero",
+        "time-type", "absent-is-zero", "constant",
     ]
 
     /// `inTrips`: a field of a trip or contract record (no `from` needed); `inContracts`: of
@@ -23,6 +23,15 @@ struct FieldParser {
         let g = { (k: String) in m.first { $0.key == k }?.node }
         var spec = FieldSpec.Layout(source: .record, line: r.line(node))
 
+        if let c = g("constant") {
+            // The same value for every record: a number, or a text.
+            guard let text = r.string(c, "\(path).constant") else { return nil }
+            spec.source = .constant(YAMLReader.parseInt(text).map { .int($0) } ?? .string(text))
+            for k in m.map(\.key) where k != "constant" {
+                r.issue(g(k), "\(path).\(k)", "'\(k)' does not apply to a constant")
+            }
+            return FieldSpec(spec)
+        }
         let derivedKeys = ["difference", "sum"].filter { g($0) != nil }
         if let op = derivedKeys.first {
             if derivedKeys.count > 1 || g("from") != nil {

@@ -152,6 +152,9 @@ public final class FieldSpec: Sendable {
         /// `difference: [a, b]` = a − b; `sum: [a, b]` = a + b. `older.NAME` in trips
         /// names the field of the next older record.
         case derived(DerivedOperation, [String])
+        /// `constant: top-up`: the same value in every report (a kind that the source of a
+        /// record says, not its bytes).
+        case constant(FieldValue)
     }
 
     public enum DerivedOperation: String, Sendable { case difference, sum }

@@ -247,6 +247,13 @@ public struct TripSpec: Sendable {
     /// joins record i of `from`, and a trip field with `from: NAME` reads it (Snapper keeps a
     /// trip's taps in one file and its fare in another).
     public var join: [String] = []
+    /// More records that are trips too, each from its own answer with its own fields (`more`:
+    /// Clipper's refills beside its trips). Their rows are merged with `from`'s by time, and
+    /// derived fields then see the merged order (`older.balanceAfter` of a trip may be a
+    /// top-up's).
+    public var more: [TripSpec] = []
+    /// Where in the file it is written (`trips`, `trips.more[0]`), for messages.
+    public var path = "trips"
     public var line: Int
 
     public enum Order: String, Sendable, CaseIterable { case asRead = "as-read", reverse, byTime = "by-time" }

@@ -464,35 +464,43 @@ public enum ProfileLoader {
         return spec
     }
 
-    static func parseTrips(_ node: Node, _ r: YAMLReader, _ fields: FieldParser) -> TripSpec? {
-        guard
-            let m = r.mapping(
-                node, "trips",
-                allowed: ["from", "record-length", "fields", "skip-empty", "skip-when-zero", "credit-kinds", "order", "join"])
-        else { return nil }
+    static func parseTrips(_ node: Node, _ r: YAMLReader, _ fields: FieldParser, path: String = "trips") -> TripSpec? {
+        let nested = path != "trips"
+        let keys =
+            ["from", "record-length", "fields", "skip-empty", "skip-when-zero", "join"] + (nested ? [] : ["credit-kinds", "order", "more"])
+        guard let m = r.mapping(node, path, allowed: keys) else { return nil }
         let g = { (k: String) in m.first { $0.key == k }?.node }
-        guard let from = r.string(g("from"), "trips.from") else {
-            r.issue(node, "trips.from", "required key 'from' is missing")
+        guard let from = r.string(g("from"), "\(path).from") else {
+            r.issue(node, "\(path).from", "required key 'from' is missing")
             return nil
         }
         var spec = TripSpec(from: from, fields: [], line: r.line(node))
-        spec.join = (r.list(g("join"), "trips.join") ?? []).compactMap { r.string($0, "trips.join") }
-        spec.recordLength = g("record-length").flatMap { r.int($0, "trips.record-length", range: 1...256) }
-        if g("fields") == nil { r.issue(node, "trips.fields", "required key 'fields' is missing") }
-        for (k, v) in r.mapping(g("fields"), "trips.fields") ?? [] {
-            if let f = fields.parse(v, "trips.fields.\(k)", inTrips: true) { spec.fields.append(.init(name: k, spec: f)) }
+        spec.path = path
+        spec.join = (r.list(g("join"), "\(path).join") ?? []).compactMap { r.string($0, "\(path).join") }
+        spec.recordLength = g("record-length").flatMap { r.int($0, "\(path).record-length", range: 1...256) }
+        if g("fields") == nil { r.issue(node, "\(path).fields", "required key 'fields' is missing") }
+        for (k, v) in r.mapping(g("fields"), "\(path).fields") ?? [] {
+            if let f = fields.parse(v, "\(path).fields.\(k)", inTrips: true) { spec.fields.append(.init(name: k, spec: f)) }
         }
-        spec.skipEmpty = g("skip-empty").flatMap { r.bool($0, "trips.skip-empty") } ?? true
-        spec.skipWhenZero = (r.list(g("skip-when-zero"), "trips.skip-when-zero") ?? []).compactMap { r.string($0, "trips.skip-when-zero") }
-        spec.creditKinds = (r.list(g("credit-kinds"), "trips.credit-kinds") ?? []).compactMap { r.string($0, "trips.credit-kinds") }
-        if let o = r.string(g("order"), "trips.order") {
+        spec.skipEmpty = g("skip-empty").flatMap { r.bool($0, "\(path).skip-empty") } ?? true
+        spec.skipWhenZero = (r.list(g("skip-when-zero"), "\(path).skip-when-zero") ?? []).compactMap {
+            r.string($0, "\(path).skip-when-zero")
+        }
+        spec.creditKinds = (r.list(g("credit-kinds"), "\(path).credit-kinds") ?? []).compactMap { r.string($0, "\(path).credit-kinds") }
+        if let o = r.string(g("order"), "\(path).order") {
             if let order = TripSpec.Order(rawValue: o) {
                 spec.order = order
             } else {
                 r.issue(
-                    g("order"), "trips.order",
+                    g("order"), "\(path).order",
                     "unknown order '\(o)' (expected \(TripSpec.Order.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
+        }
+        for (i, n) in (r.sequence(g("more"), "trips.more") ?? []).enumerated() {
+            if let more = parseTrips(n, r, fields, path: "trips.more[\(i)]") { spec.more.append(more) }
+        }
+        if !spec.more.isEmpty, spec.order != .byTime {
+            r.issue(g("more"), "trips.more", "trips from several answers are merged by time: say order: by-time")
         }
         return spec
     }

@@ -147,58 +147,63 @@ enum ProfileValidator {
         }
         checkDerived(p.card.map { ($0.name, $0.spec) } + (p.balance.map { [("balance", $0)] } ?? []), scope: "card", allowOlder: false, r)
 
-        if let t = p.trips {
-            var recordLength = t.recordLength
-            if let s = step(t.from) {
-                if s.isRecords {
-                    recordLength = recordLength ?? s.declaredLength
-                } else if t.recordLength == nil {
-                    r.issues.append(
-                        issue(
-                            r, t.line, "trips.record-length",
-                            "answer '\(t.from)' is one block of bytes: say how long each record is with record-length"))
-                }
-            } else {
-                r.issues.append(issue(r, t.line, "trips.from", "no step is named '\(t.from)'"))
-            }
-            for (i, j) in t.join.enumerated() {
-                if let s = step(j) {
-                    if !s.isRecords {
-                        r.issues.append(issue(r, t.line, "trips.join[\(i)]", "answer '\(j)' is not a list of records (use read-records)"))
+        if let main = p.trips {
+            for t in [main] + main.more {
+                let P = t.path
+                var recordLength = t.recordLength
+                if let s = step(t.from) {
+                    if s.isRecords {
+                        recordLength = recordLength ?? s.declaredLength
+                    } else if t.recordLength == nil {
+                        r.issues.append(
+                            issue(
+                                r, t.line, "\(P).record-length",
+                                "answer '\(t.from)' is one block of bytes: say how long each record is with record-length"))
                     }
                 } else {
-                    r.issues.append(issue(r, t.line, "trips.join[\(i)]", "no step is named '\(j)'"))
+                    r.issues.append(issue(r, t.line, "\(P).from", "no step is named '\(t.from)'"))
                 }
-                if j == t.from { r.issues.append(issue(r, t.line, "trips.join[\(i)]", "'\(j)' is the trips' own answer")) }
-            }
-            for f in t.fields {
-                if case .answer(let a, _) = f.spec.source, !t.join.contains(a) {
-                    r.issues.append(
-                        issue(
-                            r, f.spec.line, "trips.fields.\(f.name).from",
-                            "trip fields read the current record; 'from' may only name an answer listed in trips.join (record i pairs with record i)"
-                        ))
+                for (i, j) in t.join.enumerated() {
+                    if let s = step(j) {
+                        if !s.isRecords {
+                            r.issues.append(
+                                issue(r, t.line, "\(P).join[\(i)]", "answer '\(j)' is not a list of records (use read-records)"))
+                        }
+                    } else {
+                        r.issues.append(issue(r, t.line, "\(P).join[\(i)]", "no step is named '\(j)'"))
+                    }
+                    if j == t.from { r.issues.append(issue(r, t.line, "\(P).join[\(i)]", "'\(j)' is the trips' own answer")) }
                 }
-                if f.spec.bitSource != nil, let s = step(t.from) {
-                    checkBits(f.spec, "trips.fields.\(f.name)", s, bytes: recordLength)
-                } else if let n = recordLength, case .record = f.spec.source, f.spec.offset + (f.spec.length ?? 1) > n {
-                    r.issues.append(
-                        issue(
-                            r, f.spec.line, "trips.fields.\(f.name)",
-                            "reads bytes \(f.spec.offset)…\(f.spec.offset + (f.spec.length ?? 1) - 1) but a record is \(n) bytes"))
+                for f in t.fields {
+                    if case .answer(let a, _) = f.spec.source, !t.join.contains(a) {
+                        r.issues.append(
+                            issue(
+                                r, f.spec.line, "\(P).fields.\(f.name).from",
+                                "trip fields read the current record; 'from' may only name an answer listed in \(P).join (record i pairs with record i)"
+                            ))
+                    }
+                    if f.spec.bitSource != nil, let s = step(t.from) {
+                        checkBits(f.spec, "\(P).fields.\(f.name)", s, bytes: recordLength)
+                    } else if let n = recordLength, case .record = f.spec.source, f.spec.offset + (f.spec.length ?? 1) > n {
+                        r.issues.append(
+                            issue(
+                                r, f.spec.line, "\(P).fields.\(f.name)",
+                                "reads bytes \(f.spec.offset)…\(f.spec.offset + (f.spec.length ?? 1) - 1) but a record is \(n) bytes"))
+                    }
                 }
+                let names = Set(t.fields.map(\.name))
+                for z in t.skipWhenZero where !names.contains(z) {
+                    r.issues.append(issue(r, t.line, "\(P).skip-when-zero", "no trip field is named '\(z)'"))
+                }
+                checkDerived(t.fields.map { ($0.name, $0.spec) }, scope: "\(P).fields", allowOlder: true, r)
             }
-            let names = Set(t.fields.map(\.name))
-            for z in t.skipWhenZero where !names.contains(z) {
-                r.issues.append(issue(r, t.line, "trips.skip-when-zero", "no trip field is named '\(z)'"))
+            let names = Set(([main] + main.more).flatMap { $0.fields.map(\.name) })
+            if !main.creditKinds.isEmpty, !names.contains("kind") {
+                r.issues.append(issue(r, main.line, "trips.credit-kinds", "credit-kinds needs a trip field named 'kind'"))
             }
-            if !t.creditKinds.isEmpty, !names.contains("kind") {
-                r.issues.append(issue(r, t.line, "trips.credit-kinds", "credit-kinds needs a trip field named 'kind'"))
+            if !main.creditKinds.isEmpty, !names.contains("amount") {
+                r.issues.append(issue(r, main.line, "trips.credit-kinds", "credit-kinds needs a trip field named 'amount'"))
             }
-            if !t.creditKinds.isEmpty, !names.contains("amount") {
-                r.issues.append(issue(r, t.line, "trips.credit-kinds", "credit-kinds needs a trip field named 'amount'"))
-            }
-            checkDerived(t.fields.map { ($0.name, $0.spec) }, scope: "trips.fields", allowOlder: true, r)
         }
         if let c = p.contracts { checkContracts(c, p, step, checkRead, r) }
         checkVariants(p, r)

@@ -221,6 +221,7 @@ public struct ReportBuilder {
                 data = bytes
             }
         case .derived: return nil
+        case .constant(let v): return v
         }
         do throws(FieldDecoder.Failure) {
             switch spec.bitSource {
@@ -263,9 +264,85 @@ public struct ReportBuilder {
         }
     }
 
+    /// One trip row: its values by position in the merged field list, the fields that did not
+    /// decode, and which source (0 = `trips`, 1… = `trips.more`) it came from.
+    private struct TripRow {
+        var values: [FieldValue?]
+        var problems: [(Int, String)]
+        var source: Int
+    }
+
     private func trips(
         _ t: TripSpec, _ answers: Answers, warnings: inout [ReportWarning], skipped: inout [String]
     ) -> [[(String, FieldValue)]] {
+        // The merged field list: `trips`' fields, then each further source's new names.
+        let sources = [t] + t.more
+        var names: [String] = []
+        var position: [String: Int] = [:]
+        for s in sources {
+            for f in s.fields where position[f.name] == nil {
+                position[f.name] = names.count
+                names.append(f.name)
+            }
+        }
+        var rows: [TripRow] = []
+        for (n, s) in sources.enumerated() {
+            rows += tripRows(s, source: n, position, width: names.count, answers, warnings: &warnings, skipped: &skipped)
+        }
+        let timeIndex = position["time"], kindIndex = position["kind"], amountIndex = position["amount"]
+        switch t.order {
+        case .asRead: break
+        case .reverse: rows.reverse()
+        case .byTime:
+            guard let ti = timeIndex else { break }
+            rows = rows.enumerated().sorted { a, b in
+                let ta = a.element.values[ti]?.description ?? "", tb = b.element.values[ti]?.description ?? ""
+                return ta != tb ? ta > tb : a.offset < b.offset
+            }.map(\.element)
+        }
+        // Derived fields, each source's own, over the merged order (`older` = the next row).
+        let refs = sources.map { s in
+            s.fields.contains { $0.spec.isDerived }
+                ? DerivedReferences(names.map { n in s.fields.first { $0.name == n } ?? placeholder(n) }) : nil
+        }
+        for i in rows.indices {
+            guard let r = refs[rows[i].source] else { continue }
+            for f in sources[rows[i].source].fields where f.spec.isDerived {
+                let j = position[f.name]!
+                rows[i].values[j] = r.derive(j, f.spec, rows[i].values, older: i + 1 < rows.count ? rows[i + 1].values : nil) {
+                    rows[i].problems.append((j, $0))
+                }
+            }
+        }
+        if !t.creditKinds.isEmpty, let ai = amountIndex {
+            for i in rows.indices {
+                guard case .int(let amount)? = rows[i].values[ai] else { continue }
+                let credit = kindIndex.flatMap { rows[i].values[$0] }.map { t.creditKinds.contains($0.description) } ?? false
+                // |Int.min| does not exist: such an amount is a decoding problem, not a trap.
+                guard amount != .min else {
+                    rows[i].values[ai] = nil
+                    rows[i].problems.append((ai, "amount \(amount) has no positive counterpart"))
+                    continue
+                }
+                rows[i].values[ai] = .int(credit ? abs(amount) : -abs(amount))
+            }
+        }
+        for (n, row) in rows.enumerated() {
+            for (i, reason) in row.problems { warnings.append(.init(field: "trips[\(n)].\(names[i])", reason: reason)) }
+        }
+        return rows.map { row in names.indices.compactMap { i in row.values[i].map { (names[i], $0) } } }
+    }
+
+    /// A stand-in for a merged field a source does not have (never derived, never read).
+    private func placeholder(_ name: String) -> Profile.NamedField {
+        .init(name: name, spec: FieldSpec(FieldSpec.Layout(source: .constant(.int(0)), line: 0)))
+    }
+
+    /// The rows of one trip source, its values placed at their merged `position`.
+    private func tripRows(
+        _ t: TripSpec, source n: Int, _ position: [String: Int], width: Int, _ answers: Answers, warnings: inout [ReportWarning],
+        skipped: inout [String]
+    ) -> [TripRow] {
         var records: [[UInt8]]
         switch answers[t.from] {
         case .records(let r)?: records = r
@@ -291,22 +368,17 @@ public struct ReportBuilder {
         if t.skipEmpty {
             positions.removeAll { Self.isUnused(records[$0]) }
             if positions.count < records.count {
-                skipped.append("trips: \(records.count - positions.count) unused record(s) of '\(t.from)' skipped (all 00 or all FF)")
+                skipped.append("\(t.path): \(records.count - positions.count) unused record(s) of '\(t.from)' skipped (all 00 or all FF)")
             }
             records = positions.map { records[$0] }
         }
-
         let fields = t.fields
-        let index = Dictionary(fields.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { a, _ in a })
-        let skipIndexes = t.skipWhenZero.compactMap { index[$0] }
-        let timeIndex = index["time"], kindIndex = index["kind"], amountIndex = index["amount"]
-        /// A row: its values, and (field position, reason) for each field that did not decode.
-        var rows: [(values: [FieldValue?], problems: [(Int, String)])] = []
+        let skipIndexes = t.skipWhenZero.compactMap { position[$0] }
+        var rows: [TripRow] = []
         rows.reserveCapacity(records.count)
         let recordReading = reading(t.from)
         for (k, r) in records.enumerated() {
-            var row = [FieldValue?](repeating: nil, count: fields.count)
-            var problems: [(Int, String)] = []
+            var row = TripRow(values: [FieldValue?](repeating: nil, count: width), problems: [], source: n)
             let record = source(r, recordReading)
             var rowAnswers = answers
             for j in joined {
@@ -314,54 +386,21 @@ public struct ReportBuilder {
                 let p = positions[k]
                 rowAnswers[j.name] = p < j.records.count ? .data(j.records[p]) : nil
             }
-            for (i, f) in fields.enumerated() where !f.spec.isDerived {
-                row[i] = value(f.spec, joined.isEmpty ? answers : rowAnswers, sources: [:], record: record) { problems.append((i, $0)) }
+            for f in fields where !f.spec.isDerived {
+                let i = position[f.name]!
+                row.values[i] = value(f.spec, joined.isEmpty ? answers : rowAnswers, sources: [:], record: record) {
+                    row.problems.append((i, $0))
+                }
             }
-            if !skipIndexes.isEmpty, skipIndexes.allSatisfy({ row[$0] == nil || row[$0] == .int(0) }) {
+            if !skipIndexes.isEmpty, skipIndexes.allSatisfy({ row.values[$0] == nil || row.values[$0] == .int(0) }) {
                 skipped.append(
-                    "trips: record \(positions[k] + 1) of '\(t.from)' skipped: \(t.skipWhenZero.joined(separator: ", ")) \(t.skipWhenZero.count == 1 ? "decodes" : "decode") to 0 or nothing (skip-when-zero) — \(r.hexString)"
+                    "\(t.path): record \(positions[k] + 1) of '\(t.from)' skipped: \(t.skipWhenZero.joined(separator: ", ")) \(t.skipWhenZero.count == 1 ? "decodes" : "decode") to 0 or nothing (skip-when-zero) — \(r.hexString)"
                 )
                 continue
             }
-            rows.append((row, problems))
+            rows.append(row)
         }
-        switch t.order {
-        case .asRead: break
-        case .reverse: rows.reverse()
-        case .byTime:
-            guard let ti = timeIndex else { break }
-            rows = rows.enumerated().sorted { a, b in
-                let ta = a.element.values[ti]?.description ?? "", tb = b.element.values[ti]?.description ?? ""
-                return ta != tb ? ta > tb : a.offset < b.offset
-            }.map(\.element)
-        }
-        if fields.contains(where: { $0.spec.isDerived }) {
-            let refs = DerivedReferences(fields)
-            for i in rows.indices {
-                for (j, f) in fields.enumerated() where f.spec.isDerived {
-                    rows[i].values[j] = refs.derive(j, f.spec, rows[i].values, older: i + 1 < rows.count ? rows[i + 1].values : nil) {
-                        rows[i].problems.append((j, $0))
-                    }
-                }
-            }
-        }
-        if !t.creditKinds.isEmpty, let ai = amountIndex {
-            for i in rows.indices {
-                guard case .int(let amount)? = rows[i].values[ai] else { continue }
-                let credit = kindIndex.flatMap { rows[i].values[$0] }.map { t.creditKinds.contains($0.description) } ?? false
-                // |Int.min| does not exist: such an amount is a decoding problem, not a trap.
-                guard amount != .min else {
-                    rows[i].values[ai] = nil
-                    rows[i].problems.append((ai, "amount \(amount) has no positive counterpart"))
-                    continue
-                }
-                rows[i].values[ai] = .int(credit ? abs(amount) : -abs(amount))
-            }
-        }
-        for (n, row) in rows.enumerated() {
-            for (i, reason) in row.problems { warnings.append(.init(field: "trips[\(n)].\(fields[i].name)", reason: reason)) }
-        }
-        return rows.map { row in fields.indices.compactMap { i in row.values[i].map { (fields[i].name, $0) } } }
+        return rows
     }
 }
 

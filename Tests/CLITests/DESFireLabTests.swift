@@ -76,9 +76,12 @@ import Testing
                 #""number": "1234567890""#, #""validUntil": "2030-01-01""#, #""amount": 1075,\#n    "currency": "USD""#,
                 #""time": "2024-03-05T08:12:30-08:00""#, #""amount": -420"#, #""from": 25"#, #""to": 33"#, #""route": 51"#,
                 #""vehicle": 1042"#, #""transport": "0062""#,
+                // Refills (file 4) among the trips, by time: US$50.00 on 2024-03-01 at agency 0x2CF.
+                #""time": "2024-03-01T12:00:00-08:00",\#n      "amount": 5000,\#n      "agency": 719,\#n      "kind": "top-up""#,
+                #""machine": "00ABCDEF""#,
             ])
         #expect(problems.isEmpty, "\(path): \(problems.joined(separator: "\n"))")
-        #expect(r.stdout.components(separatedBy: "\"time\"").count == 4, "\(r.stdout)")  // three trips: the empty slot is skipped
+        #expect(r.stdout.components(separatedBy: "\"time\"").count == 6, "\(r.stdout)")  // three trips, two refills: empty slots skipped
     }
 
     /// ORCA: two applications (3010F2 and FFFFFF), a cyclic record file split by its record size,
@@ -87,8 +90,10 @@ import Testing
         let problems = Lab.reportProblems(
             try Lab.readLabCard("orca-image.json", through: path), profile: "orca",
             expected: [
-                #""number": "12345678""#, #""amount": 2350,\#n    "currency": "USD""#, #""time": "2024-03-05T08:02:00-08:00""#,
-                #""amount": -275"#, #""amount": -300"#, #""coach": 4321"#, #""balanceAfter": 2925"#,
+                #""number": "12345678""#, #""amount": 4350,\#n    "currency": "USD""#, #""time": "2024-03-05T08:02:00-08:00""#,
+                // The top-up between the trips: the next trip's amount is still its fare, not +17.25.
+                #""balanceAfter": 4350,\#n      "amount": -275"#, #""amount": -300"#, #""coach": 4321"#, #""balanceAfter": 2925"#,
+                #""time": "2024-03-05T07:30:00-08:00",\#n      "balanceAfter": 4625,\#n      "amount": 2000"#, #""kind": "top-up""#,
             ])
         #expect(problems.isEmpty, "\(path): \(problems.joined(separator: "\n"))")
     }
@@ -194,7 +199,7 @@ import Testing
                 "opal-hidden-image.json", ["the list needs a key: the profiles' applications were probed", "file 7  standard  read: free"],
                 ["F21030"]  // hidden, and no profile names it
             ),
-            ("clipper-image.json", ["Not readable: application 9011F2, file 4: reading needs a key"], []),
+            ("clipper-image.json", ["file 4  standard  read: free"], ["Not readable"]),
             ("orca-image.json", ["file 2  cyclic-record  read: free  record size 48"], []),
             (
                 "magnacarta-image.json",
