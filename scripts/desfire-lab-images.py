@@ -399,11 +399,72 @@ def hafilat():
                              "0107F2", "0x784001", "intercode-desfire", "event-hafilat", events, contracts)
 
 
+def tampere_day(y, m, d):
+    return (dt.date(y, m, d) - dt.date(1900, 1, 1)).days
+
+
+def tampere_slot(kind, *, balance=None, start=None, end=None):
+    """A 12-byte Tampere contract slot (docs/cards/tampere.md): type @2; purse: balance @7-8;
+    type 3: end date @6-7; type 0x0F: start @6-7, end @8-9 (big-endian, days since 1900)."""
+    b = bytearray(12)
+    b[0:2] = b"\x01\x02"
+    b[2] = kind
+    if balance is not None:
+        b[7:9] = balance.to_bytes(2, "big")
+    if kind == 3:
+        b[6:8] = tampere_day(*end).to_bytes(2, "big")
+    if kind == 0x0F:
+        b[6:8] = tampere_day(*start).to_bytes(2, "big")
+        b[8:10] = tampere_day(*end).to_bytes(2, "big")
+    return bytes(b)
+
+
+def tampere_copy(sequence, slots):
+    return bytes([sequence, 0x0F, 0x03, 0x00]) + b"".join(slots) + bytes(48 - 4 - 12 * len(slots))
+
+
+def tampere_trip(when, event, amount, route, passengers=1, flags=0):
+    """A 16-byte Tampere trip record, little-endian fields: date @0, time word @6 (minutes << 5 |
+    event), amount @8, route word @10 (route << 2), passengers in byte 13's high nibble, flags @14."""
+    b = bytearray(16)
+    b[0:2] = tampere_day(when.year, when.month, when.day).to_bytes(2, "little")
+    b[6:8] = ((when.hour * 60 + when.minute) << 5 | event).to_bytes(2, "little")
+    b[8:10] = amount.to_bytes(2, "little")
+    b[10:12] = (route << 2).to_bytes(2, "little")
+    b[13] = passengers << 4
+    b[14] = flags
+    return bytes(b)
+
+
+def tampere():
+    older = tampere_copy(0xFF, [tampere_slot(7, balance=1500)])
+    # Sequence 0x00 after 0xFF: the second copy is the newer one (serial-number arithmetic).
+    newer = tampere_copy(0x00, [tampere_slot(7, balance=1234), tampere_slot(0x0F, start=(2024, 3, 1), end=(2024, 3, 30))])
+    holder = bytearray(96)
+    holder[6:6 + 24] = "MATTI MEIKÄLÄINEN".encode("latin-1").ljust(24, b"\x00")
+    holder[34:36] = tampere_day(1990, 5, 17).to_bytes(2, "little")
+    holder[42:44] = tampere_day(2021, 9, 1).to_bytes(2, "little")
+    serial = bytes([0x00]) + bytes.fromhex("308430123456789012") + bytes(22)
+    trips = [tampere_trip(dt.datetime(2024, 3, 5, 8, 15), 5, 210, 301),
+             tampere_trip(dt.datetime(2024, 3, 5, 8, 40), 11, 0, 1002, flags=4),
+             tampere_trip(dt.datetime(2024, 3, 4, 17, 0), 3, 2000, 0),
+             bytes(16)]
+    return card("04 A1 A2 A3 A4 A5 A6", "Tampere lab card: 12.34 EUR and a 30-day pass in the newer contract copy, three trips; invented values", [
+        {"aid": "0121EF", "files": [
+            {"id": 7, "type": "standard", "read": "free", "data": hexs(serial)},
+            {"id": 2, "type": "backup", "read": "free", "data": hexs(older + newer)},
+            {"id": 3, "type": "cyclic-record", "read": "free", "record-size": 16, "records": [hexs(r) for r in trips]},
+            {"id": 4, "type": "standard", "read": "free", "data": hexs(bytes(holder))},
+            {"id": 1, "type": "value", "read": "free", "value": 999, "lower": 0, "upper": 100_000, "limited-credit": 0},
+        ]}])
+
+
 IMAGES = {"opal-image.json": opal, "opal-hidden-image.json": opal_hidden, "clipper-image.json": clipper, "orca-image.json": orca, "magnacarta-image.json": magnacarta, "hsl-image.json": hsl, "waltti-image.json": waltti,
           "myki-image.json": myki, "istanbulkart-image.json": istanbulkart, "at-hop-image.json": at_hop, "nol-image.json": nol,
           "holo-image.json": holo, "hop-fastpass-image.json": hop_fastpass, "presto-image.json": presto, "tpf-image.json": tpf,
           "nortic-image.json": nortic, "nextfare-desfire-image.json": nextfare, "intercard-image.json": intercard,
-          "adelaide-metrocard-image.json": adelaide, "hafilat-image.json": hafilat}
+          "adelaide-metrocard-image.json": adelaide, "hafilat-image.json": hafilat,
+          "tampere-image.json": tampere}
 
 
 

@@ -122,6 +122,14 @@ public struct Step: Sendable {
     /// `record-size`: how a DESFire `read: records` step splits the records (with `read: auto`
     /// the file's settings say it).
     public var recordSizeHint: Int?
+    /// `copies: { size: 48, sequence: 0 }`: the answer holds two copies of `size` bytes, each
+    /// with a sequence byte at `sequence`; the newer (the later by serial-number arithmetic
+    /// mod 256, RFC 1982; a tie keeps the first) becomes the answer. Cards that write a record
+    /// alternately to two places, so a torn write leaves the other intact (Tampere).
+    public var copies: (size: Int, sequenceOffset: Int)?
+    /// `slots: { offset: 4, length: 12, count: 3 }`: records packed in one answer — `count`
+    /// of `length` bytes from `offset` — become a records answer (contracts, trips).
+    public var slots: (offset: Int, length: Int, count: Int)?
     public var line: Int
 
     /// What the step sends, in its technology's terms: one ``StepRunner`` per technology
@@ -142,6 +150,8 @@ public struct Step: Sendable {
 
     /// The byte count this step's data is known to have, for load-time bounds checks.
     public var declaredLength: Int? {
+        if let slots { return slots.length }
+        if let copies { return copies.size }
         switch action {
         case .iso7816(let a): return a.declaredLength
         case .felica(let a): return a.declaredLength
@@ -151,11 +161,32 @@ public struct Step: Sendable {
 
     /// Whether the answer is a list of records (read in `trips`) rather than one block of bytes.
     public var isRecords: Bool {
+        if slots != nil { return true }
         switch action {
         case .iso7816(let a): return a.isRecords
         case .felica(let a): return a.isRecords
         case .desfire(let a): return a.isRecords
         }
+    }
+}
+
+extension Step {
+    /// The answer as the profile reads it: the newer of two `copies`, cut into `slots`.
+    func shaped(_ answer: Answer) -> Answer {
+        guard copies != nil || slots != nil, case .data(var d) = answer else { return answer }
+        if let c = copies, d.count >= 2 * c.size, c.sequenceOffset < c.size {
+            let first = d[c.sequenceOffset], second = d[c.size + c.sequenceOffset]
+            let secondIsNewer = first &- second > 0x80  // serial-number arithmetic mod 256
+            d = Array(d[(secondIsNewer ? c.size : 0)..<(secondIsNewer ? 2 * c.size : c.size)])
+        }
+        guard let s = slots else { return .data(d) }
+        var records: [[UInt8]] = []
+        for i in 0..<s.count {
+            let start = s.offset + i * s.length
+            guard start + s.length <= d.count else { break }
+            records.append(Array(d[start..<(start + s.length)]))
+        }
+        return .records(records)
     }
 }
 

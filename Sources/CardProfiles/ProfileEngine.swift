@@ -149,7 +149,7 @@ public final class ProfileEngine {
             return nil
         }
         let result = try runner(step.action.technology).run(step, in: p)
-        answers[step.name] = result.answer
+        answers[step.name] = step.shaped(result.answer)
         if let interrupted = result.interrupted { throw interrupted }
         guard let refusal = result.refusal else { return nil }
         if detecting || step.optional {

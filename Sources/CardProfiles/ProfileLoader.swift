@@ -100,6 +100,14 @@ public enum ProfileLoader {
         return drop()
     }
 
+    static func isRecordsAction(_ a: Step.Action) -> Bool {
+        switch a {
+        case .iso7816(let x): return x.isRecords
+        case .felica(let x): return x.isRecords
+        case .desfire(let x): return x.isRecords
+        }
+    }
+
     static func yamlSyntaxIssue(_ error: Error, file: String) -> ProfileIssue {
         if let y = error as? YamlError {
             switch y {
@@ -233,7 +241,9 @@ public enum ProfileLoader {
         guard
             let m = r.mapping(
                 node, path,
-                allowed: stepActions + ["as", "end", "optional", "use-if-present", "layout", "reverse-bytes", "continue", "record-size"])
+                allowed: stepActions + [
+                    "as", "end", "optional", "use-if-present", "layout", "reverse-bytes", "continue", "record-size", "copies", "slots",
+                ])
         else { return nil }
         let get = { (k: String) in m.first { $0.key == k }?.node }
         let actions = m.filter { stepActions.contains($0.key) }
@@ -283,6 +293,30 @@ public enum ProfileLoader {
         var step = Step(name: name, action: action, end: end, optional: optional, useIfPresent: useIfPresent, line: r.line(node))
         step.layout = r.string(get("layout"), "\(path).layout")
         step.reverseBytes = get("reverse-bytes").flatMap { r.bool($0, "\(path).reverse-bytes") } ?? false
+        if let cn = get("copies"), let cm = r.mapping(cn, "\(path).copies", allowed: ["size", "sequence"]) {
+            let cg = { (k: String) in cm.first { $0.key == k }?.node }
+            for k in ["size", "sequence"] where cg(k) == nil { r.issue(cn, "\(path).copies.\(k)", "required key '\(k)' is missing") }
+            if let size = r.int(cg("size"), "\(path).copies.size", range: 1...4096),
+                let seq = r.int(cg("sequence"), "\(path).copies.sequence", range: 0...4095)
+            {
+                if seq >= size {
+                    r.issue(cg("sequence"), "\(path).copies.sequence", "the sequence byte \(seq) is not inside a \(size)-byte copy")
+                }
+                step.copies = (size, seq)
+            }
+        }
+        if let sn = get("slots"), let sm = r.mapping(sn, "\(path).slots", allowed: ["offset", "length", "count"]) {
+            let sg = { (k: String) in sm.first { $0.key == k }?.node }
+            for k in ["length", "count"] where sg(k) == nil { r.issue(sn, "\(path).slots.\(k)", "required key '\(k)' is missing") }
+            if let length = r.int(sg("length"), "\(path).slots.length", range: 1...4096),
+                let count = r.int(sg("count"), "\(path).slots.count", range: 1...255)
+            {
+                step.slots = (r.int(sg("offset"), "\(path).slots.offset", range: 0...4095) ?? 0, length, count)
+            }
+        }
+        if step.copies != nil || step.slots != nil, isRecordsAction(action) {
+            r.issue(get("copies") ?? get("slots"), path, "'copies' and 'slots' shape one block of bytes, not a records answer")
+        }
         if let rs = get("record-size") {
             step.recordSizeHint = r.int(rs, "\(path).record-size", range: 1...0xFF_FFFF)
             if case .desfire(.read(_, .records, _, _)) = action {

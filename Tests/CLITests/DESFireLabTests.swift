@@ -185,6 +185,20 @@ import Testing
         #expect(hafilat.isEmpty, "\(path): \(hafilat.joined(separator: "\n"))")
     }
 
+    /// Tampere: the newer of two contract copies (sequence 00 after FF), three slots in it,
+    /// little-endian trip records read through reverse-bytes, the holder hidden by default.
+    @Test(arguments: Lab.Path.allCases) func tampere(through path: Lab.Path) throws {
+        let problems = Lab.reportProblems(
+            try Lab.readLabCard("tampere-image.json", through: path), profile: "tampere",
+            expected: [
+                #""number": "308430 1234 5678 9012""#, #""name": "stored value",\#n      "value": 1234"#,
+                #""validFrom": "2024-03-01",\#n      "validUntil": "2024-03-30""#, #""time": "2024-03-05T08:15:00+02:00""#,
+                #""amount": -210"#, #""line": 3"#, #""route": 301"#, #""kind": "top-up",\#n      "amount": 2000"#,
+                #""hidden": ["#, #""card.holderName""#,
+            ], absent: [#""value": 1500"#, "MEIK"])
+        #expect(problems.isEmpty, "\(path): \(problems.joined(separator: "\n"))")
+    }
+
     /// Each DESFire lab card, what its dump must say, and what it must not list.
     static let dumps: [(image: String, says: [String], absent: [String])] =
         [
@@ -210,6 +224,7 @@ import Testing
             ("nextfare-desfire-image.json", ["Not readable: application 010000, file 0: reading needs a key"], []),
             ("adelaide-metrocard-image.json", ["B006F2", "file 16  standard  read: free"], []),
             ("hafilat-image.json", ["0107F2"], []),
+            ("tampere-image.json", ["0121EF", "file 3  cyclic-record  read: free  record size 16"], []),
         ] + serialOnly.filter { !["intercard", "nextfare-desfire"].contains($0.profile) }.map { ($0.image, [String](), [String]()) }
 
     /// `cardscan desfire --image` of each DESFire lab card gives an image that reads to the same
