@@ -179,32 +179,64 @@ def hsl_log(arvo, when, until, price, passengers):
                  (passengers, 6), (0, 20), (0, 5)])
 
 
-def hsl():
+def hsl_day(y, m, d):
+    return (dt.date(y, m, d) - dt.date(1997, 1, 1)).days
+
+
+def hsl_purse(balance, refill_when, refill_amount, device):
+    """File 2: the balance (20 bits), then the last refill: date 14, time 11, amount 20,
+    organisation 14, device 14 (docs/cards/hsl.md); 13 bytes."""
+    return pack([(balance, 20), (hsl_day(refill_when.year, refill_when.month, refill_when.day), 14),
+                 (refill_when.hour * 60 + refill_when.minute, 11), (refill_amount, 20), (0, 14), (device, 14), (0, 11)])
+
+
+def hsl_card(aid, note, kausi, arvo, uid="04 66 55 44 33 22 11"):
     info = bytes([0x02]) + bytes.fromhex("924620001234567891") + bytes(1)
-    purse = pack([(1_230, 20), (0, 4)]) + bytes(10)
+    purse = hsl_purse(1_230, dt.datetime(2024, 3, 1, 12, 0), 2_000, 2)
     log = [hsl_log(1, dt.datetime(2024, 3, 5, 7, 58), dt.datetime(2024, 3, 5, 9, 18), 295, 1),
            hsl_log(1, dt.datetime(2024, 3, 4, 16, 30), dt.datetime(2024, 3, 4, 17, 50), 295, 1),
            bytes(12)]
-    return {
-        "technology": "desfire",
-        "note": "HSL version 2 lab card: 12.30 EUR, two value-ticket trips and an empty log slot; invented values",
-        "uid": "04 66 55 44 33 22 11",
-        "version": VERSION.replace("04 11 22 33 44 55 66", "04 66 55 44 33 22 11"),
-        "applications": [{"aid": "1420EF", "files": [
-            {"id": 8, "type": "standard", "read": "free", "data": hexs(info)},
-            {"id": 2, "type": "backup", "read": "free", "data": hexs(purse)},
-            {"id": 4, "type": "cyclic-record", "read": "free", "record-size": 12, "records": [hexs(r) for r in log]},
-            {"id": 1, "type": "backup", "read": "free", "data": hexs(bytes(35))},
-        ]}],
-    }
+    return card(uid, note, [{"aid": aid, "files": [
+        {"id": 8, "type": "standard", "read": "free", "data": hexs(info)},
+        {"id": 2, "type": "backup", "read": "free", "data": hexs(purse)},
+        {"id": 4, "type": "cyclic-record", "read": "free", "record-size": 12, "records": [hexs(r) for r in log]},
+        {"id": 1, "type": "backup", "read": "free", "data": hexs(kausi)},
+        {"id": 3, "type": "backup", "read": "free", "data": hexs(arvo)},
+    ]}])
+
+
+def hsl():
+    """Version 2: a period pass for zones B-C and a 90-minute value ticket for zones A-C."""
+    kausi = pack([(0, 1), (0xFF, 14), (2, 2), (0b001010, 6), (hsl_day(2024, 3, 1), 14), (hsl_day(2024, 3, 30), 14), (0, 5)])
+    kausi += bytes(35 - len(kausi))
+    arvo = pack([(1, 1), (0xFA, 14), (0, 14), (1, 5), (0, 5), (2, 2), (0, 2), (90, 8), (0, 10), (2, 2), (0b000010, 6),
+                 (hsl_day(2024, 3, 5), 14), (7, 5), (0, 17), (295, 14), (0, 14), (1, 6), (0, 66),
+                 (hsl_day(2024, 3, 5), 14), (7 * 60 + 58, 11), (hsl_day(2024, 3, 5), 14), (9 * 60 + 28, 11), (0, 1)])
+    arvo += bytes(45 - len(arvo))
+    return hsl_card("1420EF", "HSL version 2 lab card: 12.30 EUR (last refill 20.00), two value-ticket trips, a period pass for zones B-C, a 90-minute ticket for zones A-C; invented values", kausi, arvo)
+
+
+def hsl_v1():
+    """Version 1: a period pass for Helsinki (region 1) and a value ticket for Espoo (region 2)."""
+    kausi = pack([(0x12, 14), (0, 1), (1, 4), (hsl_day(2024, 3, 1), 14), (hsl_day(2024, 3, 30), 14), (0, 1)])
+    kausi += bytes(32 - len(kausi))
+    arvo = pack([(0x34, 14), (0, 1), (0, 2), (0, 2), (80, 8), (0, 1), (2, 4), (hsl_day(2024, 3, 5), 14), (7, 5), (0, 17),
+                 (320, 14), (1, 5), (0, 1), (hsl_day(2024, 3, 5), 14), (7 * 60 + 58, 11), (hsl_day(2024, 3, 5), 14), (9 * 60 + 18, 11),
+                 (0, 6)])
+    arvo += bytes(26 - len(arvo))
+    return hsl_card("1120EF", "HSL version 1 lab card: a period pass for Helsinki, a value ticket for Espoo; invented values", kausi, arvo,
+                    uid="04 66 55 44 33 22 12")
 
 
 def waltti():
-    """A Waltti card: HSL's files under application 0010AB."""
-    doc = hsl()
-    doc["note"] = "Waltti lab card: the HSL lab card's files under application 0010AB; invented values"
-    doc["applications"][0]["aid"] = "0010AB"
-    return doc
+    """Waltti: HSL's purse and log, its own pass and ticket layouts (region 229, zone 2)."""
+    kausi = pack([(229, 8), (0, 4), (0x77, 14), (0, 1), (2, 6), (hsl_day(2024, 3, 1), 14), (hsl_day(2024, 3, 30), 14), (0, 19)])
+    kausi += bytes(35 - len(kausi))
+    arvo = pack([(229, 8), (0x21, 14), (1, 5), (0, 5), (0, 2), (0, 2), (60, 8), (2, 6), (hsl_day(2024, 3, 5), 14), (7, 5), (0, 17),
+                 (330, 14), (1, 6), (0, 6), (hsl_day(2024, 3, 5), 14), (7 * 60 + 58, 11), (hsl_day(2024, 3, 5), 14), (8 * 60 + 58, 11),
+                 (0, 6)])
+    arvo += bytes(45 - len(arvo))
+    return hsl_card("0010AB", "Waltti lab card: the HSL lab card's purse and log under application 0010AB, a pass and a ticket for region 229 zone 2; invented values", kausi, arvo)
 
 
 def opal_hidden():
@@ -459,7 +491,7 @@ def tampere():
         ]}])
 
 
-IMAGES = {"opal-image.json": opal, "opal-hidden-image.json": opal_hidden, "clipper-image.json": clipper, "orca-image.json": orca, "magnacarta-image.json": magnacarta, "hsl-image.json": hsl, "waltti-image.json": waltti,
+IMAGES = {"opal-image.json": opal, "opal-hidden-image.json": opal_hidden, "clipper-image.json": clipper, "orca-image.json": orca, "magnacarta-image.json": magnacarta, "hsl-image.json": hsl, "hsl-v1-image.json": hsl_v1, "waltti-image.json": waltti,
           "myki-image.json": myki, "istanbulkart-image.json": istanbulkart, "at-hop-image.json": at_hop, "nol-image.json": nol,
           "holo-image.json": holo, "hop-fastpass-image.json": hop_fastpass, "presto-image.json": presto, "tpf-image.json": tpf,
           "nortic-image.json": nortic, "nextfare-desfire-image.json": nextfare, "intercard-image.json": intercard,

@@ -304,6 +304,11 @@ public struct ContractSpec: Sendable {
     /// Choose each record's layout by a value of its list entry.
     public var layoutBy: LayoutChoice?
     public var fields: [Profile.NamedField]
+    /// More contracts from other answers, each with its own layout and fields, listed after
+    /// these (`more`: HSL's period passes beside its value ticket).
+    public var more: [ContractSpec] = []
+    /// Where in the file it is written (`contracts`, `contracts.more[0]`), for messages.
+    public var path = "contracts"
     public var line: Int
 
     /// `list: { from: best, repeat: entries, pointer: pointer }`: the answer `from`, decoded by

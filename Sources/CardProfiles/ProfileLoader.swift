@@ -445,56 +445,61 @@ public enum ProfileLoader {
         return layouts
     }
 
-    static func parseContracts(_ node: Node, _ r: YAMLReader, _ fields: FieldParser) -> ContractSpec? {
-        guard let m = r.mapping(node, "contracts", allowed: ["from", "list", "layout", "fields"]) else { return nil }
+    static func parseContracts(_ node: Node, _ r: YAMLReader, _ fields: FieldParser, path: String = "contracts") -> ContractSpec? {
+        guard let m = r.mapping(node, path, allowed: ["from", "list", "layout", "fields"] + (path == "contracts" ? ["more"] : []))
+        else { return nil }
         let g = { (k: String) in m.first { $0.key == k }?.node }
-        guard let from = r.string(g("from"), "contracts.from") else {
+        guard let from = r.string(g("from"), "\(path).from") else {
             if g("from") == nil {
-                r.issue(node, "contracts.from", "required key 'from' is missing (the answer holding the contract records)")
+                r.issue(node, "\(path).from", "required key 'from' is missing (the answer holding the contract records)")
             }
             return nil
         }
         var spec = ContractSpec(from: from, fields: [], line: r.line(node))
-        if let ln = g("list"), let lm = r.mapping(ln, "contracts.list", allowed: ["from", "repeat", "pointer"]) {
+        if let ln = g("list"), let lm = r.mapping(ln, "\(path).list", allowed: ["from", "repeat", "pointer"]) {
             let lg = { (k: String) in lm.first { $0.key == k }?.node }
             for k in ["from", "repeat", "pointer"] where lg(k) == nil {
-                r.issue(ln, "contracts.list.\(k)", "required key '\(k)' is missing")
+                r.issue(ln, "\(path).list.\(k)", "required key '\(k)' is missing")
             }
-            if let f = r.string(lg("from"), "contracts.list.from"), let rep = r.string(lg("repeat"), "contracts.list.repeat"),
-                let ptr = r.string(lg("pointer"), "contracts.list.pointer")
+            if let f = r.string(lg("from"), "\(path).list.from"), let rep = r.string(lg("repeat"), "\(path).list.repeat"),
+                let ptr = r.string(lg("pointer"), "\(path).list.pointer")
             {
                 spec.list = .init(from: f, repeatName: rep, pointer: ptr)
             }
         }
-        if let yn = g("layout"), let ym = r.mapping(yn, "contracts.layout", allowed: ["by", "bits", "cases", "default"]) {
+        if let yn = g("layout"), let ym = r.mapping(yn, "\(path).layout", allowed: ["by", "bits", "cases", "default"]) {
             let yg = { (k: String) in ym.first { $0.key == k }?.node }
-            if yg("by") == nil { r.issue(yn, "contracts.layout.by", "required key 'by' is missing (e.g. entry.tariff)") }
-            if let by = r.string(yg("by"), "contracts.layout.by") {
+            if yg("by") == nil { r.issue(yn, "\(path).layout.by", "required key 'by' is missing (e.g. entry.tariff)") }
+            if let by = r.string(yg("by"), "\(path).layout.by") {
                 var choice = ContractSpec.LayoutChoice(
-                    field: by, bits: nil, cases: [:], defaultLayout: r.string(yg("default"), "contracts.layout.default"))
-                if let bn = yg("bits"), let text = r.string(bn, "contracts.layout.bits") {
+                    field: by, bits: nil, cases: [:], defaultLayout: r.string(yg("default"), "\(path).layout.default"))
+                if let bn = yg("bits"), let text = r.string(bn, "\(path).layout.bits") {
                     if let range = FieldParser.bitRange(text, below: 64) {
                         choice.bits = range
                     } else {
-                        r.issue(bn, "contracts.layout.bits", "'\(text)' is not a bit range (e.g. 4-11; bit 0 is the least significant)")
+                        r.issue(bn, "\(path).layout.bits", "'\(text)' is not a bit range (e.g. 4-11; bit 0 is the least significant)")
                     }
                 }
-                for (k, v) in r.mapping(yg("cases"), "contracts.layout.cases") ?? [] {
+                for (k, v) in r.mapping(yg("cases"), "\(path).layout.cases") ?? [] {
                     guard let code = YAMLReader.parseInt(k) else {
-                        r.issue(yg("cases"), "contracts.layout.cases", "cases are numbers (e.g. 0xFF), not '\(k)'")
+                        r.issue(yg("cases"), "\(path).layout.cases", "cases are numbers (e.g. 0xFF), not '\(k)'")
                         continue
                     }
-                    if let name = r.string(v, "contracts.layout.cases.\(k)") { choice.cases[code] = name }
+                    if let name = r.string(v, "\(path).layout.cases.\(k)") { choice.cases[code] = name }
                 }
                 spec.layoutBy = choice
             }
         }
-        if g("fields") == nil { r.issue(node, "contracts.fields", "required key 'fields' is missing") }
-        for (k, v) in r.mapping(g("fields"), "contracts.fields") ?? [] {
-            if let f = fields.parse(v, "contracts.fields.\(k)", inTrips: true, inContracts: true) {
+        if g("fields") == nil { r.issue(node, "\(path).fields", "required key 'fields' is missing") }
+        for (k, v) in r.mapping(g("fields"), "\(path).fields") ?? [] {
+            if let f = fields.parse(v, "\(path).fields.\(k)", inTrips: true, inContracts: true) {
                 spec.fields.append(.init(name: k, spec: f))
             }
         }
+        for (i, n) in (r.sequence(g("more"), "contracts.more") ?? []).enumerated() {
+            if let more = parseContracts(n, r, fields, path: "contracts.more[\(i)]") { spec.more.append(more) }
+        }
+        spec.path = path
         return spec
     }
 

@@ -205,7 +205,16 @@ enum ProfileValidator {
                 r.issues.append(issue(r, main.line, "trips.credit-kinds", "credit-kinds needs a trip field named 'amount'"))
             }
         }
-        if let c = p.contracts { checkContracts(c, p, step, checkRead, r) }
+        if let main = p.contracts {
+            for c in [main] + main.more {
+                let before = r.issues.count
+                checkContracts(c, p, step, checkRead, r)
+                // Messages name `contracts`; a further source is `contracts.more[i]`.
+                for i in before..<r.issues.count where c.path != "contracts" && r.issues[i].path.hasPrefix("contracts") {
+                    r.issues[i].path = c.path + r.issues[i].path.dropFirst("contracts".count)
+                }
+            }
+        }
         checkVariants(p, r)
     }
 

@@ -71,11 +71,20 @@ public struct ReportBuilder {
             report.name = v.description
         }
         if let t = p.trips { report.trips = trips(t, answers, warnings: &report.warnings, skipped: &report.skipped) }
-        if let c = p.contracts { report.contracts = contracts(c, answers, warnings: &report.warnings) }
+        if let c = p.contracts {
+            for source in [c] + c.more {
+                report.contracts += contracts(source, answers, first: report.contracts.count, warnings: &report.warnings)
+            }
+        }
         if !showPersonal {
-            for (kind, rows, fields) in [
-                ("trips", report.trips, p.trips?.fields ?? []), ("contracts", report.contracts, p.contracts?.fields ?? []),
-            ] {
+            var tripFields: [Profile.NamedField] = []
+            if let t = p.trips { for s in [t] + t.more { tripFields += s.fields } }
+            var contractFields: [Profile.NamedField] = []
+            if let c = p.contracts { for s in [c] + c.more { contractFields += s.fields } }
+            let lists: [(String, [[(String, FieldValue)]], [Profile.NamedField])] = [
+                ("trips", report.trips, tripFields), ("contracts", report.contracts, contractFields),
+            ]
+            for (kind, rows, fields) in lists {
                 let personal = Set(fields.filter(\.spec.personal).map(\.name))
                 guard !personal.isEmpty else { continue }
                 var kept = rows
@@ -91,7 +100,9 @@ public struct ReportBuilder {
 
     /// The contracts: in the contract list's order (each entry pointing at its record) or, with
     /// no list, every record in use; each decoded by its layout (chosen by the entry's value).
-    private func contracts(_ c: ContractSpec, _ answers: Answers, warnings: inout [ReportWarning]) -> [[(String, FieldValue)]] {
+    private func contracts(
+        _ c: ContractSpec, _ answers: Answers, first: Int = 0, warnings: inout [ReportWarning]
+    ) -> [[(String, FieldValue)]] {
         guard case .records(let records)? = answers[c.from], !records.isEmpty else { return [] }
         let how = reading(c.from)
         var picks: [(number: Int, entry: String?)] = []
@@ -118,7 +129,7 @@ public struct ReportBuilder {
         }
         var rows: [[(String, FieldValue)]] = []
         for pick in picks {
-            let n = rows.count
+            let n = first + rows.count
             guard (1...records.count).contains(pick.number) else {
                 warnings.append(
                     .init(

@@ -116,11 +116,26 @@ import Testing
                 #""number": "924620001234567891""#, #""amount": 1230,\#n    "currency": "EUR""#,
                 #""time": "2024-03-05T07:58:00+02:00""#, #""transferUntil": "2024-03-05T09:18:00+02:00""#, #""amount": -295"#,
                 #""paidWith": "value ticket""#,
+                // The purse file's last refill, a top-up among the trips.
+                #""time": "2024-03-01T12:00:00+02:00",\#n      "amount": 2000,\#n      "kind": "top-up""#,
+                // A period pass (zones B-C: area type 2, 001 010) and a 90-minute value ticket (A-C).
+                #""name": "period pass",\#n      "product": 255,\#n      "zones": "BC""#, #""validUntil": "2024-03-30""#,
+                #""name": "value ticket""#, #""zones": "ABC""#, #""validUntil": "2024-03-05T09:28:00+02:00""#, #""price": 295"#,
             ])
         #expect(problems.isEmpty, "\(path): \(problems.joined(separator: "\n"))")
+        let v1 = Lab.reportProblems(
+            try Lab.readLabCard("hsl-v1-image.json", through: path), profile: "hsl-v1",
+            expected: [
+                #""application": "1120EF""#, #""product": 18,\#n      "area": "Helsinki""#, #""area": "Espoo""#, #""price": 320"#,
+                #""validUntil": "2024-03-05T09:18:00+02:00""#,
+            ])
+        #expect(v1.isEmpty, "\(path): \(v1.joined(separator: "\n"))")
         let waltti = Lab.reportProblems(
             try Lab.readLabCard("waltti-image.json", through: path), profile: "waltti",
-            expected: [#""name": "Waltti""#, #""application": "0010AB""#, #""amount": -295"#])
+            expected: [
+                #""name": "Waltti""#, #""application": "0010AB""#, #""amount": -295"#, #""region": 229,\#n      "zone": 2"#,
+                #""price": 330"#,
+            ])
         #expect(waltti.isEmpty, "\(path): \(waltti.joined(separator: "\n"))")
     }
 
@@ -224,6 +239,8 @@ import Testing
             ("nextfare-desfire-image.json", ["Not readable: application 010000, file 0: reading needs a key"], []),
             ("adelaide-metrocard-image.json", ["B006F2", "file 16  standard  read: free"], []),
             ("hafilat-image.json", ["0107F2"], []),
+            ("hsl-v1-image.json", ["1120EF"], []),
+            ("waltti-image.json", ["0010AB"], []),
             ("tampere-image.json", ["0121EF", "file 3  cyclic-record  read: free  record size 16"], []),
         ] + serialOnly.filter { !["intercard", "nextfare-desfire"].contains($0.profile) }.map { ($0.image, [String](), [String]()) }
 
