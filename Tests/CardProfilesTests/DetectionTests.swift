@@ -69,9 +69,15 @@ import Testing
             Issue.record("expected unrecognised")
             return
         }
-        // The ISO 7816 profiles: 8 byte-layout, 8 Calypso, 3 KS X 6924 and 5 DESFire (they travel in APDUs).
-        #expect(tried.count == 24)
-        #expect(tried.suffix(8) == ["snapper", "cashbee", "t-money", "opal", "clipper", "orca", "magnacarta", "hsl"])  // order 150–174
+        // The ISO 7816 profiles: 8 byte-layout, 8 Calypso, 3 KS X 6924 and 21 DESFire (they travel in APDUs).
+        #expect(tried.count == 40)
+        #expect(tried.prefix(while: { $0 != "opal" }).suffix(3) == ["snapper", "cashbee", "t-money"])  // order 150–160
+        // The DESFire profiles last, by order 170–190.
+        #expect(
+            tried.suffix(21) == [
+                "opal", "clipper", "orca", "magnacarta", "hsl", "waltti", "intercard", "myki", "istanbulkart", "at-hop", "nol", "holo",
+                "hop-fastpass", "presto", "tpf", "nortic", "nextfare-desfire", "adelaide-metrocard", "hafilat", "tampere", "hsl-v1",
+            ])
         #expect(outcome.result.error?.isNotRecognised == true)
     }
 
