@@ -10,12 +10,24 @@
 #   scripts/lab.sh stop                     stop what this script started (by PID)
 #   scripts/lab.sh stop-cards               stop only the cards (cardsim) it started; pcscd stays
 #   scripts/lab.sh status
+#   scripts/lab.sh system-vpcd on|off       let the system's own pcscd load vpcd (opt-in) or not
+#
+# The lab's pcscd runs in a network namespace of its own (`ip netns` cardscan-lab, loopback
+# only) with its own reader configuration ($LAB/reader.conf.d), and cardsim joins that
+# namespace: vpcd's ports 35963/35964 are never open on this machine's network. Where a
+# namespace cannot be made (no root, no CAP_SYS_ADMIN), the lab refuses to start unless
+# CARDSCAN_LAB_NETWORK=host says to open those ports on every interface.
 #
 # PIDs and logs live in $CARDSCAN_LAB_DIR (default /tmp/cardscan-lab). Exits non-zero with
 # a message when something cannot start, so CI fails instead of skipping.
 set -euo pipefail
 
 LAB="${CARDSCAN_LAB_DIR:-/tmp/cardscan-lab}"
+NETNS=cardscan-lab
+NETNS_PATH="/run/netns/$NETNS"
+# Where `system-vpcd off` keeps the vpcd driver's reader configuration, away from
+# /etc/reader.conf.d (which every pcscd on the system reads).
+VPCD_AWAY=/etc/cardscan/vpcd.reader.conf
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 mkdir -p "$LAB"
 
@@ -32,15 +44,61 @@ bin_dir() {
 install() {
   local need=()
   command -v pcscd >/dev/null || need+=(pcscd)
-  [ -e /etc/reader.conf.d/vpcd ] || need+=(vsmartcard-vpcd)
+  [ -e /usr/lib/pcsc/drivers/serial/libifdvpcd.so ] || need+=(vsmartcard-vpcd)
   command -v pcsc_scan >/dev/null || need+=(pcsc-tools)
+  command -v ip >/dev/null || need+=(iproute2)
+  local had_vpcd=yes; vpcd_conf >/dev/null || had_vpcd=no
   [ -e /usr/include/PCSC/winscard.h ] || need+=(libpcsclite-dev)
   if [ ${#need[@]} -gt 0 ]; then
     say "installing ${need[*]}"
     local sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
     $sudo apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >&2 \
       || die "could not install ${need[*]} (apt-get failed)"
+    # The package just installed tells the system's pcscd to listen on every interface:
+    # keep the system as it was before (the lab has its own configuration).
+    [ "$had_vpcd" = no ] && system_vpcd off
   fi
+  true
+}
+
+# The vpcd driver's reader configuration, wherever it is.
+vpcd_conf() {
+  if [ -e /etc/reader.conf.d/vpcd ]; then echo /etc/reader.conf.d/vpcd
+  elif [ -e "$VPCD_AWAY" ]; then echo "$VPCD_AWAY"
+  else return 1; fi
+}
+
+system_vpcd() {
+  local sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
+  case "$1" in
+    off) if [ -e /etc/reader.conf.d/vpcd ]; then
+           $sudo mkdir -p "$(dirname "$VPCD_AWAY")" && $sudo mv /etc/reader.conf.d/vpcd "$VPCD_AWAY"
+           say "moved /etc/reader.conf.d/vpcd to $VPCD_AWAY: the system's pcscd does not open vpcd's ports (scripts/lab.sh system-vpcd on undoes it)"
+         fi ;;
+    on)  if [ -e "$VPCD_AWAY" ]; then
+           $sudo mv "$VPCD_AWAY" /etc/reader.conf.d/vpcd
+           say "restored /etc/reader.conf.d/vpcd: the system's pcscd (when it restarts) shows the virtual readers and listens on 0.0.0.0:35963 and 0.0.0.0:35964"
+         fi ;;
+    *) die "system-vpcd on|off" ;;
+  esac
+}
+
+# Becomes a command run in the lab's network namespace when there is one. Only for `&`
+# (a subshell): it execs, so `$!` is the command's own PID (nsenter execs it too).
+in_lab_net() {
+  if [ -e "$NETNS_PATH" ]; then exec nsenter --net="$NETNS_PATH" "$@"; else exec "$@"; fi
+}
+
+make_netns() {
+  if [ "${CARDSCAN_LAB_NETWORK:-}" = host ]; then
+    say "CARDSCAN_LAB_NETWORK=host: vpcd's ports 35963 and 35964 listen on every interface"
+    return
+  fi
+  command -v ip >/dev/null || die "ip (iproute2) is not installed: run scripts/lab.sh install"
+  if [ ! -e "$NETNS_PATH" ]; then
+    ip netns add "$NETNS" 2> "$LAB/netns.log" || die "could not make the lab's network namespace ($(cat "$LAB/netns.log")): it needs root (CAP_SYS_ADMIN). The lab keeps vpcd's ports off the network this way; CARDSCAN_LAB_NETWORK=host runs it on the host network instead, with ports 35963 and 35964 open to every host that can reach this one"
+  fi
+  ip -n "$NETNS" link set lo up || die "could not bring up the loopback interface of the lab's network namespace"
 }
 
 pcscd_up() { [ -S /run/pcscd/pcscd.comm ] && pidof pcscd >/dev/null; }
@@ -48,9 +106,11 @@ pcscd_up() { [ -S /run/pcscd/pcscd.comm ] && pidof pcscd >/dev/null; }
 start_pcscd() {
   if pcscd_up; then say "reusing running pcscd (pid $(pidof pcscd))"; return; fi
   command -v pcscd >/dev/null || die "pcscd is not installed: run scripts/lab.sh install"
-  [ -e /etc/reader.conf.d/vpcd ] || die "the vpcd driver is not installed: run scripts/lab.sh install"
-  mkdir -p /run/pcscd
-  pcscd -f -a > "$LAB/pcscd.log" 2>&1 &
+  local conf; conf="$(vpcd_conf)" || die "the vpcd driver's reader configuration is missing: run scripts/lab.sh install"
+  mkdir -p /run/pcscd "$LAB/reader.conf.d"
+  cp "$conf" "$LAB/reader.conf.d/vpcd"
+  make_netns
+  in_lab_net pcscd -f -a -c "$LAB/reader.conf.d" > "$LAB/pcscd.log" 2>&1 &
   echo $! > "$LAB/pcscd.pid"
   for _ in $(seq 1 100); do pcscd_up && break; sleep 0.05; done
   pcscd_up || die "pcscd did not start (see $LAB/pcscd.log)"
@@ -74,7 +134,7 @@ start_card() {
   [ -f "$transcript" ] || die "$transcript: no such transcript"
   local bin; bin="$(bin_dir)"
   stop_card "$port"
-  "$bin/cardsim" vpcd "$transcript" --port "$port" "$@" > "$LAB/cardsim-$port.log" 2>&1 &
+  in_lab_net "$bin/cardsim" vpcd "$transcript" --port "$port" "$@" > "$LAB/cardsim-$port.log" 2>&1 &
   echo $! > "$LAB/cardsim-$port.pid"
   local reader; reader="$(reader_for_port "$port")"
   [ -n "$reader" ] || return 0
@@ -99,6 +159,7 @@ stop() {
     rm -f "$LAB/pcscd.pid"
     say "pcscd stopped"
   fi
+  if [ -e "$NETNS_PATH" ] && ! pidof pcscd >/dev/null; then ip netns del "$NETNS" 2>/dev/null || true; fi
 }
 
 case "${1:-}" in
@@ -107,7 +168,8 @@ case "${1:-}" in
   card) shift; t="$1"; shift; p="${1:-35963}"; shift || true; start_card "$t" "$p" "$@" ;;
   stop) stop ;;
   stop-cards) stop_card 35963; stop_card 35964 ;;
+  system-vpcd) system_vpcd "${2:-}" ;;
   status) pcscd_up && echo "pcscd: running (pid $(pidof pcscd))" || echo "pcscd: not running"
           for f in "$LAB"/cardsim-*.pid; do [ -f "$f" ] && echo "cardsim: $(basename "$f" .pid) pid $(cat "$f")"; done; true ;;
-  *) sed -n '2,15p' "$0"; exit 64 ;;
+  *) sed -n '2,23p' "$0"; exit 64 ;;
 esac

@@ -101,6 +101,39 @@ import Testing
         }
     }
 
+    /// The lab opens nothing to the network: vpcd's ports listen only inside the lab's own
+    /// network namespace (`ss -ltn` on the host lists neither 35963 nor 35964), the card is
+    /// read all the same, and stopping the lab removes the namespace.
+    @Test func theLabListensOnNoHostInterface() throws {
+        let hostNetwork = ProcessInfo.processInfo.environment["CARDSCAN_LAB_NETWORK"] == "host"
+        func vpcdListeners() throws -> [String] {
+            let r = try Lab.shell(["ss", "-ltnH"])
+            #expect(r.status == 0, "ss: \(r.stderr)")
+            return r.stdout.split(separator: "\n").map(String.init).filter { $0.contains(":35963 ") || $0.contains(":35964 ") }
+        }
+        try Lab.exclusive {
+            let card = try Lab.Card(shanghai)
+            defer { card.stop() }
+            let read = try Lab.cardscan(["--json", "--timeout", "5"])
+            #expect(read.status == 0 && read.stdout.contains("\"profile\": \"shanghai-transit\""), "\(read.stderr)")
+            let listeners = try vpcdListeners()
+            if hostNetwork {
+                #expect(listeners.count == 2, "CARDSCAN_LAB_NETWORK=host: \(listeners)")
+            } else {
+                #expect(listeners.isEmpty, "vpcd listens on the host network: \(listeners)")
+                #expect(FileManager.default.fileExists(atPath: Lab.networkNamespace))
+                let inside = try Lab.shell(Lab.inLabNetwork(["ss", "-ltnH"]))
+                #expect(inside.stdout.contains(":35963 ") && inside.stdout.contains(":35964 "), "\(inside.stdout)")
+            }
+        }
+        try Lab.exclusive {
+            try Lab.stopPCSCD()
+            defer { try? Lab.ensurePCSCD() }
+            #expect(try vpcdListeners().isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: Lab.networkNamespace), "the lab's namespace outlived `scripts/lab.sh stop`")
+        }
+    }
+
     @Test func pcscdNotRunningIsExit69WithTheHint() throws {
         try Lab.exclusive {
             try Lab.stopPCSCD()

@@ -125,6 +125,16 @@ public enum Lab {
         throw LabError("pcscd is still running (was it started outside the lab?)")
     }
 
+    /// The lab's network namespace (scripts/lab.sh): the pcscd there listens for vpcd's cards
+    /// on its own loopback only, so cardsim must join it to be seen.
+    public static let networkNamespace = "/run/netns/cardscan-lab"
+
+    /// `command` run inside the lab's network namespace when there is one (nsenter execs it:
+    /// the process is the command's own, so terminating it stops the command).
+    public static func inLabNetwork(_ command: [String]) -> [String] {
+        FileManager.default.fileExists(atPath: networkNamespace) ? ["/usr/bin/nsenter", "--net=" + networkNamespace] + command : command
+    }
+
     /// A cardsim process serving a transcript on one virtual reader.
     public final class Card {
         public let process: Subprocess
@@ -143,7 +153,7 @@ public enum Lab {
             let fd = open(log, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
             defer { close(fd) }
             process = try Subprocess(
-                [Lab.binDir + "/cardsim", "vpcd", transcript, "--port", String(Lab.ports[slot])] + options,
+                Lab.inLabNetwork([Lab.binDir + "/cardsim", "vpcd", transcript, "--port", String(Lab.ports[slot])] + options),
                 environment: childEnvironment(), stdout: fd, stderr: fd)
             if waitForPresence {
                 let ctx = try PCSCContext()
