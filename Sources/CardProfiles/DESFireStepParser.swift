@@ -8,9 +8,20 @@ public enum DESFireStep: Sendable {
     /// The first of these applications the card has (HSL: version 2, else version 1).
     case select([DESFireAID])
     case read(file: DESFireFileNumber, mode: ReadMode, offset: Int, length: Int)
-    /// Several files, each read whole; the answer is their contents as records, in this order
-    /// (Adelaide keeps one trip per file). Files the card refuses are left out.
-    case readEach(files: [DESFireFileNumber], mode: ReadMode)
+    /// Several files, each read whole; the answer is their contents as records, in file-number
+    /// order (Adelaide keeps one trip per file). Files the card refuses are left out.
+    case readEach(files: FileSet, mode: ReadMode)
+
+    /// A set of a card application's files (0…31) as one 32-bit mask: a value without storage
+    /// of its own, listed in file-number order.
+    public struct FileSet: Sendable, Equatable, Sequence {
+        public private(set) var mask: UInt32 = 0
+        public init(_ files: [DESFireFileNumber]) { for f in files { mask |= 1 << UInt32(f.value) } }
+        public var isEmpty: Bool { mask == 0 }
+        public func makeIterator() -> some IteratorProtocol<DESFireFileNumber> {
+            (0..<32).lazy.filter { mask & (1 << UInt32($0)) != 0 }.compactMap { try? DESFireFileNumber($0) }.makeIterator()
+        }
+    }
 
     /// How a file is read: `auto` asks GetFileSettings first (one more exchange) and reads the
     /// way the file's type says; the others say it in the profile. `settings` reads no content:
@@ -75,11 +86,14 @@ enum DESFireStepParser {
                     if let v = r.int(n, "\(apath).files[\(i)]", range: 0...31), let f = try? DESFireFileNumber(v) { files.append(f) }
                 }
                 if files.isEmpty { r.issue(list, "\(apath).files", "the list of files is empty") }
+                if zip(files, files.dropFirst()).contains(where: { $0 >= $1 }) {
+                    r.issue(list, "\(apath).files", "the files are read in file-number order: list them so, each once")
+                }
                 if ![.auto, .data, .value].contains(mode) {
                     r.issue(g("read"), "\(apath).read", "'files' reads each file whole: read is auto, data or value")
                 }
                 if g("offset") != nil || g("length") != nil { r.issue(g("offset") ?? g("length"), apath, "'files' reads each file whole") }
-                return files.isEmpty ? nil : .readEach(files: files, mode: mode)
+                return files.isEmpty ? nil : .readEach(files: DESFireStep.FileSet(files), mode: mode)
             }
             if g("file") == nil { r.issue(node, "\(apath).file", "required key 'file' is missing (0…31)") }
             guard let n = r.int(g("file"), "\(apath).file", range: 0...31), let file = try? DESFireFileNumber(n) else { return nil }

@@ -41,6 +41,18 @@ enum FieldFuzz {
         f.dropDigits = Int(b[7] & 0x1F)
         f.stripZeros = b[7] & 1 != 0
         f.yearBase = b[5] & 1 == 0 ? 2000 : Int.max - 100
+        f.divide = [1, 10, 3, 1_000_000_000][Int(b[4] >> 4) % 4]
+        f.zeroMeansNone = b[3] & 0x80 != 0
+        if b[5] & 2 != 0 {
+            // A card number as printed: padding, prefix and suffix, a Luhn digit, groups.
+            var t = NumberText()
+            t.digits = Int(b[5] >> 2)
+            t.prefix = b[3] & 0x40 != 0 ? "01-" : ""
+            t.suffix = b[3] & 0x20 != 0 ? "00" : ""
+            t.luhn = b[5] & 0x80 != 0
+            t.group = b[3] & 0x10 != 0 ? [Int(b[3] % 7) + 1, 4] : []
+            f.numberText = t
+        }
         var profile = template
         profile.balance = FieldSpec(f)
         var answers = Answers()
