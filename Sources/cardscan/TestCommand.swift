@@ -11,8 +11,9 @@ struct TestCommand: ParsableCommand {
         discussion: """
             Every NAME.apdu under the directories is replayed (strictly) and its report
             compared with NAME.expected.json beside it. A mismatch prints each differing
-            field path with the expected and actual values. The last line is `N passed,
-            N failed` (and `, N skipped` for transcripts without an expected report).
+            field path with the expected and actual values. A transcript without an
+            expected report fails ("no expected report"), unless --allow-missing skips it.
+            The last line is `N passed, N failed` (and `, N skipped` when some were).
             --update rewrites the expected reports, for a maintainer who changed a
             profile on purpose.
 
@@ -30,6 +31,7 @@ struct TestCommand: ParsableCommand {
     var paths: [String]
     @OptionGroup var profiles: ProfileOptions
     @Flag(help: "Write the actual reports as the new expected ones.") var update = false
+    @Flag(help: "Skip a transcript that has no expected report beside it (by default it fails).") var allowMissing = false
     @Option(help: ArgumentHelp("Transcripts checked at once (default: the number of cores).", valueName: "N")) var jobs: Int?
     @Option(
         help: ArgumentHelp(
@@ -123,7 +125,13 @@ struct TestCommand: ParsableCommand {
         }
         let expectedText: String
         do { expectedText = try TextFile.read(expectedPath) } catch {
-            if error.isMissing { return Result(file: file, status: .skip, error: "no \(expectedPath.split(separator: "/").last!)") }
+            if error.isMissing {
+                let name = expectedPath.split(separator: "/").last!
+                if allowMissing { return Result(file: file, status: .skip, error: "no \(name)") }
+                return Result(
+                    file: file, status: .fail,
+                    error: "no expected report (\(name)): `cardscan test --update` writes it, --allow-missing skips such transcripts")
+            }
             return Result(file: file, status: .fail, error: error.message)
         }
         let expected: JSONValue

@@ -120,10 +120,15 @@ import Testing
         // A maintainer's copy with one expected value changed: a readable diff and exit 1.
         let dir = try changedShanghaiCopy()
         try FileManager.default.copyItem(atPath: Lab.fixture("ezlink/full-read.apdu"), toPath: dir + "/b.apdu")
-        let fail = try cardscan("test", dir)
+        let fail = try cardscan("test", "--allow-missing", dir)
         #expect(fail.status == 1)
         #expect(fail.stdout.contains("  balance.amount: expected 5711, actual 5710"))
         #expect(fail.stdout.hasSuffix("0 passed, 1 failed, 1 skipped\n"), "\(fail.stdout)")
+        // Without --allow-missing, a transcript with no expected report is a failure, not a pass.
+        let missing = try cardscan("test", dir)
+        #expect(missing.status == 1)
+        #expect(missing.stdout.contains("no expected report (b.expected.json)"), "\(missing.stdout)")
+        #expect(missing.stdout.hasSuffix("0 passed, 2 failed\n"), "\(missing.stdout)")
         let update = try cardscan("test", "--update", dir)
         #expect(update.status == 0)
         #expect(try cardscan("test", dir).stdout.hasSuffix("2 passed, 0 failed\n"))
