@@ -37,11 +37,19 @@ public final class ReplayChannel: CardChannel {
         public var message: String {
             switch self {
             case .differs(let f, let l, let e, let a):
-                return "\(f):\(l): replay diverged\n  expected: \(e)\n  actual:   \(a.hexString)"
+                return "\(f):\(l): replay diverged\n  expected: \(Self.short(e))\n  actual:   \(Self.short(a.hexString))"
             case .exhausted(let f, let a):
-                return "\(f): replay ran past the end of the transcript; unrecorded command: \(a.hexString)"
+                return "\(f): replay ran past the end of the transcript; unrecorded command: \(Self.short(a.hexString))"
             }
         }
+        /// Spaced hex cut to its first 96 bytes: a message stays readable whatever a
+        /// transcript holds (a 10 MB line is named, not printed).
+        static func short(_ hex: String) -> String {
+            let limit = 96 * 3
+            guard hex.utf8.count > limit else { return hex }
+            return String(hex.prefix(limit)) + "… (\((hex.utf8.count + 1) / 3) bytes)"
+        }
+
         public var hint: String? {
             "the profile sends different commands than were recorded: re-record the card, or replay leniently (any order)"
         }

@@ -11,6 +11,8 @@ public struct FileError: UserFacingError, Equatable {
         case missing
         case unreadable(String)
         case unwritable(String)
+        /// Larger than ``TextFile/maximumSize``: refused before it is read.
+        case tooLarge(Int)
     }
 
     public let path: String
@@ -28,6 +30,8 @@ public struct FileError: UserFacingError, Equatable {
         case .missing: return "\(path): no such file"
         case .unreadable(let why): return "\(path): cannot read: \(why)"
         case .unwritable(let why): return "\(path): cannot write: \(why)"
+        case .tooLarge(let limit):
+            return "\(path): larger than \(limit / (1 << 20)) MiB, more than any transcript, profile or card image holds: not read"
         }
     }
 
@@ -36,6 +40,7 @@ public struct FileError: UserFacingError, Equatable {
         case .missing: return "check the path; a profile can also be named by its id (see the profile list)"
         case .unreadable: return "check the file's permissions and that it is UTF-8 text"
         case .unwritable: return "check that the folder exists and is writable"
+        case .tooLarge: return "check that it is the file you meant (a transcript of a whole card is a few kilobytes)"
         }
     }
 }
@@ -43,6 +48,11 @@ public struct FileError: UserFacingError, Equatable {
 /// Reading and writing the text files cardscan deals in (profiles, transcripts, reports,
 /// card images): the one place files are opened.
 public enum TextFile {
+    /// The largest file cardscan reads (64 MiB): a transcript of a whole card is kilobytes, a
+    /// card image with every file of a full card under a megabyte. Larger is refused before a
+    /// byte is read, so a wrong path to a disk image costs nothing (docs/reliability.md §Limits).
+    public static let maximumSize = 64 << 20
+
     /// The file's text (UTF-8).
     ///
     /// Read with one `open` and `read` calls into a buffer sized by `fstat` (a regression run
@@ -70,10 +80,13 @@ public enum TextFile {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw FileError(path: path, reason: .unreadable(String(cString: strerror(errno)))) }
         if info.st_mode & S_IFMT == S_IFDIR { throw FileError(path: path, reason: .unreadable("it is a folder")) }
+        guard Int(info.st_size) <= maximumSize else { throw FileError(path: path, reason: .tooLarge(maximumSize)) }
         var bytes = [UInt8](repeating: 0, count: max(Int(info.st_size), 0) + 1)
         var count = 0
         while true {
-            if count == bytes.count { bytes += [UInt8](repeating: 0, count: bytes.count) }  // it grew since fstat
+            // It grew since fstat (or is a pipe): the same limit holds.
+            if count > maximumSize { throw FileError(path: path, reason: .tooLarge(maximumSize)) }
+            if count == bytes.count { bytes += [UInt8](repeating: 0, count: min(bytes.count, maximumSize + 1)) }
             let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
             if n < 0 {
                 if errno == EINTR { continue }
