@@ -37,6 +37,18 @@ import Testing
         #expect(report.partial == (outcome.result.error != nil))
     }
 
+    /// Detection on every fixture: with its `# profile:` header removed, each transcript that
+    /// names a profile is recognised as that profile among all the built-in ones (replayed
+    /// leniently: the other profiles' probes get `6D 00`, as from a card without them).
+    @Test(arguments: transcripts)
+    func detectionFindsTheRecordedProfile(_ file: String) throws {
+        var t = try transcript(file)
+        guard let recorded = t.headers.first(where: { $0.key == "profile" })?.value else { return }
+        t.headers.removeAll { $0.key == "profile" }
+        let outcome = try TranscriptReplay.run(t, file: file, registry: builtInRegistry, lenient: true)
+        #expect(outcome.result.report?.profile == recorded, "\(file): detected \(outcome.result.report?.profile ?? "nothing")")
+    }
+
     /// The values, asserted independently of the expected files (checked by hand once).
     @Test func shanghaiFullReadValues() throws {
         let outcome = try TranscriptReplay.run(try transcript("shanghai-transit/full-read.apdu"), file: "f", registry: builtInRegistry)
