@@ -5,7 +5,7 @@ APT_PACKAGES := libpcsclite-dev libnfc-dev libnfc-bin libusb-dev pcscd vsmartcar
 DEMO_TRANSCRIPT := Tests/Fixtures/shanghai-transit/full-read.apdu
 BIN = $(shell swift build --show-bin-path)
 
-.PHONY: setup apt-packages build demo test lab-stop install bench man clean format lint fuzz fuzz-smoke
+.PHONY: setup apt-packages build demo test lab-stop install bench man clean format lint fuzz fuzz-smoke soak
 
 apt-packages:
 	@echo $(APT_PACKAGES)
@@ -28,7 +28,7 @@ demo: setup build
 	$(BIN)/cardscan --profile shanghai-transit --timeout 10
 	@echo "(the virtual card stays on 'Virtual PCD 00 00'; try: $(BIN)/cardscan readers, $(BIN)/cardscan --json, make lab-stop)"
 
-## test: every test (unit, profile fixtures, the real pcscd lab, the CLI), the schema and the fixture regression
+## test: every test (unit, profile fixtures, the real pcscd lab, the CLI), the schema, the fixture regression and the quick soak
 test: setup build
 	swift build --build-tests
 	CARDSCAN_BIN=$(BIN) scripts/swift-test.sh
@@ -38,6 +38,7 @@ test: setup build
 	/usr/bin/python3 scripts/felica-lab-images.py --check
 	/usr/bin/python3 scripts/desfire-lab-images.py --check
 	$(BIN)/cardscan test Tests/Fixtures
+	SOAK_TAPS=50 CARDSCAN_BIN=$(BIN) scripts/soak.sh
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory fuzz-smoke
 
@@ -57,6 +58,10 @@ fuzz:
 ## fuzz-smoke: every fuzz target for 3 s (part of `make test`: a target that stops building is noticed)
 fuzz-smoke:
 	FUZZ_SECONDS=3 scripts/fuzz.sh
+
+## soak: 1,000 taps on each of two virtual readers through one `cardscan watch` (about 20 minutes; SOAK_TAPS=50 is the quick form)
+soak: build
+	CARDSCAN_BIN=$(BIN) scripts/soak.sh
 
 lab-stop:
 	scripts/lab.sh stop

@@ -51,6 +51,29 @@ struct VPCD: ParsableCommand {
     )
     var multiApp = false
     @Flag(name: .shortAndLong, help: "Log each exchange to stderr.") var verbose = false
+    @Option(
+        help: ArgumentHelp(
+            "Tap the card again and again: present it for P ms, take it away for A ms (the soak, scripts/soak.sh).",
+            valueName: "P:A"))
+    var cycle: String?
+    @Option(help: ArgumentHelp("With --cycle: stop after N presentations (default: until stopped).", valueName: "N")) var taps: Int?
+    @Option(
+        name: .customLong("remove-mid-read-every"),
+        help: ArgumentHelp("With --cycle and --remove-after: remove the card mid-read only on every K-th presentation.", valueName: "K"))
+    var removeMidReadEvery: Int?
+
+    /// `--cycle P:A` in milliseconds.
+    var cycleTimes: (present: Int, absent: Int)? {
+        guard let cycle else { return nil }
+        let parts = cycle.split(separator: ":").compactMap { Int($0) }
+        return parts.count == 2 && parts.allSatisfy({ $0 > 0 }) ? (parts[0], parts[1]) : nil
+    }
+
+    func validate() throws {
+        if cycle != nil, cycleTimes == nil { throw ValidationError("--cycle is P:A in milliseconds, e.g. 800:400 (not '\(cycle!)')") }
+        if taps != nil || removeMidReadEvery != nil, cycle == nil { throw ValidationError("--taps and --remove-mid-read-every go with --cycle") }
+        if removeMidReadEvery != nil, removeAfter == nil { throw ValidationError("--remove-mid-read-every needs --remove-after N") }
+    }
 
     /// The card the file describes: an ISO 7816 transcript by replay, or a FeliCa card behind
     /// an ACS-style reader.
@@ -126,6 +149,22 @@ struct VPCD: ParsableCommand {
             throw ExitCode(65)
         }
         installSignalHandlers()
+        if let (present, absent) = cycleTimes {
+            // Taps: each presentation a fresh card; one that pcscd cut short (it went away)
+            // is presented again, so `--taps` counts presentations a reader saw through.
+            var tap = 0
+            while taps.map({ tap < $0 }) ?? true {
+                let fd = VPCDConnection.connect(host: host, port: port)
+                tap += 1
+                card.present()
+                if let k = removeMidReadEvery { card.removeAfter = tap % k == 0 ? removeAfter : nil }
+                let ended = card.serve(fd, until: .now + .milliseconds(present))
+                close(fd)
+                if ended == .disconnected { tap -= 1 }
+                usleep(useconds_t(absent * 1000))
+            }
+            return
+        }
         while true {
             let fd = VPCDConnection.connect(host: host, port: port)
             let ended = card.serve(fd)

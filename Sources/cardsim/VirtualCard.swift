@@ -41,7 +41,9 @@ final class VirtualCard {
     let respond: ([UInt8]) throws -> [UInt8]
     let powerOn: () -> Void
     let atr: [UInt8]
-    let removeAfter: Int?
+    /// Vanish when command N+1 arrives (a card removed mid-read); `--cycle` turns it on for
+    /// some presentations only.
+    var removeAfter: Int?
     let latencyMs: Int
     let muteAfter: Int?
     let verbose: Bool
@@ -60,10 +62,22 @@ final class VirtualCard {
         self.verbose = verbose
     }
 
+    /// A new presentation of the card (`--cycle`): nothing answered yet.
+    func present() { answered = 0 }
+
     /// Serves one vpcd connection until it closes, or the card leaves (fault injection,
-    /// or a `! removed` in the transcript).
-    func serve(_ fd: Int32) -> End {
+    /// a `! removed` in the transcript, or `until` passing between two commands: the end
+    /// of a presentation in `--cycle`).
+    func serve(_ fd: Int32, until deadline: ContinuousClock.Instant? = nil) -> End {
         while true {
+            if let deadline {
+                // Wait for vpcd's next message no longer than the presentation lasts.
+                let left = deadline - .now
+                let ms = Int(left.components.seconds) * 1000 + Int(left.components.attoseconds / 1_000_000_000_000_000)
+                guard ms > 0 else { return .removed }
+                var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                if poll(&p, 1, Int32(ms)) == 0 { return .removed }
+            }
             guard let header = receive(fd, 2) else { return .disconnected }
             let length = Int(header[0]) << 8 | Int(header[1])
             guard let body = receive(fd, length) else { return .disconnected }
