@@ -71,7 +71,9 @@ struct VPCD: ParsableCommand {
 
     func validate() throws {
         if cycle != nil, cycleTimes == nil { throw ValidationError("--cycle is P:A in milliseconds, e.g. 800:400 (not '\(cycle!)')") }
-        if taps != nil || removeMidReadEvery != nil, cycle == nil { throw ValidationError("--taps and --remove-mid-read-every go with --cycle") }
+        if taps != nil || removeMidReadEvery != nil, cycle == nil {
+            throw ValidationError("--taps and --remove-mid-read-every go with --cycle")
+        }
         if removeMidReadEvery != nil, removeAfter == nil { throw ValidationError("--remove-mid-read-every needs --remove-after N") }
     }
 
