@@ -111,10 +111,13 @@ for i, line in enumerate(open(f"{out}/watch.jsonl")):
 samples = [tuple(map(int, l.split())) for l in open(f"{out}/samples.txt") if l.strip()]
 restart = open(f"{out}/restart.txt").read().strip() if __import__("os").path.exists(f"{out}/restart.txt") else "-"
 reads = sum(complete.values()) + sum(partial.values()) + len(wrong)
-print(f"| reader | card | taps | complete and equal | partial (removed mid-read) | wrong |")
-print(f"|---|---|---|---|---|---|")
+print(f"| reader | card | taps | reports | complete and equal | partial (removed mid-read) | wrong |")
+print(f"|---|---|---|---|---|---|---|")
+got = {}
 for reader, p in (("Virtual PCD 00 00", "opal"), ("Virtual PCD 00 01", "shanghai-transit")):
-    print(f"| {reader} | {p} | {taps} | {complete[p]} | {partial[p]} | {sum(1 for _, w in wrong if w.startswith(p))} |")
+    bad = sum(1 for _, w in wrong if w.startswith(p))
+    got[p] = complete[p] + partial[p] + bad
+    print(f"| {reader} | {p} | {taps} | {got[p]} | {complete[p]} | {partial[p]} | {bad} |")
 print()
 print(f"{reads} reports in {elapsed} s; pcscd killed and restarted after read {restart}.")
 print()
@@ -125,9 +128,13 @@ for n, rss, fds in samples:
 problems = []
 if wrong:
     problems.append(f"{len(wrong)} wrong report(s), first: line {wrong[0][0]}: {wrong[0][1]}")
-lost = 2 * taps - reads
-if lost > 0:
-    problems.append(f"{lost} tap(s) gave no report")
+# A presentation that pcscd's restart cut short is made again (one more report); one made
+# while pcscd was away or the watcher was reconnecting can go unread: at most one a reader.
+for p, n in got.items():
+    if n < taps:
+        print(f"{p}: {taps - n} tap(s) gave no report")
+    if n < taps - 1:
+        problems.append(f"{p}: {taps - n} taps gave no report")
 expected_partial = taps // 50
 for p in expected:
     if partial[p] < expected_partial:
