@@ -9,19 +9,15 @@ Records are encoded with scripts/encode-record.py from the layouts in the profil
 values below: dates as dates, times as times. The cards are invented (no real card's data).
 """
 import datetime as dt
-import importlib.util
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lab_images  # noqa: E402
+from lab_images import hexs  # noqa: E402
 
-import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-spec = importlib.util.spec_from_file_location("encode_record", os.path.join(ROOT, "scripts", "encode-record.py"))
-encoder = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(encoder)
 
 EPOCH = dt.date(1997, 1, 1)
 
@@ -52,22 +48,8 @@ def bcd(text):
     return int(text, 16)
 
 
-def layouts(profile):
-    return yaml.safe_load(open(os.path.join(ROOT, "profiles", profile + ".yaml"), encoding="utf-8"))["layouts"]
-
-
 def record(profile, layout, values, length=29):
-    bits = []
-    encoder.encode(layouts(profile)[layout], values, bits)
-    stream = "".join(bits)
-    stream += "0" * (-len(stream) % 8)
-    data = bytes(int(stream[i : i + 8], 2) for i in range(0, len(stream), 8))
-    assert len(data) <= length, f"{profile}/{layout}: {len(data)} bytes"
-    return hexs(data + bytes(length - len(data)))
-
-
-def hexs(data):
-    return " ".join(f"{b:02X}" for b in data)
+    return hexs(lab_images.encode(profile, layout, values, length))
 
 
 def zeros(n=29):

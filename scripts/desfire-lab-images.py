@@ -8,20 +8,16 @@ checked by hand against docs/cards/opal.md and docs/cards/desfire.md.
 The cards are invented (no real card's data).
 """
 import datetime as dt
-import importlib.util
 from zoneinfo import ZoneInfo
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lab_images  # noqa: E402
+from lab_images import hexs  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VERSION = "04 01 01 01 00 18 05 04 01 01 01 04 18 05 04 11 22 33 44 55 66 BA 44 39 52 80 40 09"
-
-
-def hexs(data):
-    return " ".join(f"{b:02X}" for b in data)
 
 
 def pack(fields):
@@ -358,44 +354,25 @@ def intercard():
                                      "upper": 100_000, "limited-credit": 3_500}]}])
 
 
-_spec = importlib.util.spec_from_file_location("encode_record", os.path.join(ROOT, "scripts", "encode-record.py"))
-encoder = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(encoder)
-
-
-def en1545(layout_file, layout, values, length):
-    """A record encoded from the layout file's named layout (scripts/encode-record.py, written
-    apart from cardscan's decoder), padded with zeros to `length` bytes."""
-    import yaml
-    layouts = yaml.safe_load(open(os.path.join(ROOT, "profiles", "layouts", layout_file + ".yaml"), encoding="utf-8"))["layouts"]
-    bits = []
-    encoder.encode(layouts[layout], values, bits)
-    stream = "".join(bits)
-    stream += "0" * (-len(stream) % 8)
-    data = bytes(int(stream[i:i + 8], 2) for i in range(0, len(stream), 8))
-    assert len(data) <= length, f"{layout}: {len(data)} bytes"
-    return data + bytes(length - len(data))
-
-
 def en1545_day(y, m, d):
     return (dt.date(y, m, d) - dt.date(1997, 1, 1)).days
 
 
 def intercode_desfire(uid, note, aid, network, event_layout_file, event_layout, events, contracts, special=None):
     """Adelaide/Hafilat: environment in file 0, one event per log file from 3, contracts 0x10-0x13."""
-    env = en1545("intercode-desfire", "environment-desfire",
+    env = lab_images.encode("layouts/intercode-desfire", "environment-desfire",
                  {"version": 1, "network": network, "issuer": 1, "end-date": 0x3FFF, "card-status": 1}, 32)
     files = [{"id": 0, "type": "standard", "read": "free", "data": hexs(env)}]
     logs = list(range(3, 3 + len(events)))
     for f, e in zip(logs, events):
         files.append({"id": f, "type": "standard", "read": "free",
-                      "data": hexs(en1545(event_layout_file, event_layout, e, 48) if e else bytes(48))})
+                      "data": hexs(lab_images.encode("layouts/" + event_layout_file, event_layout, e, 48) if e else bytes(48))})
     for f, e in zip([9, 10, 11], special or []):
         files.append({"id": f, "type": "standard", "read": "free",
-                      "data": hexs(en1545(event_layout_file, event_layout, e, 48) if e else bytes(48))})
+                      "data": hexs(lab_images.encode("layouts/" + event_layout_file, event_layout, e, 48) if e else bytes(48))})
     for f, c in zip([0x10, 0x11, 0x12, 0x13], contracts):
         files.append({"id": f, "type": "standard", "read": "free",
-                      "data": hexs(en1545("intercode-desfire", "contract-46", c, 64) if c else bytes(64))})
+                      "data": hexs(lab_images.encode("layouts/intercode-desfire", "contract-46", c, 64) if c else bytes(64))})
     files.append({"id": 12, "type": "backup", "read": "key", "data": hexs(bytes(32))})   # the counters: locked
     return card(uid, note, [{"aid": aid, "files": files}])
 

@@ -14,13 +14,10 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lab_images  # noqa: E402
+from lab_images import hexs  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PMM = "00 F1 00 00 00 01 43 00"
-
-
-def hexs(data):
-    return " ".join(f"{b:02X}" for b in data)
 
 
 def edy_time(y, mo, d, h, mi, s):

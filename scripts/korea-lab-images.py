@@ -12,14 +12,11 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lab_images  # noqa: E402
+from lab_images import hexs  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 T_MONEY_AID = "D4100000030001"
 CASHBEE_AID = "D4100000140001"
-
-
-def hexs(data):
-    return " ".join(f"{b:02X}" for b in data)
 
 
 def bcd(digits):

@@ -86,7 +86,7 @@ wait "$W" 2>/dev/null || true
 elapsed=$(( $(date +%s) - start ))
 
 python3 - "$OUT" "$TAPS" "$elapsed" <<'EOF'
-import json, sys
+import json, os, sys
 out, taps, elapsed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 expected = {
     "opal": json.load(open("Tests/Fixtures/opal/detected.expected.json")),
@@ -109,7 +109,7 @@ for i, line in enumerate(open(f"{out}/watch.jsonl")):
     else:
         complete[p] += 1
 samples = [tuple(map(int, l.split())) for l in open(f"{out}/samples.txt") if l.strip()]
-restart = open(f"{out}/restart.txt").read().strip() if __import__("os").path.exists(f"{out}/restart.txt") else "-"
+restart = open(f"{out}/restart.txt").read().strip() if os.path.exists(f"{out}/restart.txt") else "-"
 reads = sum(complete.values()) + sum(partial.values()) + len(wrong)
 print(f"| reader | card | taps | reports | complete and equal | partial (removed mid-read) | wrong |")
 print(f"|---|---|---|---|---|---|---|")

@@ -11,8 +11,6 @@ import DESFireCommands
 final class DESFireStepRunner: StepRunner {
     let session: CardSession
     private var started = false
-    /// Settings already asked for, per (application, file).
-    private var settings: [String: DESFireFileSettings] = [:]
     private var application: DESFireAID = .picc
     /// The card's application list, asked for (GetApplicationIDs) after the first application
     /// a select did not find: later selects of an application not on it are answered from it,
@@ -104,51 +102,37 @@ final class DESFireStepRunner: StepRunner {
     /// One file read the way `mode` says (or its settings say, for `auto`).
     private func read(file: DESFireFileNumber, mode: DESFireStep.ReadMode, offset: Int, length: Int, step: Step) throws -> StepResult {
         var mode = mode
-        switch mode {
-        case .settings:
+        var recordSize: Int?
+        if mode == .settings || mode == .auto {
+            // Asked again for the same file, the session answers from its memory: no command.
             let c = DESFireCommand.getFileSettings(file)
             let (data, status) = try transceive(c)
             guard status == .ok else { return refused(status, c) }
-            settings["\(application)/\(file)"] = try DESFireFileSettings(data)
-            return .answered(.data(data))
-        default:
-            var recordSize: Int?
-            if mode == .auto {
-                let key = "\(application)/\(file)"
-                let s: DESFireFileSettings
-                if let known = settings[key] {
-                    s = known
-                } else {
-                    let c = DESFireCommand.getFileSettings(file)
-                    let (data, status) = try transceive(c)
-                    guard status == .ok else { return refused(status, c) }
-                    s = try DESFireFileSettings(data)
-                    settings[key] = s
-                }
-                switch s.sizes {
-                case .data: mode = .data
-                case .value: mode = .value
-                case .records(let size, _, _):
-                    mode = .records
-                    recordSize = size
-                }
+            let settings = try DESFireFileSettings(data)
+            if mode == .settings { return .answered(.data(data)) }
+            switch settings.sizes {
+            case .data: mode = .data
+            case .value: mode = .value
+            case .records(let size, _, _):
+                mode = .records
+                recordSize = size
             }
-            let c: DESFireCommand
-            switch mode {
-            case .value: c = .getValue(file)
-            case .records: c = try .readRecords(file, offset: offset, count: length)
-            default: c = try .readData(file, offset: offset, length: length)
-            }
-            let (data, status) = try transceive(c)
-            guard status == .ok else { return refused(status, c) }
-            if mode == .records {
-                // Records come back to back: split them by the file's record size.
-                guard let size = recordSize ?? step.recordSizeHint, size > 0, data.count % size == 0 else {
-                    return .answered(.records(data.isEmpty ? [] : [data]))
-                }
-                return .answered(.records(stride(from: 0, to: data.count, by: size).map { Array(data[$0..<($0 + size)]) }))
-            }
-            return .answered(.data(data))
         }
+        let c: DESFireCommand
+        switch mode {
+        case .value: c = .getValue(file)
+        case .records: c = try .readRecords(file, offset: offset, count: length)
+        default: c = try .readData(file, offset: offset, length: length)
+        }
+        let (data, status) = try transceive(c)
+        guard status == .ok else { return refused(status, c) }
+        if mode == .records {
+            // Records come back to back: split them by the file's record size.
+            guard let size = recordSize ?? step.recordSizeHint, size > 0, data.count % size == 0 else {
+                return .answered(.records(data.isEmpty ? [] : [data]))
+            }
+            return .answered(.records(stride(from: 0, to: data.count, by: size).map { Array(data[$0..<($0 + size)]) }))
+        }
+        return .answered(.data(data))
     }
 }

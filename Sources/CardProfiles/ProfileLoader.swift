@@ -67,45 +67,47 @@ public enum ProfileLoader {
             r.issue(pair.value, "extends", "no profile '\(name)' to extend (looked for \(candidates.joined(separator: ", ")))")
             return drop()
         }
-        let parentRoot: Node
+        // The parent is composed once, then checked as a profile of its own (no trust check:
+        // a parent that declares commands is refused here).
+        let parent: Node.Mapping
         do {
-            let text = try TextFile.read(parentFile)
+            guard let node = try YAMLReader.compose(try TextFile.read(parentFile), file: parentFile), case .mapping(let m) = node
+            else {
+                r.issue(pair.value, "extends", "'\(name)' (\(parentFile)) is not a profile")
+                return drop()
+            }
+            if m.contains(where: { $0.key.string == "extends" }) {
+                r.issue(pair.value, "extends", "'\(name)' extends another profile itself; one level only")
+                return drop()
+            }
+            let check = YAMLReader(file: parentFile)
+            check.commandPolicy = r.commandPolicy
             var o = options
             o.checkTrust = false
-            let parent = try load(yaml: text, file: parentFile, options: o)
-            guard parent.commands.isEmpty else {
+            let loaded = parse(node, check, file: parentFile, options: o)
+            if let first = check.issues.min(by: { ($0.line, $0.column) < ($1.line, $1.column) }) {
+                r.issue(pair.value, "extends", "the profile it extends does not load: \(first)")
+                return drop()
+            }
+            guard loaded?.commands.isEmpty ?? true else {
                 r.issue(
                     pair.value, "extends",
                     "'\(name)' declares commands of its own; a profile that does cannot be extended (trust is given per file)")
                 return drop()
             }
-            guard let node = try YAMLReader.compose(text, file: parentFile), case .mapping(let m) = node else { return drop() }
-            if m.contains(where: { $0.key.string == "extends" }) {
-                r.issue(pair.value, "extends", "'\(name)' extends another profile itself; one level only")
-                return drop()
-            }
-            parentRoot = node
+            parent = m
         } catch let e as ProfileLoadError {
             r.issue(pair.value, "extends", "the profile it extends does not load: \(e.issues.first.map { "\($0)" } ?? "")")
             return drop()
         } catch {
-            r.issue(pair.value, "extends", "\(error)")
+            r.issue(pair.value, "extends", (error as? UserFacingError)?.message ?? "\(error)")
             return drop()
         }
-        guard case .mapping(let parent) = parentRoot else { return drop() }
         let given = Set(own.map { $0.0.string ?? "" })
         let taken = parent.filter { $0.key.string != "id" && !given.contains($0.key.string ?? "") }
         r.inherited = (parentFile, Set(taken.map { $0.key.string ?? "" }))
         own += taken.map { ($0.key, $0.value) }
         return drop()
-    }
-
-    static func isRecordsAction(_ a: Step.Action) -> Bool {
-        switch a {
-        case .iso7816(let x): return x.isRecords
-        case .felica(let x): return x.isRecords
-        case .desfire(let x): return x.isRecords
-        }
     }
 
     static func yamlSyntaxIssue(_ error: Error, file: String) -> ProfileIssue {
@@ -293,6 +295,7 @@ public enum ProfileLoader {
         var step = Step(name: name, action: action, end: end, optional: optional, useIfPresent: useIfPresent, line: r.line(node))
         step.layout = r.string(get("layout"), "\(path).layout")
         step.reverseBytes = get("reverse-bytes").flatMap { r.bool($0, "\(path).reverse-bytes") } ?? false
+        let readsRecords = step.isRecords  // before `slots` makes the answer records
         if let cn = get("copies"), let cm = r.mapping(cn, "\(path).copies", allowed: ["size", "sequence"]) {
             let cg = { (k: String) in cm.first { $0.key == k }?.node }
             for k in ["size", "sequence"] where cg(k) == nil { r.issue(cn, "\(path).copies.\(k)", "required key '\(k)' is missing") }
@@ -314,7 +317,7 @@ public enum ProfileLoader {
                 step.slots = (r.int(sg("offset"), "\(path).slots.offset", range: 0...4095) ?? 0, length, count)
             }
         }
-        if step.copies != nil || step.slots != nil, isRecordsAction(action) {
+        if step.copies != nil || step.slots != nil, readsRecords {
             r.issue(get("copies") ?? get("slots"), path, "'copies' and 'slots' shape one block of bytes, not a records answer")
         }
         if let rs = get("record-size") {

@@ -206,14 +206,7 @@ enum ProfileValidator {
             }
         }
         if let main = p.contracts {
-            for c in [main] + main.more {
-                let before = r.issues.count
-                checkContracts(c, p, step, checkRead, r)
-                // Messages name `contracts`; a further source is `contracts.more[i]`.
-                for i in before..<r.issues.count where c.path != "contracts" && r.issues[i].path.hasPrefix("contracts") {
-                    r.issues[i].path = c.path + r.issues[i].path.dropFirst("contracts".count)
-                }
-            }
+            for c in [main] + main.more { checkContracts(c, p, step, checkRead, r) }
         }
         checkVariants(p, r)
     }
@@ -224,11 +217,11 @@ enum ProfileValidator {
         _ c: ContractSpec, _ p: Profile, _ step: (String) -> Step?, _ checkRead: (FieldSpec, String) -> Void, _ r: YAMLReader
     ) {
         guard let s = step(c.from) else {
-            r.issues.append(issue(r, c.line, "contracts.from", "no step is named '\(c.from)'"))
+            r.issues.append(issue(r, c.line, "\(c.path).from", "no step is named '\(c.from)'"))
             return
         }
         if !s.isRecords {
-            r.issues.append(issue(r, c.line, "contracts.from", "answer '\(c.from)' is not a list of records (use read-records)"))
+            r.issues.append(issue(r, c.line, "\(c.path).from", "answer '\(c.from)' is not a list of records (use read-records)"))
         }
         var entryLayout: BitLayout?
         var entryPrefix = ""
@@ -237,34 +230,34 @@ enum ProfileValidator {
                 entryLayout = layout
                 entryPrefix = "\(l.repeatName)[]."
                 if layout.width(of: "\(l.repeatName).count") == nil {
-                    r.issues.append(issue(r, c.line, "contracts.list.repeat", "layout '\(name)' has no repeat '\(l.repeatName)'"))
+                    r.issues.append(issue(r, c.line, "\(c.path).list.repeat", "layout '\(name)' has no repeat '\(l.repeatName)'"))
                 } else if layout.width(of: entryPrefix + l.pointer) == nil {
                     r.issues.append(
-                        issue(r, c.line, "contracts.list.pointer", "the entries of '\(l.repeatName)' have no value '\(l.pointer)'"))
+                        issue(r, c.line, "\(c.path).list.pointer", "the entries of '\(l.repeatName)' have no value '\(l.pointer)'"))
                 }
             } else {
                 r.issues.append(
-                    issue(r, c.line, "contracts.list.from", "'\(l.from)' must name a step with a layout (the list is bit-packed)"))
+                    issue(r, c.line, "\(c.path).list.from", "'\(l.from)' must name a step with a layout (the list is bit-packed)"))
             }
         }
         var layouts: [String] = []
         if let choice = c.layoutBy {
             if !choice.field.hasPrefix("entry.") || c.list == nil {
                 r.issues.append(
-                    issue(r, c.line, "contracts.layout.by", "the layout is chosen by a value of the list entry: entry.NAME, with a list"))
+                    issue(r, c.line, "\(c.path).layout.by", "the layout is chosen by a value of the list entry: entry.NAME, with a list"))
             } else if let el = entryLayout, el.width(of: entryPrefix + choice.field.dropFirst(6)) == nil {
-                r.issues.append(issue(r, c.line, "contracts.layout.by", "the list's entries have no value '\(choice.field.dropFirst(6))'"))
+                r.issues.append(issue(r, c.line, "\(c.path).layout.by", "the list's entries have no value '\(choice.field.dropFirst(6))'"))
             }
             layouts = Array(choice.cases.values) + (choice.defaultLayout.map { [$0] } ?? [])
         } else if let l = s.layout {
             layouts = [l]
         }
         for l in layouts where p.layouts[l] == nil {
-            r.issues.append(issue(r, c.line, "contracts.layout", "no layout is named '\(l)'"))
+            r.issues.append(issue(r, c.line, "\(c.path).layout", "no layout is named '\(l)'"))
         }
         let known = layouts.compactMap { p.layouts[$0] }
         for f in c.fields {
-            let path = "contracts.fields.\(f.name)"
+            let path = "\(c.path).fields.\(f.name)"
             if case .answer = f.spec.source {
                 if f.spec.slice == nil { checkRead(f.spec, path) }
                 continue
@@ -283,7 +276,7 @@ enum ProfileValidator {
                 r.issues.append(issue(r, f.spec.line, path, "the contract records have no layout to take '\(name)' from"))
             }
         }
-        checkDerived(c.fields.map { ($0.name, $0.spec) }, scope: "contracts.fields", allowOlder: false, r)
+        checkDerived(c.fields.map { ($0.name, $0.spec) }, scope: "\(c.path).fields", allowOlder: false, r)
     }
 
     /// Variants are told apart by FeliCa services: they need a felica profile with a poll,

@@ -312,9 +312,11 @@ public struct ReportBuilder {
             }.map(\.element)
         }
         // Derived fields, each source's own, over the merged order (`older` = the next row).
-        let refs = sources.map { s in
-            s.fields.contains { $0.spec.isDerived }
-                ? DerivedReferences(names.map { n in s.fields.first { $0.name == n } ?? placeholder(n) }) : nil
+        let refs = sources.map { s -> DerivedReferences? in
+            guard s.fields.contains(where: { $0.spec.isDerived }) else { return nil }
+            // One source: its fields are the merged list, position for position.
+            if sources.count == 1 { return DerivedReferences(s.fields) }
+            return DerivedReferences(names.map { n in s.fields.first { $0.name == n } ?? placeholder(n) })
         }
         for i in rows.indices {
             guard let r = refs[rows[i].source] else { continue }

@@ -39,7 +39,7 @@ final class PCSCFeliCaReader {
     }
 
     func respond(_ apdu: [UInt8]) -> [UInt8] {
-        if apdu == [0xFF, 0xCA, 0x00, 0x00, 0x00] { return idm + [0x90, 0x00] }
+        if let answer = ReaderGetData.answer(apdu, identifier: idm) { return answer }
         guard apdu.count > 5, apdu[0] == 0xFF, apdu[1] == 0x00, apdu[2] == 0x00, apdu[3] == 0x00, Int(apdu[4]) == apdu.count - 5 else {
             return [0x6A, 0x81]  // function not supported
         }

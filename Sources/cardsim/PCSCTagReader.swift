@@ -31,7 +31,7 @@ final class PCSCTagReader {
         guard let uid = type2UID else {
             return try memory.answer(apdu, felica: false) ?? replay.transmit(apdu)
         }
-        if apdu == [0xFF, 0xCA, 0x00, 0x00, 0x00] { return uid + [0x90, 0x00] }
+        if let answer = ReaderGetData.answer(apdu, identifier: uid) { return answer }
         guard apdu.count >= 5, apdu[0] == 0xFF, apdu[2] == 0x00 else { return [0x6A, 0x81] }
         let page = apdu[3]
         switch apdu[1] {
