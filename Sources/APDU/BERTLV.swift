@@ -109,6 +109,19 @@ public struct BERTLV: Hashable, Sendable {
         return BERTLV(tag: tag, value: Array(valueSlice), children: children, isOpaque: opaque)
     }
 
+    /// A definite length as BER writes it (ISO/IEC 8825-1 §8.1.3): one byte below 128, else
+    /// 81 … 84 and the length's bytes.
+    public static func lengthBytes(_ n: Int) -> [UInt8] {
+        if n < 0x80 { return [UInt8(n)] }
+        var bytes: [UInt8] = []
+        var v = n
+        while v > 0 {
+            bytes.insert(UInt8(v & 0xFF), at: 0)
+            v >>= 8
+        }
+        return [0x80 | UInt8(bytes.count)] + bytes
+    }
+
     /// Parses `6F/A5/9F0C` into tags.
     public static func path(_ text: String) throws(ParseError) -> [TLVTag] {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)

@@ -77,6 +77,9 @@ public struct CommandPolicy: Sendable {
             Entry(claMask: 0xEC, cla: 0x00, ins: 0xDA, name: "PUT DATA", source: iso),
             Entry(claMask: 0xEC, cla: 0x00, ins: 0xDB, name: "PUT DATA (odd INS)", source: iso),
             Entry(claMask: 0xEC, cla: 0x00, ins: 0x24, name: "CHANGE REFERENCE DATA", source: iso),
+            // VERIFY: a wrong PIN counts down the card's try counter (ISO/IEC 7816-4 §11.5.6).
+            Entry(claMask: 0xEC, cla: 0x00, ins: 0x20, name: "VERIFY", source: iso),
+            Entry(claMask: 0xEC, cla: 0x00, ins: 0x82, name: "EXTERNAL AUTHENTICATE", source: iso),
             Entry(claMask: 0xEC, cla: 0x00, ins: 0x2C, name: "RESET RETRY COUNTER", source: iso),
             Entry(cla: 0xFF, ins: 0xD6, name: "UPDATE BINARY (PC/SC reader: storage card pages)", source: pcsc),
         ])

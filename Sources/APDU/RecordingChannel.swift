@@ -1,6 +1,7 @@
 /// A decorator that records every round trip through the channel it wraps, for writing a
-/// transcript. Secret command bytes (see ``WireRedaction``) are kept as `..` unless
-/// `redactSecrets` is false.
+/// transcript. Secret command bytes (see ``WireRedaction``) and cardholder data in answers
+/// (``CardholderDataRedaction``: a payment card's PAN middle, Track 2's secret part, the
+/// holder's name) are kept as `..` unless `redactSecrets` is false (`--record-raw`).
 public final class RecordingChannel: CardChannel {
     public let wrapped: CardChannel
     public let redactSecrets: Bool
@@ -23,7 +24,8 @@ public final class RecordingChannel: CardChannel {
         do {
             let answer = try wrapped.transmit(command)
             let comment = recordsTimings ? formatMilliseconds(ContinuousClock.now - start) : nil
-            entries.append(.init(command: pattern, outcome: .response(answer), comment: comment))
+            let hidden = redactSecrets && answer.count > 2 ? CardholderDataRedaction.positions(in: Array(answer.dropLast(2))) : []
+            entries.append(.init(command: pattern, outcome: .response(answer), comment: comment, hidden: hidden))
             return answer
         } catch {
             let failure = (error as? CardTransportError)?.failure ?? .other(String(describing: type(of: error)))

@@ -28,12 +28,16 @@ public struct Transcript: Hashable, Sendable {
         public var line: Int
         /// Text after ` #` on the answer line (timings), without the `#`.
         public var comment: String?
+        /// Positions of the answer's bytes written `..`: cardholder data the recording hid
+        /// (``CardholderDataRedaction``). They replay as 00.
+        public var hidden: [Int]
 
-        public init(command: Pattern?, outcome: Outcome, line: Int = 0, comment: String? = nil) {
+        public init(command: Pattern?, outcome: Outcome, line: Int = 0, comment: String? = nil, hidden: [Int] = []) {
             self.command = command
             self.outcome = outcome
             self.line = line
             self.comment = comment
+            self.hidden = hidden
         }
 
         /// Whether `bytes` fits the command pattern (`..` matches anything).

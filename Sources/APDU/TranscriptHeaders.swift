@@ -25,6 +25,10 @@ extension Transcript {
         case uid
         /// ISO 14443-B: the card's PUPI (ISO/IEC 14443-3 §7.9.2, from the ATQB).
         case pupi
+        /// Terminal data the read gave the card that changes from read to read (EMV: date 9A,
+        /// time 9F21, unpredictable number 9F37), `TAG=HEX` separated by spaces: a replay
+        /// sends the same.
+        case terminal
     }
 
     public subscript(header key: HeaderKey) -> String? { self[header: key.rawValue] }

@@ -115,8 +115,9 @@ extension Transcript {
                 pending = (pattern, lineNumber)
             case UInt8(ascii: "<"):
                 guard let p = pending else { throw fail(indent + 1, "answer without a command ('>' line) before it") }
-                let bytes = try Self.parseResponse(body, column: bodyColumn) { fail($0, $1) }
-                entries.append(Entry(command: p.pattern, outcome: .response(bytes), line: p.line, comment: comment))
+                var hidden: [Int] = []
+                let bytes = try Self.parseResponse(body, column: bodyColumn, hidden: &hidden) { fail($0, $1) }
+                entries.append(Entry(command: p.pattern, outcome: .response(bytes), line: p.line, comment: comment, hidden: hidden))
                 pending = nil
             case UInt8(ascii: "!"):
                 let word = Substring(text(s + 1, bodyEnd)).trimmingSpaces
@@ -189,9 +190,10 @@ extension Transcript {
         return out
     }
 
-    /// An answer's bytes: hex only (a wildcard is a command's).
+    /// An answer's bytes: hex, or `..` for a byte the recording hid (cardholder data): it
+    /// reads as 00 and its position goes to `hidden`. The status word is never hidden.
     static func parseResponse(
-        _ t: UnsafeBufferPointer<UInt8>, column: Int, fail: (Int, String) -> TranscriptError
+        _ t: UnsafeBufferPointer<UInt8>, column: Int, hidden: inout [Int], fail: (Int, String) -> TranscriptError
     ) throws(TranscriptError) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(t.count / 2)
@@ -202,9 +204,16 @@ extension Transcript {
                 i += 1
                 continue
             }
-            if c == 0x2E, i + 1 < t.count, t[i + 1] == 0x2E { throw fail(column + i, "'..' is only allowed in commands ('>' lines)") }
-            out.append(try byte(t, i, column: column, fail: fail))
+            if c == 0x2E, i + 1 < t.count, t[i + 1] == 0x2E {
+                hidden.append(out.count)
+                out.append(0)
+            } else {
+                out.append(try byte(t, i, column: column, fail: fail))
+            }
             i += 2
+        }
+        if let last = hidden.last, last >= out.count - 2 {
+            throw fail(column, "'..' hides an answer's data, never its status word (the last two bytes)")
         }
         return out
     }

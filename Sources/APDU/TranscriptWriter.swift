@@ -10,7 +10,8 @@ extension Transcript {
                 out += "> " + command.map { $0.map { Hex.format([$0]) } ?? ".." }.joined(separator: " ") + "\n"
             }
             switch e.outcome {
-            case .response(let bytes): out += "< " + bytes.hexString
+            case .response(let bytes):
+                out += "< " + (e.hidden.isEmpty ? bytes.hexString : WireRedaction.format(bytes, hidden: Set(e.hidden)))
             case .failure(let f): out += "! " + f.transcriptText
             }
             if let c = e.comment { out += "  # " + c }

@@ -21,4 +21,9 @@ public enum WireRedaction {
         guard let secret else { return bytes.hexString }
         return bytes.indices.map { secret.contains($0) ? ".." : Hex.format([bytes[$0]]) }.joined(separator: " ")
     }
+
+    /// Hex with `..` in place of each byte at a position in `hidden`.
+    public static func format(_ bytes: [UInt8], hidden: Set<Int>) -> String {
+        bytes.indices.map { hidden.contains($0) ? ".." : Hex.format([bytes[$0]]) }.joined(separator: " ")
+    }
 }

@@ -13,7 +13,7 @@ public enum Answer: Sendable, Equatable {
 
 /// Why a step has no answer. Each technology says "not there" its own way; none is made up
 /// as another's status word.
-public enum Absence: Sendable, Equatable, CustomStringConvertible {
+public enum Absence: Error, Sendable, Equatable, CustomStringConvertible {
     /// ISO 7816: the card answered with an error status word (no such file, security status…).
     case status(StatusWord)
     /// FeliCa: no system with this code answered Polling.
@@ -25,6 +25,9 @@ public enum Absence: Sendable, Equatable, CustomStringConvertible {
     /// ISO 7816: not sent — it reads the current file, and the SELECT before it failed, so the
     /// current file is not the one the profile means.
     case notSelected
+    /// Not sent: the value it is built from (an AID, a file locator, an SFI) is not in the
+    /// answers read before it.
+    case missingInput(String)
 
     public var description: String {
         switch self {
@@ -33,6 +36,7 @@ public enum Absence: Sendable, Equatable, CustomStringConvertible {
         case .feliCaStatus(let flags): return flags.description
         case .invalidAnswer(let why): return "an answer that does not check out (\(why))"
         case .notSelected: return "not sent: it reads the current file, and the SELECT before it failed"
+        case .missingInput(let why): return "not sent: \(why)"
         }
     }
 }
@@ -45,6 +49,9 @@ public enum Absence: Sendable, Equatable, CustomStringConvertible {
 public struct Answers: Sendable, Equatable {
     public private(set) var names: [String] = []
     private var values: [Answer] = []
+    /// The answers of each run of a `for-each` step's steps (one per application a directory
+    /// listed), each holding the answers before the loop too.
+    public var runs: [Answers] = []
 
     public init() {}
 

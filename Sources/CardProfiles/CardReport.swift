@@ -9,6 +9,11 @@ public struct CardReport: Equatable, Sendable {
     public var balance: Int?
     public var currency: String
     public var trips: [[(String, FieldValue)]] = []
+    /// Each application a card's directory listed (a `for-each` read): its card fields. The
+    /// first is also `card`.
+    public var applications: [[(String, FieldValue)]] = []
+    /// Fields shown masked (a PAN's middle digits): also in `hidden`; `--show-pan` shows them.
+    public var masked: [String] = []
     /// Passes and products, when the profile reads them.
     public var contracts: [[(String, FieldValue)]] = []
     /// What a reader of the report must know about what the card shows (the profile's
@@ -58,6 +63,7 @@ public struct CardReport: Equatable, Sendable {
         pairs.append(("balance", balance.map { .object([("amount", .int($0)), ("currency", .string(currency))]) } ?? .null))
         pairs.append(("trips", .array(trips.map(object))))
         if !contracts.isEmpty { pairs.append(("contracts", .array(contracts.map(object)))) }
+        if !applications.isEmpty { pairs.append(("applications", .array(applications.map(object)))) }
         if !notes.isEmpty { pairs.append(("notes", .array(notes.map { .string($0) }))) }
         pairs.append(("exchanges", .int(exchanges)))
         pairs.append(("partial", .bool(partial)))

@@ -17,6 +17,10 @@ final class DESFireStepRunner: StepRunner {
     /// so detection costs one command instead of one per DESFire profile. `.some(nil)`: the
     /// list needs a key (hidden applications are then found by selecting them).
     private var listed: Set<DESFireAID>??
+    /// The card answered a DESFire command with an ISO 7816 status (`6E 00`, `6D 00`): it does
+    /// not speak DESFire, so later DESFire steps get the same answer without a command
+    /// (detection on an EMV or Calypso card costs one probe, not one per DESFire profile).
+    private var notDESFire: StatusWord?
 
     init(session: CardSession) { self.session = session }
 
@@ -49,8 +53,15 @@ final class DESFireStepRunner: StepRunner {
         return Set(list)
     }
 
+    private static func notDESFireResult(_ sw: StatusWord) -> StepResult {
+        var result = StepResult.refused(.status(sw))
+        result.command = "a DESFire command (the card answered as an ISO 7816 card, not 91 xx)"
+        return result
+    }
+
     func run(_ step: Step, in profile: Profile) throws(ReadError) -> StepResult {
         guard case .desfire(let action) = step.action else { preconditionFailure("not a DESFire step") }
+        if let sw = notDESFire { return Self.notDESFireResult(sw) }
         do {
             if !started {
                 started = true
@@ -89,9 +100,8 @@ final class DESFireStepRunner: StepRunner {
                 return try read(file: file, mode: mode, offset: offset, length: length, step: step)
             }
         } catch let e as NotDESFire {
-            var result = StepResult.refused(.status(e.statusWord))
-            result.command = "a DESFire command (the card answered as an ISO 7816 card, not 91 xx)"
-            return result
+            notDESFire = e.statusWord
+            return Self.notDESFireResult(e.statusWord)
         } catch let e as DESFireError {
             throw .badAnswer(profile: profile.id, step: step.name, line: step.line, reason: e.message)
         } catch {

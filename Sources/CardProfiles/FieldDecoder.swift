@@ -5,13 +5,14 @@ import Foundation
 enum FieldDecoder {
     struct Failure: Error { var reason: String }
 
-    static func decode(_ spec: FieldSpec, from data: [UInt8], answer: String) throws(Failure) -> FieldValue? {
+    /// `timeOfDay`: seconds since midnight that go with a `bcd-date` (`time-tag`).
+    static func decode(_ spec: FieldSpec, from data: [UInt8], answer: String, timeOfDay: Int? = nil) throws(Failure) -> FieldValue? {
         let length = spec.length ?? (data.count - spec.offset)
         guard spec.offset >= 0, length >= 0, spec.offset + length <= data.count else {
             let end = spec.offset + (spec.length ?? 1) - 1
             throw Failure(reason: "needs bytes \(spec.offset)…\(end) but answer '\(answer)' has \(data.count) byte(s)")
         }
-        return written(spec, try decode(spec, bytes: data[spec.offset..<(spec.offset + length)], width: nil, minutes: nil))
+        return written(spec, try decode(spec, bytes: data[spec.offset..<(spec.offset + length)], width: nil, minutes: timeOfDay))
     }
 
     /// The value as a card number is printed, when the spec says how (``NumberText``).
@@ -56,16 +57,27 @@ enum FieldDecoder {
             while text.last == " " { text.removeLast() }
             return .string(text)
         case .bcdDate:
-            guard bytes.count == 4 else { throw Failure(reason: "a BCD date is 4 bytes, not \(bytes.count)") }
+            guard bytes.count == 4 || bytes.count == 3 else { throw Failure(reason: "a BCD date is 4 bytes (or 3, YYMMDD), not \(bytes.count)") }
             // All 00 or all FF (erased memory, KS X 6924's "no time"): no date, not an error.
             if bytes.allSatisfy({ $0 == 0 }) || bytes.allSatisfy({ $0 == 0xFF }) { return nil }
             try checkBCD(bytes)
             let s = bytes.startIndex
-            let y = bcd(bytes[s]) * 100 + bcd(bytes[s + 1]), m = bcd(bytes[s + 2]), d = bcd(bytes[s + 3])
+            let short = bytes.count == 3
+            let y = short ? spec.yearBase + bcd(bytes[s]) : bcd(bytes[s]) * 100 + bcd(bytes[s + 1])
+            let m = bcd(bytes[s + (short ? 1 : 2)]), d = bcd(bytes[s + (short ? 2 : 3)])
             guard let date = CivilDate(year: y, month: m, day: d) else {
-                throw Failure(reason: "\(bytes.hexString) is not a valid date (YYYYMMDD)")
+                throw Failure(reason: "\(bytes.hexString) is not a valid date (\(short ? "YYMMDD" : "YYYYMMDD"))")
             }
-            return .string(date.description)
+            guard let seconds = minutes else { return .string(date.description) }
+            let (h, mi, sec) = (seconds / 3600, seconds / 60 % 60, seconds % 60)
+            if spec.timeZone != nil || spec.zoneMinutes != nil {
+                return .string(isoDateTime(date, h, mi, sec, zoneMinutes: offset(spec, date, seconds)))
+            }
+            // A terminal's local time, in a zone the card does not say: no offset (ISO 8601 local time).
+            let withZone = isoDateTime(date, h, mi, sec, zoneMinutes: 0)
+            return .string(String(withZone.prefix(19)))
+        case .track2:
+            return try track2(spec.track2Part, Array(bytes))
         case .bcdDateTime:
             guard bytes.count == 7 else { throw Failure(reason: "a BCD date and time is 7 bytes, not \(bytes.count)") }
             if bytes.allSatisfy({ $0 == 0 }) || bytes.allSatisfy({ $0 == 0xFF }) { return nil }
@@ -213,6 +225,36 @@ enum FieldDecoder {
     /// The UTC offset (minutes) of the card's local `date` at `seconds` after midnight: fixed,
     /// or the named zone's at that moment (the offset before a change is tried first, then the
     /// one it gives, so a summer-time date gets its summer offset).
+    /// A part of Track 2 data (ISO/IEC 7813): digits up to the separator D are the PAN (F is
+    /// padding); then YYMM and the service code. A BCD PAN without a separator (EMV 5A) has
+    /// only the PAN.
+    static func track2(_ part: FieldSpec.Track2Part, _ bytes: [UInt8]) throws(Failure) -> FieldValue? {
+        let nibbles = bytes.flatMap { [$0 >> 4, $0 & 0x0F] }
+        let separator = nibbles.firstIndex(of: 0x0D)
+        let panEnd = separator ?? (nibbles.firstIndex(of: 0x0F) ?? nibbles.count)
+        func digits(_ r: Range<Int>) throws(Failure) -> String {
+            var out = ""
+            for n in nibbles[r] {
+                guard n <= 9 else { throw Failure(reason: "\(bytes.hexString) is not Track 2 data: nibble \(String(n, radix: 16, uppercase: true)) where a digit belongs") }
+                out.append(Character(Unicode.Scalar(0x30 + n)))
+            }
+            return out
+        }
+        switch part {
+        case .pan:
+            guard panEnd > 0 else { throw Failure(reason: "\(bytes.hexString) holds no account number") }
+            return .string(try digits(0..<panEnd))
+        case .expiry, .serviceCode:
+            guard let separator else { throw Failure(reason: "\(bytes.hexString) is not Track 2 data: no separator (D)") }
+            guard separator + 8 <= nibbles.count else { throw Failure(reason: "\(bytes.hexString) ends before the expiry date and service code") }
+            if part == .serviceCode { return .string(try digits((separator + 5)..<(separator + 8))) }
+            let yymm = try digits((separator + 1)..<(separator + 5))
+            let month = Int(yymm.suffix(2))!
+            guard (1...12).contains(month) else { throw Failure(reason: "\(yymm) is not an expiry date (YYMM)") }
+            return .string("20\(yymm.prefix(2))-\(yymm.suffix(2))")
+        }
+    }
+
     static func offset(_ spec: FieldSpec, _ date: CivilDate, _ seconds: Int) -> Int {
         guard let tz = spec.timeZone else { return spec.zoneMinutes ?? 0 }
         let local = Double(date.daysSinceUnixEpoch) * 86400 + Double(seconds)

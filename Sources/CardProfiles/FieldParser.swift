@@ -12,7 +12,7 @@ struct FieldParser {
         "epoch", "zone", "year-base", "drop-digits", "strip-zeros", "check-digit", "format", "optional",
         "difference", "sum", "bit-offset", "bit-length", "field", "time-field", "table", "personal", "slice", "record", "when-present",
         "utc", "when", "clock-shift",
-        "time-type", "absent-is-zero", "constant",
+        "time-type", "absent-is-zero", "constant", "tag", "time-tag", "mask-digits", "part",
     ]
 
     /// `inTrips`: a field of a trip or contract record (no `from` needed); `inContracts`: of
@@ -64,6 +64,10 @@ struct FieldParser {
                 }
             }
             spec.source = .answer(answer, tlvPath: tlvPath)
+            if let t = g("tag") { r.issue(t, "\(path).tag", "a field reads 'from' an answer or finds a 'tag', not both") }
+        } else if let t = g("tag") {
+            guard let tags = DependentStepParser.tags(t, "\(path).tag", r) else { return nil }
+            spec.source = .tags(tags)
         } else if !inTrips {
             r.issue(node, "\(path).from", "required key 'from' is missing (the answer to read)")
             return nil
@@ -108,7 +112,26 @@ struct FieldParser {
         if spec.type == .letters, spec.bitSource == nil {
             r.issue(g("type"), "\(path).type", "type letters reads 5-bit letters: give the bits with 'field' or 'bit-offset'/'bit-length'")
         }
-        if let fixed = spec.type.fixedLength, spec.bitSource == nil {
+        if let tt = g("time-tag") {
+            if spec.type != .bcdDate { r.issue(tt, "\(path).time-tag", "'time-tag' adds a time of day to a bcd-date") }
+            spec.timeTag = DependentStepParser.tags(tt, "\(path).time-tag", r)?.first
+        }
+        if let pn = g("part"), let part = r.string(pn, "\(path).part") {
+            if let p = FieldSpec.Track2Part(rawValue: part) { spec.track2Part = p } else {
+                r.issue(pn, "\(path).part", "unknown part '\(part)' (expected \(FieldSpec.Track2Part.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            if spec.type != .track2 { r.issue(pn, "\(path).part", "'part' says which part of Track 2 data a `track2` field is") }
+        }
+        if let mn = g("mask-digits") {
+            let ns = (r.sequence(mn, "\(path).mask-digits") ?? []).compactMap { r.int($0, "\(path).mask-digits", range: 0...19) }
+            if ns.count == 2 { spec.maskDigits = (ns[0], ns[1]) } else {
+                r.issue(mn, "\(path).mask-digits", "mask-digits is [FIRST, LAST]: how many leading and trailing digits stay visible, e.g. [6, 4]")
+            }
+        }
+        let tagged: Bool = { if case .tags = spec.source { return true } else { return false } }()
+        if spec.type == .bcdDate, spec.length == 3 || (tagged && spec.length == nil) {
+            // YYMMDD (EMV's dates): three bytes, the century from year-base.
+        } else if let fixed = spec.type.fixedLength, spec.bitSource == nil {
             if let l = spec.length, l != fixed {
                 r.issue(g("length"), "\(path).length", "type \(spec.type.rawValue) is \(fixed) bytes, not \(l)")
             }
@@ -116,7 +139,7 @@ struct FieldParser {
         }
         if spec.bitSource != nil {
             // Bits, not bytes: the width is the bit length (or the layout's), checked there.
-        } else if spec.length == nil, spec.type.isInteger {
+        } else if spec.length == nil, spec.type.isInteger, !tagged {
             r.issue(node, "\(path).length", "an integer field needs 'length' (1 to 8 bytes)")
         } else if spec.type.isInteger, spec.type != .bcd, let l = spec.length, l > 8 {
             r.issue(g("length"), "\(path).length", "an integer field is at most 8 bytes, not \(l)")
@@ -368,7 +391,7 @@ extension FieldParser {
         case .packedDate: return width > 16 ? "a packed date is at most 16 bits, not \(width)" : nil
         case .letters: return width % 5 != 0 ? "5-bit letters take a multiple of 5 bits, not \(width)" : nil
         case .packedTime: return width > 16 ? "a packed time is at most 16 bits, not \(width)" : nil
-        case .hex, .ascii, .latin1: return nil
+        case .hex, .ascii, .latin1, .track2: return nil
         }
     }
 }

@@ -91,6 +91,14 @@ public final class FieldSpec: Sendable {
         public var timeField: String?
         /// A missing answer or an all-zero date leaves the key out instead of failing.
         public var optional = false
+        /// `mask-digits: [6, 4]`: only the first and last digits are shown, the others as `*`,
+        /// unless the user asks for the whole number (`--show-pan`): a payment card's PAN.
+        public var maskDigits: (first: Int, last: Int)?
+        /// `time-tag: 9F21`: with a `bcd-date`, the object holding the time of day (BCD
+        /// hhmmss) that goes with it, found as `tag` finds its value: a date-time.
+        public var timeTag: TLVTag?
+        /// `part`: which part of ISO/IEC 7813 Track 2 data a `track2` field is.
+        public var track2Part: Track2Part = .pan
         public var line: Int
 
         public init(source: Source, line: Int) {
@@ -143,6 +151,16 @@ public final class FieldSpec: Sendable {
     public var bitSource: BitSource? { layout.bitSource }
     public var timeField: String? { layout.timeField }
     public var line: Int { layout.line }
+    public var maskDigits: (first: Int, last: Int)? { layout.maskDigits }
+    public var timeTag: TLVTag? { layout.timeTag }
+    public var track2Part: Track2Part { layout.track2Part }
+
+    /// The parts of Track 2 data (ISO/IEC 7813 §10): the PAN, a separator (BCD nibble D), the
+    /// expiry date YYMM, the service code (3 digits), discretionary data, F padding.
+    public enum Track2Part: String, Sendable, CaseIterable {
+        case pan, expiry
+        case serviceCode = "service-code"
+    }
 
     public enum Source: Sendable, Equatable {
         /// Bytes of a named answer, or of the value at a BER-TLV path inside it.
@@ -155,6 +173,10 @@ public final class FieldSpec: Sendable {
         /// `constant: top-up`: the same value in every report (a kind that the source of a
         /// record says, not its bytes).
         case constant(FieldValue)
+        /// `tag: 5A` (or a list, first preferred): the value of the first BER-TLV object with
+        /// that tag — in a trip record laid out by a `dol`, that record's value; else in the
+        /// record itself, then in every answer, newest first (``Answers/tlvValue(_:)``).
+        case tags([TLVTag])
     }
 
     public enum DerivedOperation: String, Sendable { case difference, sum }
@@ -216,6 +238,9 @@ public enum FieldType: String, Sendable, CaseIterable {
     case latin1
     /// An hour in 5 bits then a minute in 6 → `hh:mm` (Venezia Unica's times).
     case packedTime = "packed-time"
+    /// ISO/IEC 7813 Track 2 data (EMV 57, 9F6B) or a BCD PAN padded with F (EMV 5A): the
+    /// `part` the field names, as text (`2028-05` for the expiry).
+    case track2
 
     /// The exact byte length a type needs, when it has one.
     var fixedLength: Int? {

@@ -9,6 +9,13 @@ enum ISO7816StepParser {
     static func parse(_ key: String, _ node: Node, _ apath: String, _ r: YAMLReader) -> ISO7816Step? {
         switch key {
         case "select":
+            if case .mapping(let m) = node, m.keys.contains(where: { $0.string == "aid-from" }) {
+                guard let sm = r.mapping(node, apath, allowed: ["aid-from", "fci"]) else { return nil }
+                let sg = { (k: String) in sm.first { $0.key == k }?.node }
+                let returning: CommandAPDU.SelectResponse = (sg("fci").flatMap { r.bool($0, "\(apath).fci") } ?? true) ? .fci : .none
+                guard let ref = DependentStepParser.reference(sg("aid-from"), "\(apath).aid-from", r) else { return nil }
+                return .dependent(.select(aid: ref, returning: returning))
+            }
             guard let candidates = parseSelect(node, apath, r) else { return nil }
             return candidates.count == 1 ? .command(candidates[0]) : .select(candidates)
         case "read-binary":
@@ -33,14 +40,32 @@ enum ISO7816StepParser {
             return .command(.readRecord(UInt8(rec), sfi: sfi.map(UInt8.init), length: length), retryLength: retry)
         case "read-records":
             guard
-                let m = r.mapping(node, apath, allowed: ["sfi", "first", "last", "length", "try-all-first", "retry-length", "sequence"])
+                let m = r.mapping(
+                    node, apath, allowed: ["sfi", "first", "last", "length", "try-all-first", "retry-length", "sequence", "locator"])
             else {
                 return nil
             }
             let g = { (k: String) in m.first { $0.key == k }?.node }
-            let sfi = g("sfi").flatMap { r.int($0, "\(apath).sfi", range: 1...30) }
+            if let ln = g("locator") {
+                for k in m.map(\.key) where k != "locator" {
+                    r.issue(g(k), "\(apath).\(k)", "'locator' lists the records to read: '\(k)' does not apply")
+                }
+                let items = r.list(ln, "\(apath).locator") ?? []
+                let refs = items.enumerated().compactMap { i, n in
+                    DependentStepParser.reference(n, ln.sequence == nil ? "\(apath).locator" : "\(apath).locator[\(i)]", r)
+                }
+                if items.isEmpty { r.issue(ln, "\(apath).locator", "the list is empty") }
+                return refs.count == items.count && !refs.isEmpty ? .dependent(.locatedRecords(refs)) : nil
+            }
+            let isReference = { (n: Node?) -> Bool in if case .mapping? = n { return true } else { return false } }
+            let sfiRef = isReference(g("sfi")) ? DependentStepParser.reference(g("sfi"), "\(apath).sfi", r) : nil
+            let lastRef = isReference(g("last")) ? DependentStepParser.reference(g("last"), "\(apath).last", r) : nil
+            if isReference(g("last")), !isReference(g("sfi")) {
+                r.issue(g("last"), "\(apath).last", "a 'last' taken from an answer goes with an 'sfi' taken from one")
+            }
+            let sfi = isReference(g("sfi")) ? nil : g("sfi").flatMap { r.int($0, "\(apath).sfi", range: 1...30) }
             let first = r.int(g("first"), "\(apath).first", range: 1...254) ?? 1
-            let last = g("last").flatMap { r.int($0, "\(apath).last", range: 1...254) }
+            let last = isReference(g("last")) ? nil : g("last").flatMap { r.int($0, "\(apath).last", range: 1...254) }
             if let last, last < first { r.issue(g("last"), "\(apath).last", "last record \(last) comes before first \(first)") }
             let length = g("length").flatMap { r.int($0, "\(apath).length", range: 1...256) }
             let tryAll = g("try-all-first").flatMap { r.bool($0, "\(apath).try-all-first") } ?? false
@@ -57,6 +82,10 @@ enum ISO7816StepParser {
                     r.issue(sn, "\(apath).sequence", "bytes \(off)…\(off + len - 1) are past a \(length)-byte record")
                 }
                 reads.sequence = (off, len)
+            }
+            if isReference(g("sfi")) {
+                guard let sfiRef else { return nil }
+                return .dependent(.records(sfi: sfiRef, last: lastRef, reads))
             }
             return .readRecords(reads)
         case "command":

@@ -51,6 +51,10 @@ final class ISO7816StepRunner: StepRunner {
                 return result
             case .readRecords(let reads):
                 return try readRecords(reads, end: step.end, profile)
+            case .recordRanges(let ranges):
+                return try readRanges(ranges, profile)
+            case .dependent:
+                preconditionFailure("the engine resolves a dependent step before it runs")
             }
         } catch {
             throw ReadError(error)
@@ -107,6 +111,31 @@ final class ISO7816StepRunner: StepRunner {
         guard first.0.statusWord.isSuccess, first.0.data.isEmpty else { return first }
         emptyOnLeZero = true
         return try send(explicit, profile)
+    }
+
+    /// The records of each range, in order. The first refusal ends the step with what was
+    /// read: a card that lists its records (EMV's AFL) is not asked for others, and a phone
+    /// wallet that counts refusals (an error budget) is not provoked further.
+    private func readRanges(_ ranges: [ISO7816Step.RecordRange], _ profile: Profile) throws -> StepResult {
+        var records: [[UInt8]] = []
+        for range in ranges {
+            for n in range.first...range.last {
+                let r: ResponseAPDU
+                let sent: CommandAPDU
+                do { (r, sent) = try send(.readRecord(n, sfi: range.sfi, length: 256), profile) } catch where !records.isEmpty {
+                    var result = StepResult.answered(.records(records))
+                    result.interrupted = ReadError(error)
+                    return result
+                }
+                guard r.statusWord.isSuccess else {
+                    var result = StepResult.refused(.status(r.statusWord), keeping: .records(records))
+                    result.command = sent.description
+                    return result
+                }
+                records.append(r.data)
+            }
+        }
+        return .answered(.records(records))
     }
 
     /// READ RECORD from `first` until `last`, an `end` status word, an error status (the

@@ -38,8 +38,25 @@ public struct Profile: Sendable {
     /// Read commands the profile declares itself (`commands`), sent only once the user has
     /// trusted the file (``TrustedProfiles``).
     public var commands: [CommandPolicy.Entry] = []
+    /// The values a terminal gives a card that asks for data in a DOL (`terminal`, by tag;
+    /// a tag not listed gets zeros), for `dol` steps (EMV's GET PROCESSING OPTIONS).
+    public var terminal: [TLVTag: TerminalValue] = [:]
     /// Where the profile came from (file path, or `built-in:NAME`).
     public var source: String
+
+    /// Every step, those under a `for-each` too, in file order.
+    public var allSteps: [Step] {
+        steps.flatMap { s -> [Step] in
+            if case .each(let e) = s.action { return [s] + e.steps }
+            return [s]
+        }
+    }
+
+    /// The `for-each` step, when the profile has one.
+    public var eachStep: EachStep? {
+        for s in steps { if case .each(let e) = s.action { return e } }
+        return nil
+    }
 
     public enum Technology: String, Sendable, CaseIterable {
         case iso7816, felica, desfire
@@ -53,7 +70,7 @@ public struct Profile: Sendable {
     /// says so); nil when the step has no layout.
     /// With `until`, only as far as that value.
     public func decode(_ bytes: [UInt8], of name: String, until: String? = nil) -> BitLayout.Decoded? {
-        guard let step = steps.first(where: { $0.name == name }), let layout = step.layout.flatMap({ layouts[$0] }) else { return nil }
+        guard let step = allSteps.first(where: { $0.name == name }), let layout = step.layout.flatMap({ layouts[$0] }) else { return nil }
         return layout.decode(step.reverseBytes ? bytes.reversed() : bytes, until: until)
     }
 
@@ -130,6 +147,10 @@ public struct Step: Sendable {
     /// `slots: { offset: 4, length: 12, count: 3 }`: records packed in one answer — `count`
     /// of `length` bytes from `offset` — become a records answer (contracts, trips).
     public var slots: (offset: Int, length: Int, count: Int)?
+    /// `only-if: REF`: sent only when an earlier answer holds that value (EMV's log format is
+    /// asked for only when the card has a log entry `9F4D`); otherwise its answer is absent
+    /// and nothing is sent.
+    public var onlyIf: ValueReference?
     public var line: Int
 
     /// What the step sends, in its technology's terms: one ``StepRunner`` per technology
@@ -138,10 +159,12 @@ public struct Step: Sendable {
         case iso7816(ISO7816Step)
         case felica(FeliCaStep)
         case desfire(DESFireStep)
+        /// Steps run once for each entry of a list an earlier answer holds (``EachStep``).
+        case each(EachStep)
 
         public var technology: Profile.Technology {
             switch self {
-            case .iso7816: return .iso7816
+            case .iso7816, .each: return .iso7816
             case .felica: return .felica
             case .desfire: return .desfire
             }
@@ -156,6 +179,7 @@ public struct Step: Sendable {
         case .iso7816(let a): return a.declaredLength
         case .felica(let a): return a.declaredLength
         case .desfire(let a): return a.declaredLength
+        case .each: return nil
         }
     }
 
@@ -166,6 +190,7 @@ public struct Step: Sendable {
         case .iso7816(let a): return a.isRecords
         case .felica(let a): return a.isRecords
         case .desfire(let a): return a.isRecords
+        case .each: return false
         }
     }
 }
@@ -199,6 +224,17 @@ public enum ISO7816Step: Sendable {
     /// SELECTs tried in order until one succeeds (DF names, then a path to fall back on).
     case select([CommandAPDU])
     case readRecords(RecordReads)
+    /// READ RECORD of each range in turn (the records a file locator lists), stopping at the
+    /// first the card refuses: nothing is probed that the card did not list.
+    case recordRanges([RecordRange])
+    /// A step built from earlier answers just before it runs (``DependentStep``).
+    case dependent(DependentStep)
+
+    public struct RecordRange: Sendable, Equatable {
+        public var sfi: UInt8
+        public var first: UInt8
+        public var last: UInt8
+    }
 
     /// READ RECORD `first…last` (last nil: until an `end` status), record `length` bytes (nil:
     /// Le 00); `tryAllFirst` asks for "all records from P1" once and falls back; `retryLength`
@@ -211,7 +247,7 @@ public enum ISO7816Step: Sendable {
             if c.ins == 0xB2 || c.ins == 0xB3 { return c.p2 >> 3 == 0 }
             if c.ins == 0xB0 || c.ins == 0xB1 { return c.p1 & 0x80 == 0 }
             return false
-        case .select: return false
+        case .select, .recordRanges, .dependent: return false
         case .readRecords(let r): return r.sfi == nil
         }
     }
@@ -233,12 +269,17 @@ public enum ISO7816Step: Sendable {
     var declaredLength: Int? {
         switch self {
         case .command(let c, let retry): return c.ins == 0xB0 || c.ins == 0xB2 || c.cla == 0x80 ? (c.le == 256 ? retry : c.le) : nil
-        case .select: return nil
+        case .select, .recordRanges, .dependent: return nil
         case .readRecords(let r): return r.length ?? r.retryLength
         }
     }
 
-    var isRecords: Bool { if case .readRecords = self { return true } else { return false } }
+    var isRecords: Bool {
+        switch self {
+        case .readRecords, .recordRanges, .dependent(.locatedRecords), .dependent(.records): return true
+        default: return false
+        }
+    }
 }
 
 /// A FeliCa step (JIS X 6319-4): Polling for a system, or Read Without Encryption.
@@ -283,6 +324,9 @@ public struct TripSpec: Sendable {
     /// derived fields then see the merged order (`older.balanceAfter` of a trip may be a
     /// top-up's).
     public var more: [TripSpec] = []
+    /// `dol`: the records are laid out by a data object list the card gives (EMV's log
+    /// format `9F4F`): each record is its values in list order, read by `tag` fields.
+    public var dol: ValueReference?
     /// Where in the file it is written (`trips`, `trips.more[0]`), for messages.
     public var path = "trips"
     public var line: Int

@@ -14,6 +14,11 @@ public final class ProfileEngine {
 
     /// Report personal data (fields marked `personal`) instead of naming them in `hidden`.
     public var showsPersonalData = false
+    /// Report masked numbers (`mask-digits`: a payment card's PAN) in full.
+    public var showsFullNumbers = false
+    /// What the engine answers a card asking for terminal data (`dol` steps); after a read,
+    /// the changing values it used (``TerminalSettings/used``).
+    public var terminal = TerminalSettings()
 
     public init(session: CardSession) { self.session = session }
 
@@ -135,13 +140,29 @@ public final class ProfileEngine {
 
     private func report(_ p: Profile, variant: String?, partial: Bool) -> CardReport {
         ReportBuilder(profile: p).build(
-            from: answers, variant: variant, exchanges: session.exchanges, partial: partial, showPersonal: showsPersonalData)
+            from: answers, variant: variant, exchanges: session.exchanges, partial: partial, showPersonal: showsPersonalData,
+            showFullNumbers: showsFullNumbers)
     }
 
     /// Runs one step and records its answer. Returns why the card had nothing when the step
     /// may go without (`detecting`, or the step is optional); throws when it may not.
     @discardableResult
     func run(_ step: Step, in p: Profile, detecting: Bool) throws(ReadError) -> Absence? {
+        if let condition = step.onlyIf, condition.bytes(in: answers) == nil {
+            answers[step.name] = .absent(.missingInput("only if \(condition), and the card did not give it"))
+            return nil
+        }
+        if case .each(let each) = step.action { return try runEach(each, step, in: p, detecting: detecting) }
+        var step = step
+        if case .iso7816(.dependent(let d)) = step.action {
+            switch d.resolve(in: answers, terminal: { self.terminal.value(for: $0, length: $1, in: p) }) {
+            case .success(let plain): step.action = .iso7816(plain)
+            case .failure(let why):
+                answers[step.name] = .absent(why)
+                if detecting || step.optional { return why }
+                throw .stepFailed(profile: p.id, step: step.name, line: step.line, command: nil, reason: why)
+            }
+        }
         if let u = step.useIfPresent, let outer = answers.data(u.answer),
             let node = try? BERTLV.parse(outer), let hit = node.first(path: u.tlvPath)
         {
@@ -158,6 +179,35 @@ public final class ProfileEngine {
             return refusal
         }
         throw .stepFailed(profile: p.id, step: step.name, line: step.line, command: result.command, reason: refusal)
+    }
+
+    /// A `for-each` step: its steps once per entry, each run in its own copy of the answers
+    /// (the entry under the step's name), kept in ``Answers/runs``. A failure keeps the runs
+    /// so far (the one that failed included) and ends the read.
+    private func runEach(_ each: EachStep, _ step: Step, in p: Profile, detecting: Bool) throws(ReadError) -> Absence? {
+        guard let entries = each.entries(in: answers) else {
+            let why = Absence.missingInput("\(each.list) is not in the answers")
+            if detecting || step.optional { return why }
+            throw .stepFailed(profile: p.id, step: step.name, line: step.line, command: nil, reason: why)
+        }
+        let outer = answers
+        var runs: [Answers] = []
+        for entry in entries {
+            answers = outer
+            answers[step.name] = .data(entry)
+            do {
+                for s in each.steps { try run(s, in: p, detecting: false) }
+            } catch {
+                runs.append(answers)
+                answers = outer
+                answers.runs = runs
+                throw error
+            }
+            runs.append(answers)
+        }
+        answers = outer
+        answers.runs = runs
+        return nil
     }
 
 }

@@ -9,9 +9,9 @@ public enum ProfileLoader {
     static let topKeys = [
         "id", "name", "region", "currency", "technology", "notes", "report-notes", "detect", "steps", "card", "balance", "trips",
         "variants", "layouts",
-        "classes", "contracts", "layout-files", "name-from", "commands", "extends",
+        "classes", "contracts", "layout-files", "name-from", "commands", "extends", "terminal",
     ]
-    static let stepActions = ISO7816StepParser.actions + FeliCaStepParser.actions + DESFireStepParser.actions
+    static let stepActions = ISO7816StepParser.actions + FeliCaStepParser.actions + DESFireStepParser.actions + ["for-each"]
 
     /// What a load checks commands against.
     public struct Options: Sendable {
@@ -169,6 +169,7 @@ public enum ProfileLoader {
             technology: technology, detect: detect, steps: steps, card: card,
             balance: balance, trips: trips, variants: variants, source: file)
         profile.commands = declared
+        profile.terminal = DependentStepParser.terminal(get("terminal"), r)
         for (i, n) in (r.list(get("layout-files"), "layout-files") ?? []).enumerated() {
             guard let name = r.string(n, "layout-files[\(i)]") else { continue }
             for (k, v) in loadLayoutFile(name, n, "layout-files[\(i)]", r) { profile.layouts[k] = v }
@@ -245,6 +246,7 @@ public enum ProfileLoader {
                 node, path,
                 allowed: stepActions + [
                     "as", "end", "optional", "use-if-present", "layout", "reverse-bytes", "continue", "record-size", "copies", "slots",
+                    "dol", "steps", "only-if",
                 ])
         else { return nil }
         let get = { (k: String) in m.first { $0.key == k }?.node }
@@ -274,7 +276,9 @@ public enum ProfileLoader {
         let optional = get("optional").flatMap { r.bool($0, "\(path).optional") } ?? false
         let apath = "\(path).\(actionKey)"
         var action: Step.Action?
-        if ISO7816StepParser.actions.contains(actionKey) {
+        if actionKey == "for-each" {
+            action = DependentStepParser.each(actionNode, steps: get("steps"), apath, r) { parseStep($0, $1, r) }.map { .each($0) }
+        } else if ISO7816StepParser.actions.contains(actionKey) {
             action = ISO7816StepParser.parse(actionKey, actionNode, apath, r).map { .iso7816($0) }
             if actionKey == "read-records", get("end") == nil { end = [.recordNotFound] }
         } else if DESFireStepParser.actions.contains(actionKey) {
@@ -291,9 +295,31 @@ public enum ProfileLoader {
                 r.issue(u, "\(path).use-if-present", "'\(text)' is not ANSWER:TAG/PATH (e.g. app:6F/A5/9F0C)")
             }
         }
+        if let sn = get("steps"), actionKey != "for-each" {
+            r.issue(sn, "\(path).steps", "'steps' belongs to a for-each step")
+        }
+        if let dn = get("dol") {
+            if actionKey == "command", case .iso7816(.command(let c, nil))? = action,
+                let dm = r.mapping(dn, "\(path).dol", allowed: ["list", "template"])
+            {
+                let dg = { (k: String) in dm.first { $0.key == k }?.node }
+                if dg("list") == nil { r.issue(dn, "\(path).dol.list", "required key 'list' is missing (where the card's data object list is)") }
+                var template: UInt8? = nil
+                if let t = dg("template"), let b = r.hex(t, "\(path).dol.template") {
+                    if b.count == 1 { template = b[0] } else { r.issue(t, "\(path).dol.template", "a template tag is one byte, e.g. 83") }
+                }
+                if !c.data.isEmpty { r.issue(dn, "\(path).dol", "the command's data comes from the list: write the command without data, e.g. \"80 A8 00 00\"") }
+                if let list = DependentStepParser.reference(dg("list"), "\(path).dol.list", r) {
+                    action = .iso7816(.dependent(.dolCommand(c, dol: list, template: template)))
+                }
+            } else if action != nil {
+                r.issue(dn, "\(path).dol", "'dol' builds the data of a `command` step")
+            }
+        }
         guard let action else { return nil }
         var step = Step(name: name, action: action, end: end, optional: optional, useIfPresent: useIfPresent, line: r.line(node))
         step.layout = r.string(get("layout"), "\(path).layout")
+        step.onlyIf = get("only-if").flatMap { DependentStepParser.reference($0, "\(path).only-if", r) }
         step.reverseBytes = get("reverse-bytes").flatMap { r.bool($0, "\(path).reverse-bytes") } ?? false
         let readsRecords = step.isRecords  // before `slots` makes the answer records
         if let cn = get("copies"), let cm = r.mapping(cn, "\(path).copies", allowed: ["size", "sequence"]) {
@@ -509,7 +535,7 @@ public enum ProfileLoader {
     static func parseTrips(_ node: Node, _ r: YAMLReader, _ fields: FieldParser, path: String = "trips") -> TripSpec? {
         let nested = path != "trips"
         let keys =
-            ["from", "record-length", "fields", "skip-empty", "skip-when-zero", "join"] + (nested ? [] : ["credit-kinds", "order", "more"])
+            ["from", "record-length", "fields", "skip-empty", "skip-when-zero", "join", "dol"] + (nested ? [] : ["credit-kinds", "order", "more"])
         guard let m = r.mapping(node, path, allowed: keys) else { return nil }
         let g = { (k: String) in m.first { $0.key == k }?.node }
         guard let from = r.string(g("from"), "\(path).from") else {
@@ -520,6 +546,7 @@ public enum ProfileLoader {
         spec.path = path
         spec.join = (r.list(g("join"), "\(path).join") ?? []).compactMap { r.string($0, "\(path).join") }
         spec.recordLength = g("record-length").flatMap { r.int($0, "\(path).record-length", range: 1...256) }
+        spec.dol = g("dol").flatMap { DependentStepParser.reference($0, "\(path).dol", r) }
         if g("fields") == nil { r.issue(node, "\(path).fields", "required key 'fields' is missing") }
         for (k, v) in r.mapping(g("fields"), "\(path).fields") ?? [] {
             if let f = fields.parse(v, "\(path).fields.\(k)", inTrips: true) { spec.fields.append(.init(name: k, spec: f)) }

@@ -6,14 +6,17 @@ import Yams
 enum ProfileValidator {
     static func validate(_ p: inout Profile, root: Node, reader r: YAMLReader) {
         var stepIndex: [String: Int] = [:]
-        for (i, s) in p.steps.enumerated() {
-            if stepIndex[s.name] != nil {
-                r.issues.append(issue(r, s.line, "steps[\(i)].as", "answer name '\(s.name)' is used by an earlier step"))
+        for (i, s) in p.steps.enumerated() where stepIndex[s.name] == nil { stepIndex[s.name] = i }
+        // Every answer name, those of the steps under a `for-each` too, is used once.
+        var named: [String: Step] = [:]
+        for s in p.allSteps {
+            if named[s.name] != nil {
+                r.issues.append(issue(r, s.line, "steps", "answer name '\(s.name)' is used by an earlier step"))
             } else {
-                stepIndex[s.name] = i
+                named[s.name] = s
             }
         }
-        func step(_ name: String) -> Step? { stepIndex[name].map { p.steps[$0] } }
+        func step(_ name: String) -> Step? { named[name] }
         // A DESFire card is carried in ISO 7816 APDUs: a desfire profile may also send a
         // `command` (the reader's GET DATA for the UID).
         func carried(_ s: Step) -> Bool {
@@ -116,7 +119,7 @@ enum ProfileValidator {
             guard case .answer(let name, let tlv) = f.source else { return }
             guard let s = step(name) else {
                 r.issues.append(
-                    issue(r, f.line, "\(path).from", "no step is named '\(name)' (steps: \(p.steps.map(\.name).joined(separator: ", ")))"))
+                    issue(r, f.line, "\(path).from", "no step is named '\(name)' (steps: \(p.allSteps.map(\.name).joined(separator: ", ")))"))
                 return
             }
             if s.isRecords && f.record == nil {
@@ -173,6 +176,9 @@ enum ProfileValidator {
                         r.issues.append(issue(r, t.line, "\(P).join[\(i)]", "no step is named '\(j)'"))
                     }
                     if j == t.from { r.issues.append(issue(r, t.line, "\(P).join[\(i)]", "'\(j)' is the trips' own answer")) }
+                }
+                if let d = t.dol, let a = d.answerName, step(a) == nil {
+                    r.issues.append(issue(r, d.line, "\(P).dol", "no step is named '\(a)'"))
                 }
                 for f in t.fields {
                     if case .answer(let a, _) = f.spec.source, !t.join.contains(a) {

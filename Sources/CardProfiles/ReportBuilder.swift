@@ -14,7 +14,7 @@ public struct ReportBuilder {
 
     public init(profile: Profile) {
         self.profile = profile
-        steps = Dictionary(profile.steps.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        steps = Dictionary(profile.allSteps.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// An answer or record as its fields see it: bytes reversed when the step says so, and
@@ -37,8 +37,57 @@ public struct ReportBuilder {
 
     /// The report of `answers`. Fields marked `personal` (holder name, birth date, ID
     /// number) are left out unless `showPersonal`, and named in the report's `hidden`.
+    ///
+    /// A read with a `for-each` step (answers with ``Answers/runs``) reports each run as one
+    /// of the report's `applications`; the first is also the report's `card`, and the trips of
+    /// all are merged newest first, each naming its application (the run's `label` field).
+    /// Numbers with `mask-digits` are masked unless `showFullNumbers`.
     public func build(
-        from answers: Answers, variant: String? = nil, exchanges: Int = 0, partial: Bool = false, showPersonal: Bool = false
+        from answers: Answers, variant: String? = nil, exchanges: Int = 0, partial: Bool = false, showPersonal: Bool = false,
+        showFullNumbers: Bool = false
+    ) -> CardReport {
+        guard !answers.runs.isEmpty else {
+            return buildOne(
+                from: answers, variant: variant, exchanges: exchanges, partial: partial, showPersonal: showPersonal,
+                showFullNumbers: showFullNumbers)
+        }
+        var report = CardReport(profile: profile.id, name: variant ?? profile.name, currency: profile.currency)
+        var trips: [(time: String, order: Int, row: [(String, FieldValue)])] = []
+        for (k, run) in answers.runs.enumerated() {
+            let one = buildOne(
+                from: run, variant: variant, exchanges: exchanges, partial: partial, showPersonal: showPersonal,
+                showFullNumbers: showFullNumbers)
+            if k == 0 {
+                report = one
+                report.trips = []
+                report.contracts = []
+                report.warnings = []
+                report.hidden = []
+                report.masked = []
+                report.skipped = []
+            }
+            report.applications.append(one.card)
+            if report.balance == nil { report.balance = one.balance }
+            let label = answers.runs.count > 1 ? profile.eachStep?.label.flatMap { one[card: $0] } : nil
+            for row in one.trips {
+                var tagged = row
+                if let label, !tagged.contains(where: { $0.0 == "application" }) { tagged.append(("application", label)) }
+                trips.append((row.first { $0.0 == "time" }?.1.description ?? "", trips.count, tagged))
+            }
+            report.contracts += one.contracts
+            report.warnings += one.warnings.map { ReportWarning(field: "applications[\(k)].\($0.field)", reason: $0.reason) }
+            // The first application is the report's `card` too: its fields keep their own names.
+            report.hidden += one.hidden.map { k == 0 ? $0 : "applications[\(k)].\($0)" }
+            report.masked += one.masked.map { k == 0 ? $0 : "applications[\(k)].\($0)" }
+            report.skipped += one.skipped.map { "applications[\(k)]: \($0)" }
+        }
+        report.trips = trips.sorted { $0.time != $1.time ? $0.time > $1.time : $0.order < $1.order }.map(\.row)
+        return report
+    }
+
+    /// The report of one set of answers (a read, or one run of a `for-each`).
+    private func buildOne(
+        from answers: Answers, variant: String?, exchanges: Int, partial: Bool, showPersonal: Bool, showFullNumbers: Bool
     ) -> CardReport {
         let p = profile
         var report = CardReport(profile: p.id, name: variant ?? p.name, currency: p.currency)
@@ -63,7 +112,12 @@ public struct ReportBuilder {
             }
         }
         for (i, f) in p.card.enumerated() {
-            guard let v = values[i] else { continue }
+            guard var v = values[i] else { continue }
+            if let m = f.spec.maskDigits, !showFullNumbers, case .string(let text) = v {
+                v = .string(Self.masked(text, keeping: m))
+                report.hidden.append("card." + f.name)
+                report.masked.append("card." + f.name)
+            }
             if f.spec.personal && !showPersonal { report.hidden.append("card." + f.name) } else { report.card.append((f.name, v)) }
         }
         if p.balance != nil { report.balance = values[cardFields.count - 1]?.intValue }
@@ -96,6 +150,19 @@ public struct ReportBuilder {
             }
         }
         return report
+    }
+
+    /// `text` with its digits past the first `keeping.first` and before the last
+    /// `keeping.last` written `*` (a payment card's PAN: 6 and 4, PCI DSS req. 3.4).
+    static func masked(_ text: String, keeping: (first: Int, last: Int)) -> String {
+        let digitCount = text.filter(\.isNumber).count
+        var seen = 0
+        return String(
+            text.map { c -> Character in
+                guard c.isNumber else { return c }
+                seen += 1
+                return seen <= keeping.first || seen > digitCount - keeping.last ? c : "*"
+            })
     }
 
     /// The contracts: in the contract list's order (each entry pointing at its record) or, with
@@ -172,6 +239,8 @@ public struct ReportBuilder {
     /// list entry (decoded list, `NAME[i].` prefix) and record number.
     private struct Context {
         var record: Source?
+        /// The record cut by the trips' `dol` (tag, value), for `tag` fields.
+        var dol: [(tag: TLVTag, value: [UInt8])]? = nil
         var entry: (decoded: BitLayout.Decoded, prefix: String)?
         var recordNumber: Int?
     }
@@ -233,6 +302,27 @@ public struct ReportBuilder {
             }
         case .derived: return nil
         case .constant(let v): return v
+        case .tags(let tags):
+            answerName = "tag " + tags.map(\.description).joined(separator: "/")
+            guard let v = Self.tagged(tags, answers, context) else { return nil }  // the card does not have it
+            data = v
+            if let timeTag = spec.timeTag, let t = Self.tagged([timeTag], answers, context) {
+                guard t.count == 3, t.allSatisfy({ $0 >> 4 <= 9 && $0 & 0x0F <= 9 }) else {
+                    if !spec.optional { warn("the time \(timeTag) is \(t.hexString), not BCD hhmmss") }
+                    return nil
+                }
+                let hms = t.map { Int($0 >> 4) * 10 + Int($0 & 0x0F) }
+                guard hms[0] < 24, hms[1] < 60, hms[2] < 60 else {
+                    if !spec.optional { warn("the time \(timeTag) is \(t.hexString), not a time of day") }
+                    return nil
+                }
+                do throws(FieldDecoder.Failure) {
+                    return try FieldDecoder.decode(spec, from: data, answer: answerName, timeOfDay: hms[0] * 3600 + hms[1] * 60 + hms[2])
+                } catch {
+                    if !spec.optional { warn(error.reason) }
+                    return nil
+                }
+            }
         }
         do throws(FieldDecoder.Failure) {
             switch spec.bitSource {
@@ -273,6 +363,21 @@ public struct ReportBuilder {
             if !spec.optional { warn(error.reason) }
             return nil
         }
+    }
+
+    /// The value of the first object with one of `tags`: in a record laid out by a DOL, that
+    /// record's; in another record, the record's own BER-TLV; else any answer's.
+    private static func tagged(_ tags: [TLVTag], _ answers: Answers, _ context: Context) -> [UInt8]? {
+        if let dol = context.dol {
+            for t in tags { if let hit = dol.first(where: { $0.tag == t }) { return hit.value } }
+            return nil
+        }
+        if let record = context.record {
+            guard let nodes = try? BERTLV.parseAll(record.bytes) else { return nil }
+            for t in tags { if let hit = Answers.find(t, in: nodes) { return hit.value } }
+            return nil
+        }
+        return answers.tlvValue(tags)
     }
 
     /// One trip row: its values by position in the merged field list, the fields that did not
@@ -390,6 +495,20 @@ public struct ReportBuilder {
         var rows: [TripRow] = []
         rows.reserveCapacity(records.count)
         let recordReading = reading(t.from)
+        var dol: DataObjectList? = nil
+        if let ref = t.dol {
+            guard let bytes = ref.bytes(in: answers) else {
+                // Records without their layout: nothing can be said of them (cardpeek shows them raw).
+                if !records.isEmpty {
+                    warnings.append(.init(field: "trips", reason: "\(records.count) record(s) of '\(t.from)' left out: the card gave no layout for them (\(ref))"))
+                }
+                return []
+            }
+            do { dol = try DataObjectList(bytes) } catch {
+                warnings.append(.init(field: "trips", reason: "\(ref) is not a data object list (\(error.message)): the records are left out"))
+                return []
+            }
+        }
         for (k, r) in records.enumerated() {
             var row = TripRow(values: [FieldValue?](repeating: nil, count: width), problems: [], source: n)
             let record = source(r, recordReading)
@@ -401,7 +520,8 @@ public struct ReportBuilder {
             }
             for f in fields where !f.spec.isDerived {
                 let i = position[f.name]!
-                row.values[i] = value(f.spec, joined.isEmpty ? answers : rowAnswers, sources: [:], record: record) {
+                let context = Context(record: record, dol: dol?.split(r))
+                row.values[i] = value(f.spec, joined.isEmpty ? answers : rowAnswers, sources: [:], context: context) {
                     row.problems.append((i, $0))
                 }
             }

@@ -28,6 +28,13 @@ public struct CardReader {
     /// Report the holder's personal data (name, birth date, ID number) instead of naming it in
     /// the report's `hidden`.
     public var showsPersonalData = false
+    /// Report a payment card's whole PAN instead of its first 6 and last 4 digits (`--show-pan`).
+    public var showsFullNumbers = false
+    /// Keep cardholder data in the transcript (``CardholderDataRedaction``) instead of `..`.
+    public var recordsRaw = false
+    /// What the read answers a card that asks for terminal data (EMV's PDOL): country and
+    /// currency settings, and a replay's recorded date, time and unpredictable number.
+    public var terminal = TerminalSettings()
     /// Called with the profile once it is chosen (given, or found by detection), before its
     /// read steps run.
     public var onProfileChosen: ((Profile) -> Void)?
@@ -42,7 +49,7 @@ public struct CardReader {
     /// what was read before it in a partial report. Over PC/SC the whole read is one
     /// transaction (``CardConnection/withExclusiveAccess(_:)``).
     public func read(_ connection: CardConnection) -> CardReadOutcome {
-        let recorder = recordsTranscript ? RecordingChannel(wrapping: connection.channel) : nil
+        let recorder = recordsTranscript ? RecordingChannel(wrapping: connection.channel, redactSecrets: !recordsRaw) : nil
         let exchange = CardExchange(channel: recorder ?? connection.channel)
         exchange.observer = observer
         var outcome = CardReadOutcome(card: connection.card)
@@ -68,6 +75,7 @@ public struct CardReader {
             } else if let p = outcome.profile, outcome.report != nil {
                 headers.append(.init(.detected, p.id))
             }
+            if let t = outcome.terminalHeader { headers.append(.init(.terminal, t)) }
             outcome.transcript = recorder.transcript(headers: headers)
         }
         return outcome
@@ -87,6 +95,9 @@ public struct CardReader {
         session.felicaPoller = connection.felicaPoller
         let engine = ProfileEngine(session: session)
         engine.showsPersonalData = showsPersonalData
+        engine.showsFullNumbers = showsFullNumbers
+        engine.terminal = terminal
+        defer { outcome.terminalHeader = engine.terminal.header }
         let chosen: Profile
         if let profile {
             chosen = profile
@@ -116,6 +127,9 @@ public struct CardReadOutcome {
     public var transcript: Transcript?
     /// Round trips made with the card (NDEF fallback included).
     public var exchanges = 0
+    /// The terminal values that change between reads (date, time, unpredictable number) the
+    /// read gave the card, as the transcript's `terminal` header records them.
+    public var terminalHeader: String?
 
     /// An outcome with nothing read yet.
     public init(card: PresentedCard) { self.card = card }

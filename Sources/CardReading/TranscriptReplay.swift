@@ -88,13 +88,21 @@ public enum TranscriptReplay {
     public static func run(
         _ transcript: Transcript, file: String, registry: ProfileRegistry,
         explicit: String? = nil, lenient: Bool = false, showsPersonalData: Bool = false,
-        observer: ((WireExchange) -> Void)? = nil
+        observer: ((WireExchange) -> Void)? = nil, showsFullNumbers: Bool = false
     ) throws -> Outcome {
         let (connection, channel) = try connection(transcript, file: file, lenient: lenient)
         var reader = CardReader(registry: registry)
         reader.readsNDEFWhenUnrecognised = false
         reader.observer = observer
         reader.showsPersonalData = showsPersonalData
+        reader.showsFullNumbers = showsFullNumbers
+        if let text = transcript[header: .terminal] {
+            guard let fixed = TerminalSettings.fixedValues(header: text) else {
+                let line = (transcript.headers.firstIndex { $0.key == Transcript.HeaderKey.terminal.rawValue } ?? 0) + 2
+                throw TranscriptError(file: file, line: line, column: 1, reason: "'# terminal:' is TAG=HEX pairs separated by spaces, e.g. 9A=261124 9F37=1A2B3C4D, not '\(text)'")
+            }
+            reader.terminal.fixed = fixed
+        }
         if let explicit {
             reader.profile = try registry.resolve(explicit)
         } else if let id = transcript[header: .profile] {

@@ -14,6 +14,7 @@ struct ScanSettings {
     let verbose: Bool
     let record: String?
     let showPersonal: Bool
+    let options: ProfileOptions
 
     init(_ options: ProfileOptions, trace: Bool, verbose: Bool = false, record: String? = nil) throws {
         let registry = options.registry()
@@ -23,6 +24,7 @@ struct ScanSettings {
         self.verbose = verbose
         self.record = record
         showPersonal = options.showPersonal
+        self.options = options
     }
 
     /// Reads the card on `connection` (the library does the work), writing `--record`'s transcript.
@@ -31,7 +33,10 @@ struct ScanSettings {
         var reader = CardReader(registry: registry, profile: profile)
         reader.recordsTranscript = record != nil
         reader.showsPersonalData = showPersonal
-        if trace { reader.observer = Tracer(felica: connection.card.technology == .felica).observe }
+        reader.showsFullNumbers = options.showPAN
+        reader.recordsRaw = options.recordRaw
+        reader.terminal = options.terminal
+        if trace { reader.observer = Tracer(felica: connection.card.technology == .felica, raw: options.recordRaw).observe }
         if verbose { reader.onProfileChosen = { p in eprint("Profile \(p.id) (\(p.source))") } }
         let outcome = reader.read(connection)
         if trace { for line in outcome.report?.skipped ?? [] { eprint(line) } }

@@ -13,6 +13,46 @@ struct ProfileOptions: ParsableArguments {
         help: "Show the holder's personal data the card holds (name, birth date, ID number); without it the report names what it hid.")
     var showPersonal = false
 
+    @Flag(
+        name: .customLong("show-pan"),
+        help: "Show a payment card's whole account number (PAN); without it only the first 6 and last 4 digits are shown.")
+    var showPAN = false
+
+    @Flag(
+        name: .customLong("record-raw"),
+        help:
+            "Keep cardholder data (a PAN's middle digits, Track 2's secret part, the holder's name) in --record transcripts and --trace; without it they are written '..'."
+    )
+    var recordRaw = false
+
+    @Option(
+        name: .customLong("terminal-country"),
+        help: ArgumentHelp(
+            "The terminal country a payment card is told when it asks (ISO 3166-1 numeric, default 840 as the emv profile says).",
+            valueName: "CODE"))
+    var terminalCountry: UInt64?
+
+    @Option(
+        name: .customLong("terminal-currency"),
+        help: ArgumentHelp(
+            "The transaction currency a payment card is told when it asks (ISO 4217 numeric, e.g. 978 for EUR; default 840).",
+            valueName: "CODE"))
+    var terminalCurrency: UInt64?
+
+    func validate() throws {
+        for (name, v) in [("--terminal-country", terminalCountry), ("--terminal-currency", terminalCurrency)] {
+            if let v, v > 999 { throw ValidationError("\(name) takes a numeric code of up to 3 digits (ISO 3166-1 / ISO 4217), not \(v)") }
+        }
+    }
+
+    /// The terminal settings a read answers a card with (`dol` steps).
+    var terminal: TerminalSettings {
+        var t = TerminalSettings()
+        if let terminalCountry { t.options["country"] = terminalCountry }
+        if let terminalCurrency { t.options["currency"] = terminalCurrency }
+        return t
+    }
+
     func registry() -> ProfileRegistry {
         ProfileRegistry(directories: ProfileRegistry.searchPath(profileDirs: profileDirs))
     }

@@ -37,7 +37,8 @@ struct Replay: ParsableCommand {
                 let outcome = try TranscriptReplay.run(
                     transcript, file: file, registry: registry, explicit: profiles.profile,
                     lenient: lenient, showsPersonalData: profiles.showPersonal,
-                    observer: trace ? { Tracer(felica: transcript.technology == "felica").observe($0) } : nil)
+                    observer: trace ? { Tracer(felica: transcript.technology == "felica", raw: profiles.recordRaw).observe($0) } : nil,
+                    showsFullNumbers: profiles.showPAN)
                 if trace { for line in outcome.result.report?.skipped ?? [] { eprint(line) } }
                 if let report = outcome.result.report {
                     if let table {

@@ -28,7 +28,11 @@ struct ReportPrinter {
             let cells: [[String]] = r.trips.map { t in
                 columns.map { c in
                     guard let v = t.first(where: { $0.0 == c })?.1 else { return "" }
-                    if c == "amount", let i = v.intValue { return Self.money(i, r.currency) }
+                    if c == "amount", let i = v.intValue {
+                        // A payment card's log gives each entry its own currency (`currency`).
+                        let own = t.first { $0.0 == "currency" }?.1.description
+                        return Self.money(i, own.map { $0.count == 3 && $0.allSatisfy(\.isUppercase) } == true ? own! : r.currency)
+                    }
                     if c == "time" { return v.description.spacedDateTime() }
                     return v.description
                 }
@@ -64,10 +68,23 @@ struct ReportPrinter {
                 lines.append("  • " + title + (parts.isEmpty ? "" : style.dim("  " + parts.joined(separator: ", "))))
             }
         }
+        if r.applications.count > 1 {
+            lines.append("")
+            lines.append(style.bold("  Applications"))
+            for a in r.applications {
+                let title = a.first { $0.0 == "application" }?.1.description ?? a.first?.1.description ?? "application"
+                let rest = a.filter { $0.0 != "application" }.map { "\($0.0) \($0.1)" }
+                lines.append("  • " + title + (rest.isEmpty ? "" : style.dim("  " + rest.joined(separator: ", "))))
+            }
+        }
         if !r.notes.isEmpty { lines.append("") }
         for n in r.notes { lines.append("  note: " + n) }
-        if !r.hidden.isEmpty {
-            lines.append(style.dim("  personal data hidden: \(r.hidden.joined(separator: ", ")) (--show-personal shows it)"))
+        let personal = r.hidden.filter { !r.masked.contains($0) }
+        if !personal.isEmpty {
+            lines.append(style.dim("  personal data hidden: \(personal.joined(separator: ", ")) (--show-personal shows it)"))
+        }
+        if !r.masked.isEmpty {
+            lines.append(style.dim("  masked: \(r.masked.joined(separator: ", ")) (--show-pan shows every digit)"))
         }
         for w in r.warnings { lines.append(style.yellow("  warning: ") + "\(w.field) left out: \(w.reason)") }
         lines.append(style.dim("  \(r.trips.count) trip(s), \(r.exchanges) exchange(s) with the card"))
@@ -80,6 +97,11 @@ extension String {
     func leftPadding(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
     /// `2024-03-05T08:30:15+08:00` → `2024-03-05 08:30:15 +08:00`.
     func spacedDateTime() -> String {
+        if count == 19, let t = firstIndex(of: "T") {  // a local time without offset
+            var s = self
+            s.replaceSubrange(t...t, with: " ")
+            return s
+        }
         guard count == 25, let t = firstIndex(of: "T") else { return self }
         var s = self
         s.replaceSubrange(t...t, with: " ")

@@ -15,6 +15,8 @@ struct Tracer {
 
     let style = Style(.standardError)
     var felica = false
+    /// Show cardholder data (`--record-raw`); else it is written `..` as in transcripts.
+    var raw = false
 
     func observe(_ e: WireExchange) {
         eprint(style.dim("> ") + WireRedaction.format(e.command, secret: e.secret))
@@ -29,7 +31,9 @@ struct Tracer {
                     r[r.count - 2] == 0x91
                     ? "DESFire: " + DESFireStatus(rawValue: r[r.count - 1]).meaning : StatusWord(r[r.count - 2], r[r.count - 1]).meaning
             }
-            eprint(style.dim("< ") + r.hexString + style.dim("  (\(ms)) \(meaning)"))
+            let hidden = raw || felica || r.count <= 2 ? [] : CardholderDataRedaction.positions(in: Array(r.dropLast(2)))
+            let text = hidden.isEmpty ? r.hexString : WireRedaction.format(r, hidden: Set(hidden))
+            eprint(style.dim("< ") + text + style.dim("  (\(ms)) \(meaning)"))
         } else if let f = e.failure {
             eprint(style.red("! " + f.transcriptText) + style.dim("  (\(ms))"))
         }
