@@ -37,6 +37,7 @@ test: setup build
 	/usr/bin/python3 scripts/korea-lab-images.py --check
 	/usr/bin/python3 scripts/felica-lab-images.py --check
 	/usr/bin/python3 scripts/desfire-lab-images.py --check
+	/usr/bin/python3 scripts/emv-lab-images.py --check
 	$(BIN)/cardscan test Tests/Fixtures
 	SOAK_TAPS=50 CARDSCAN_BIN=$(BIN) scripts/soak.sh
 	$(MAKE) --no-print-directory lint

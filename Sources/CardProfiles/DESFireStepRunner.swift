@@ -17,8 +17,8 @@ final class DESFireStepRunner: StepRunner {
     /// so detection costs one command instead of one per DESFire profile. `.some(nil)`: the
     /// list needs a key (hidden applications are then found by selecting them).
     private var listed: Set<DESFireAID>??
-    /// The card answered a DESFire command with an ISO 7816 status (`6E 00`, `6D 00`): it does
-    /// not speak DESFire, so later DESFire steps get the same answer without a command
+    /// The card answered the card-level SelectApplication with an ISO 7816 status (`6E 00`,
+    /// `6D 00`): it does not speak DESFire, so later DESFire steps get the same answer without a command
     /// (detection on an EMV or Calypso card costs one probe, not one per DESFire profile).
     private var notDESFire: StatusWord?
 
@@ -65,7 +65,10 @@ final class DESFireStepRunner: StepRunner {
         do {
             if !started {
                 started = true
-                _ = try transceive(.selectApplication(.picc))
+                do { _ = try transceive(.selectApplication(.picc)) } catch let e as NotDESFire {
+                    notDESFire = e.statusWord  // the card level itself: not a DESFire card
+                    throw e
+                }
             }
             switch action {
             case .select(let aids):
@@ -100,7 +103,6 @@ final class DESFireStepRunner: StepRunner {
                 return try read(file: file, mode: mode, offset: offset, length: length, step: step)
             }
         } catch let e as NotDESFire {
-            notDESFire = e.statusWord
             return Self.notDESFireResult(e.statusWord)
         } catch let e as DESFireError {
             throw .badAnswer(profile: profile.id, step: step.name, line: step.line, reason: e.message)

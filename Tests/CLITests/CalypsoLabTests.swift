@@ -113,12 +113,14 @@ import Testing
         if path == .libnfc { #expect(r.stderr.contains("ISO 14443-B, PUPI"), "\(r.stderr)") }
     }
 
-    /// Every ISO 7816 lab card image (Calypso networks, more as they come).
+    /// Every ISO 7816 lab card image (Calypso networks, more as they come) but the EMV cards:
+    /// a dump walks the file system, and an EMV card's records are reached through GET
+    /// PROCESSING OPTIONS, which the dump does not send (it counts in the card's ATC).
     static let images: [String] = {
         let dir = Lab.root + "/Tests/LabCards"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
         return names.filter { name in
-            name.hasSuffix("-image.json")
+            name.hasSuffix("-image.json") && !name.hasPrefix("emv-")
                 && ((try? String(contentsOfFile: dir + "/" + name, encoding: .utf8))?.contains("\"technology\": \"iso7816\"") ?? false)
         }.sorted()
     }()
