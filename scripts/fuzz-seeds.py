@@ -9,7 +9,8 @@ OUT = os.path.join(ROOT, "Fuzz", "Corpus")
 
 
 def hexbytes(text):
-    return bytes.fromhex(re.sub(r"[\s:]", "", text))
+    """Hex to bytes; `..` (a byte a recording hid) as 00, as a replay reads it."""
+    return bytes.fromhex(re.sub(r"[\s:]", "", text).replace("..", "00"))
 
 
 def write(target, data):
@@ -58,6 +59,11 @@ for path, text in transcripts():
             if len(a) > 2 and a[0] in (0x6F, 0x70, 0x77):
                 write("ber-tlv", a[:-2])
     write("engine", bytes([1 if felica else 0]) + scripted(answers))
+    if headers.get("profile") == "emv" or headers.get("detected") == "emv":
+        write("emv", scripted(answers))
+        for a in answers:
+            if len(a) > 2:
+                write("emv", bytes([0]) + a[:-2])  # the parsers alone: a DOL, an answer to redact
     if "ndef" in os.path.basename(path):
         kind = {"type2": 0, "type3": 1, "type4": 2}[os.path.basename(path)[:5]]
         write("ndef-tags", bytes([kind]) + scripted(answers))

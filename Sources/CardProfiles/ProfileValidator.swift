@@ -81,6 +81,35 @@ enum ProfileValidator {
         }
         p.detect.lastStep = last
 
+        // What steps that depend on earlier answers name: a step read before them.
+        var before: Set<String> = []
+        func checkReferences(_ steps: [Step], path: String) {
+            for (i, s) in steps.enumerated() {
+                var refs: [ValueReference] = s.onlyIf.map { [$0] } ?? []
+                switch s.action {
+                case .iso7816(.dependent(.select(let r, _))): refs.append(r)
+                case .iso7816(.dependent(.dolCommand(_, let r, _))): refs.append(r)
+                case .iso7816(.dependent(.locatedRecords(let rs))): refs += rs
+                case .iso7816(.dependent(.records(let r, let l, _))): refs += [r] + (l.map { [$0] } ?? [])
+                case .each(let e): refs.append(e.list)
+                default: break
+                }
+                for ref in refs {
+                    guard let a = ref.answerName, !before.contains(a) else { continue }
+                    r.issues.append(
+                        issue(
+                            r, ref.line, "\(path)[\(i)]",
+                            named[a] == nil ? "no step is named '\(a)'" : "'\(a)' is read after this step: name an earlier answer"))
+                }
+                if case .each(let e) = s.action {
+                    before.insert(s.name)
+                    checkReferences(e.steps, path: "\(path)[\(i)].steps")
+                }
+                before.insert(s.name)
+            }
+        }
+        checkReferences(p.steps, path: "steps")
+
         for (i, s) in p.steps.enumerated() {
             if let l = s.layout, p.layouts[l] == nil {
                 r.issues.append(

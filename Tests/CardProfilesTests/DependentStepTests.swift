@@ -154,6 +154,8 @@ import Testing
         ("steps:\n  - read-records: { locator: [gpo], sfi: 1 }\n    as: e\n", "'sfi' does not apply"),
         ("steps:\n  - for-each: { list: d, tag: 61 }\n    as: e\n    steps:\n      - for-each: { list: e, tag: 4F }\n        as: f\n        steps: [{ select: { aid: A0 }, as: g }]\n", "do not nest"),
         ("steps: [{ select: { aid: A0 }, as: e }]\ncard: { x: { tag: ZZ } }\n", "not a BER-TLV tag"),
+        ("steps:\n  - select: { aid-from: \"fci:6F/84\" }\n    as: e\n", "no step is named 'fci'"),
+        ("steps:\n  - command: \"80 A8 00 00\"\n    dol: { list: \"later:9F38\" }\n    as: e\n  - select: { aid: A0 }\n    as: later\n", "'later' is read after this step"),
     ])
     func malformedDependentStepsNameTheirPlace(_ body: String, _ message: String) {
         do {

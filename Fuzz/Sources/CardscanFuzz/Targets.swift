@@ -39,6 +39,23 @@ enum Targets {
         "field-decoder": FieldFuzz.run,
         "bit-layout": FieldFuzz.layout,
         "engine": EngineFuzz.run,
+        "emv": { b in
+            // A payment card read by the emv profile from scripted answers; an input starting
+            // with 00 feeds the rest to the DOL parser and the cardholder-data redaction alone.
+            if b.first == 0 {
+                let rest = Array(b.dropFirst())
+                if let dol = try? DataObjectList(rest) { _ = dol.split(rest) + [(TLVTag(bytes: [0x9A]), dol.values { _, n in ([0x12], n % 2 == 0) })] }
+                _ = CardholderDataRedaction.positions(in: rest)
+                return
+            }
+            guard let emv = try? Fuzz.registry.resolve("emv") else { return }
+            let connection = CardConnection(card: .iso7816(.init(atr: [0x3B, 0x02, 0x14, 0x50])), channel: ScriptedChannel(b), reader: "fuzz")
+            var reader = CardReader(registry: Fuzz.registry, profile: emv)
+            reader.recordsTranscript = true
+            let outcome = reader.read(connection)
+            _ = outcome.report?.json.serialized()
+            if let t = outcome.transcript { _ = try? Transcript(parsing: t.serialized()) }
+        },
         "felica-frames": { b in
             let idm = try! IDm([0x01, 0x2E, 0x4C, 0xD0, 0x1A, 0x2B, 0x3C, 0x4D])
             _ = try? FeliCaResponse.polling(b)
