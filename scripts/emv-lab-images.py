@@ -227,7 +227,7 @@ def two_applications():
 def phone_wallet():
     """What a phone wallet shows a reader: one tokenised application, one record, no log; it
     refuses GET DATA and any record its AFL does not list (it counts refusals)."""
-    token = "4895370012345678"
+    token = "4895370012345671"
     files = [{"fid": "0001", "sfi": 1, "records": [record(tlv("57", track2(token, "2711", "201", "000000000000")),
                                                          tlv("5F24", bcd("271130")), tlv("5F34", b"\x00"))]}]
     pdol = dol(("9F66", 4), ("9F02", 6), ("9F37", 4), ("5F2A", 2))

@@ -18,7 +18,9 @@ enum DependentStepParser {
         switch (g("from"), g("tag")) {
         case (let f?, let t?):
             guard let name = r.string(f, "\(path).from"), let tags = self.tags(t, "\(path).tag", r) else { return nil }
-            if name.contains(":") { r.issue(f, "\(path).from", "with 'tag', 'from' names an answer only (the tag is looked for anywhere in it)") }
+            if name.contains(":") {
+                r.issue(f, "\(path).from", "with 'tag', 'from' names an answer only (the tag is looked for anywhere in it)")
+            }
             ref = ValueReference(place: .tagsIn(name, tags), line: r.line(node))
         case (let f?, nil):
             guard let text = r.string(f, "\(path).from"), let a = answerReference(text, f, "\(path).from", r) else { return nil }
@@ -27,7 +29,10 @@ enum DependentStepParser {
             guard let tags = self.tags(t, "\(path).tag", r) else { return nil }
             ref = ValueReference(place: .tags(tags), line: r.line(node))
         default:
-            r.issue(node, path, "a value is found by 'from' (an answer or ANSWER:TAG/PATH), by 'tag' (in any answer), or by both (a tag inside that answer)")
+            r.issue(
+                node, path,
+                "a value is found by 'from' (an answer or ANSWER:TAG/PATH), by 'tag' (in any answer), or by both (a tag inside that answer)"
+            )
             return nil
         }
         if let b = g("byte") {
@@ -64,7 +69,9 @@ enum DependentStepParser {
         for (i, n) in (r.list(node, path) ?? []).enumerated() {
             guard let text = r.string(n, path) else { return nil }
             guard let tag = try? TLVTag(hex: text) else {
-                r.issue(n, node.sequence == nil ? path : "\(path)[\(i)]", "'\(text)' is not a BER-TLV tag (1 to 4 bytes of hex, e.g. 5A or 9F4D)")
+                r.issue(
+                    n, node.sequence == nil ? path : "\(path)[\(i)]",
+                    "'\(text)' is not a BER-TLV tag (1 to 4 bytes of hex, e.g. 5A or 9F4D)")
                 return nil
             }
             out.append(tag)
@@ -136,7 +143,9 @@ enum DependentStepParser {
             }
             let option = r.string(g("option"), "\(path).option")
             if let option, !TerminalSettings.optionNames.contains(option) {
-                r.issue(g("option"), "\(path).option", "unknown option '\(option)' (expected \(TerminalSettings.optionNames.joined(separator: " or ")))")
+                r.issue(
+                    g("option"), "\(path).option",
+                    "unknown option '\(option)' (expected \(TerminalSettings.optionNames.joined(separator: " or ")))")
             }
             out[tag] = .number(UInt64(n), option: option)
         }

@@ -25,7 +25,9 @@ public enum DependentStep: Sendable {
         switch self {
         case .select(let ref, let returning):
             guard let aid = ref.bytes(in: answers) else { return .failure(.missingInput("\(ref) is not in the answers")) }
-            guard (1...16).contains(aid.count) else { return .failure(.invalidAnswer("\(ref) is \(aid.count) bytes, not an AID (1 to 16)")) }
+            guard (1...16).contains(aid.count) else {
+                return .failure(.invalidAnswer("\(ref) is \(aid.count) bytes, not an AID (1 to 16)"))
+            }
             return .success(.command(.select(aid: aid, returning: returning)))
         case .dolCommand(var c, let ref, let template):
             var list = DataObjectList(entries: [])
@@ -37,10 +39,14 @@ public enum DependentStep: Sendable {
             }
             var data = list.values(terminal)
             if let template {
-                guard data.count < 0x80 else { return .failure(.invalidAnswer("\(ref) asks for \(data.count) bytes, more than a command carries")) }
+                guard data.count < 0x80 else {
+                    return .failure(.invalidAnswer("\(ref) asks for \(data.count) bytes, more than a command carries"))
+                }
                 data = [template, UInt8(data.count)] + data
             }
-            guard data.count <= 255 else { return .failure(.invalidAnswer("\(ref) asks for \(data.count) bytes, more than a command carries")) }
+            guard data.count <= 255 else {
+                return .failure(.invalidAnswer("\(ref) asks for \(data.count) bytes, more than a command carries"))
+            }
             c.data = data
             c.le = 256
             return .success(.command(c))
@@ -55,7 +61,8 @@ public enum DependentStep: Sendable {
             for i in stride(from: 0, to: bytes.count, by: 4) {
                 let sfi = bytes[i] >> 3, first = bytes[i + 1], last = bytes[i + 2]
                 guard (1...30).contains(sfi), first >= 1, first <= last else {
-                    return .failure(.invalidAnswer("file locator entry \(bytes[i..<(i + 4)].hexString) is not SFI 1…30 with records first ≤ last"))
+                    return .failure(
+                        .invalidAnswer("file locator entry \(bytes[i..<(i + 4)].hexString) is not SFI 1…30 with records first ≤ last"))
                 }
                 ranges.append(.init(sfi: sfi, first: first, last: last))
             }
@@ -65,7 +72,9 @@ public enum DependentStep: Sendable {
             guard (1...30).contains(s[0]) else { return .failure(.invalidAnswer("\(sfiRef) is \(s[0]), not a short EF identifier (1…30)")) }
             reads.sfi = s[0]
             if let lastRef {
-                guard let l = lastRef.bytes(in: answers), l.count == 1 else { return .failure(.missingInput("\(lastRef) is not in the answers")) }
+                guard let l = lastRef.bytes(in: answers), l.count == 1 else {
+                    return .failure(.missingInput("\(lastRef) is not in the answers"))
+                }
                 if l[0] < reads.first { return .success(.recordRanges([])) }  // the card says it holds none
                 reads.last = l[0]
             }

@@ -57,7 +57,9 @@ enum FieldDecoder {
             while text.last == " " { text.removeLast() }
             return .string(text)
         case .bcdDate:
-            guard bytes.count == 4 || bytes.count == 3 else { throw Failure(reason: "a BCD date is 4 bytes (or 3, YYMMDD), not \(bytes.count)") }
+            guard bytes.count == 4 || bytes.count == 3 else {
+                throw Failure(reason: "a BCD date is 4 bytes (or 3, YYMMDD), not \(bytes.count)")
+            }
             // All 00 or all FF (erased memory, KS X 6924's "no time"): no date, not an error.
             if bytes.allSatisfy({ $0 == 0 }) || bytes.allSatisfy({ $0 == 0xFF }) { return nil }
             try checkBCD(bytes)
@@ -235,7 +237,11 @@ enum FieldDecoder {
         func digits(_ r: Range<Int>) throws(Failure) -> String {
             var out = ""
             for n in nibbles[r] {
-                guard n <= 9 else { throw Failure(reason: "\(bytes.hexString) is not Track 2 data: nibble \(String(n, radix: 16, uppercase: true)) where a digit belongs") }
+                guard n <= 9 else {
+                    throw Failure(
+                        reason:
+                            "\(bytes.hexString) is not Track 2 data: nibble \(String(n, radix: 16, uppercase: true)) where a digit belongs")
+                }
                 out.append(Character(Unicode.Scalar(0x30 + n)))
             }
             return out
@@ -246,7 +252,9 @@ enum FieldDecoder {
             return .string(try digits(0..<panEnd))
         case .expiry, .serviceCode:
             guard let separator else { throw Failure(reason: "\(bytes.hexString) is not Track 2 data: no separator (D)") }
-            guard separator + 8 <= nibbles.count else { throw Failure(reason: "\(bytes.hexString) ends before the expiry date and service code") }
+            guard separator + 8 <= nibbles.count else {
+                throw Failure(reason: "\(bytes.hexString) ends before the expiry date and service code")
+            }
             if part == .serviceCode { return .string(try digits((separator + 5)..<(separator + 8))) }
             let yymm = try digits((separator + 1)..<(separator + 5))
             let month = Int(yymm.suffix(2))!

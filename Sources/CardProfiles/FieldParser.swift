@@ -117,15 +117,23 @@ struct FieldParser {
             spec.timeTag = DependentStepParser.tags(tt, "\(path).time-tag", r)?.first
         }
         if let pn = g("part"), let part = r.string(pn, "\(path).part") {
-            if let p = FieldSpec.Track2Part(rawValue: part) { spec.track2Part = p } else {
-                r.issue(pn, "\(path).part", "unknown part '\(part)' (expected \(FieldSpec.Track2Part.allCases.map(\.rawValue).joined(separator: ", ")))")
+            if let p = FieldSpec.Track2Part(rawValue: part) {
+                spec.track2Part = p
+            } else {
+                r.issue(
+                    pn, "\(path).part",
+                    "unknown part '\(part)' (expected \(FieldSpec.Track2Part.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
             if spec.type != .track2 { r.issue(pn, "\(path).part", "'part' says which part of Track 2 data a `track2` field is") }
         }
         if let mn = g("mask-digits") {
             let ns = (r.sequence(mn, "\(path).mask-digits") ?? []).compactMap { r.int($0, "\(path).mask-digits", range: 0...19) }
-            if ns.count == 2 { spec.maskDigits = (ns[0], ns[1]) } else {
-                r.issue(mn, "\(path).mask-digits", "mask-digits is [FIRST, LAST]: how many leading and trailing digits stay visible, e.g. [6, 4]")
+            if ns.count == 2 {
+                spec.maskDigits = (ns[0], ns[1])
+            } else {
+                r.issue(
+                    mn, "\(path).mask-digits",
+                    "mask-digits is [FIRST, LAST]: how many leading and trailing digits stay visible, e.g. [6, 4]")
             }
         }
         let tagged: Bool = { if case .tags = spec.source { return true } else { return false } }()

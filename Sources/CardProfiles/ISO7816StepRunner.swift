@@ -122,7 +122,7 @@ final class ISO7816StepRunner: StepRunner {
             for n in range.first...range.last {
                 let r: ResponseAPDU
                 let sent: CommandAPDU
-                do { (r, sent) = try send(.readRecord(n, sfi: range.sfi, length: 256), profile) } catch where !records.isEmpty {
+                do { (r, sent) = try send(.readRecord(n, sfi: range.sfi, length: 256), profile) } catch  where !records.isEmpty {
                     var result = StepResult.answered(.records(records))
                     result.interrupted = ReadError(error)
                     return result

@@ -303,12 +303,17 @@ public enum ProfileLoader {
                 let dm = r.mapping(dn, "\(path).dol", allowed: ["list", "template"])
             {
                 let dg = { (k: String) in dm.first { $0.key == k }?.node }
-                if dg("list") == nil { r.issue(dn, "\(path).dol.list", "required key 'list' is missing (where the card's data object list is)") }
+                if dg("list") == nil {
+                    r.issue(dn, "\(path).dol.list", "required key 'list' is missing (where the card's data object list is)")
+                }
                 var template: UInt8? = nil
                 if let t = dg("template"), let b = r.hex(t, "\(path).dol.template") {
                     if b.count == 1 { template = b[0] } else { r.issue(t, "\(path).dol.template", "a template tag is one byte, e.g. 83") }
                 }
-                if !c.data.isEmpty { r.issue(dn, "\(path).dol", "the command's data comes from the list: write the command without data, e.g. \"80 A8 00 00\"") }
+                if !c.data.isEmpty {
+                    r.issue(
+                        dn, "\(path).dol", "the command's data comes from the list: write the command without data, e.g. \"80 A8 00 00\"")
+                }
                 if let list = DependentStepParser.reference(dg("list"), "\(path).dol.list", r) {
                     action = .iso7816(.dependent(.dolCommand(c, dol: list, template: template)))
                 }
@@ -535,7 +540,8 @@ public enum ProfileLoader {
     static func parseTrips(_ node: Node, _ r: YAMLReader, _ fields: FieldParser, path: String = "trips") -> TripSpec? {
         let nested = path != "trips"
         let keys =
-            ["from", "record-length", "fields", "skip-empty", "skip-when-zero", "join", "dol"] + (nested ? [] : ["credit-kinds", "order", "more"])
+            ["from", "record-length", "fields", "skip-empty", "skip-when-zero", "join", "dol"]
+            + (nested ? [] : ["credit-kinds", "order", "more"])
         guard let m = r.mapping(node, path, allowed: keys) else { return nil }
         let g = { (k: String) in m.first { $0.key == k }?.node }
         guard let from = r.string(g("from"), "\(path).from") else {

@@ -148,7 +148,8 @@ enum ProfileValidator {
             guard case .answer(let name, let tlv) = f.source else { return }
             guard let s = step(name) else {
                 r.issues.append(
-                    issue(r, f.line, "\(path).from", "no step is named '\(name)' (steps: \(p.allSteps.map(\.name).joined(separator: ", ")))"))
+                    issue(
+                        r, f.line, "\(path).from", "no step is named '\(name)' (steps: \(p.allSteps.map(\.name).joined(separator: ", ")))"))
                 return
             }
             if s.isRecords && f.record == nil {

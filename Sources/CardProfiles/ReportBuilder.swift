@@ -500,12 +500,16 @@ public struct ReportBuilder {
             guard let bytes = ref.bytes(in: answers) else {
                 // Records without their layout: nothing can be said of them (cardpeek shows them raw).
                 if !records.isEmpty {
-                    warnings.append(.init(field: "trips", reason: "\(records.count) record(s) of '\(t.from)' left out: the card gave no layout for them (\(ref))"))
+                    warnings.append(
+                        .init(
+                            field: "trips",
+                            reason: "\(records.count) record(s) of '\(t.from)' left out: the card gave no layout for them (\(ref))"))
                 }
                 return []
             }
             do { dol = try DataObjectList(bytes) } catch {
-                warnings.append(.init(field: "trips", reason: "\(ref) is not a data object list (\(error.message)): the records are left out"))
+                warnings.append(
+                    .init(field: "trips", reason: "\(ref) is not a data object list (\(error.message)): the records are left out"))
                 return []
             }
         }

@@ -99,7 +99,9 @@ public enum TranscriptReplay {
         if let text = transcript[header: .terminal] {
             guard let fixed = TerminalSettings.fixedValues(header: text) else {
                 let line = (transcript.headers.firstIndex { $0.key == Transcript.HeaderKey.terminal.rawValue } ?? 0) + 2
-                throw TranscriptError(file: file, line: line, column: 1, reason: "'# terminal:' is TAG=HEX pairs separated by spaces, e.g. 9A=261124 9F37=1A2B3C4D, not '\(text)'")
+                throw TranscriptError(
+                    file: file, line: line, column: 1,
+                    reason: "'# terminal:' is TAG=HEX pairs separated by spaces, e.g. 9A=261124 9F37=1A2B3C4D, not '\(text)'")
             }
             reader.terminal.fixed = fixed
         }

@@ -106,7 +106,8 @@ struct TestCommand: ParsableCommand {
         do {
             let t = try Transcript(parsing: try TextFile.read(file), file: file)
             let outcome = try TranscriptReplay.run(
-                t, file: file, registry: registry, explicit: profiles.profile, showsPersonalData: profiles.showPersonal, showsFullNumbers: profiles.showPAN)
+                t, file: file, registry: registry, explicit: profiles.profile, showsPersonalData: profiles.showPersonal,
+                showsFullNumbers: profiles.showPAN)
             if !outcome.unused.isEmpty { throw TranscriptReplay.Failure.unusedExchanges(file: file, lines: outcome.unused.map(\.line)) }
             switch outcome.result.error {
             case nil, .transport?: break  // a recorded removal gives an expected partial report

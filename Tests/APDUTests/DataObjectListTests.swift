@@ -28,11 +28,12 @@ import Testing
         #expect(dol.split([0x24, 0x11]).isEmpty)  // a truncated record holds no whole value
     }
 
-    @Test(arguments: [
-        [0x9F],  // a multi-byte tag cut short
-        [0x9F, 0x66],  // a tag without its length
-        [0x9A, 0x81, 0x01],  // BER long form: not a DOL length
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            [0x9F],  // a multi-byte tag cut short
+            [0x9F, 0x66],  // a tag without its length
+            [0x9A, 0x81, 0x01],  // BER long form: not a DOL length
+        ] as [[UInt8]])
     func malformedListsAreErrors(_ bytes: [UInt8]) {
         #expect(throws: BERTLV.ParseError.self) { try DataObjectList(bytes) }
     }
@@ -56,19 +57,22 @@ import Testing
 
     @Test func track2KeepsExpiryAndServiceCodeAndHidesTheDiscretionaryData() {
         // 57: 4761739001010010 D 2805 201 1234567890123 F
-        let t2: [UInt8] = [0x47, 0x61, 0x73, 0x90, 0x01, 0x01, 0x00, 0x10, 0xD2, 0x80, 0x52, 0x01, 0x12, 0x34, 0x56, 0x78, 0x90, 0x12, 0x3F]
+        let t2: [UInt8] = [
+            0x47, 0x61, 0x73, 0x90, 0x01, 0x01, 0x00, 0x10, 0xD2, 0x80, 0x52, 0x01, 0x12, 0x34, 0x56, 0x78, 0x90, 0x12, 0x3F,
+        ]
         let answer: [UInt8] = [0x77, UInt8(t2.count + 2), 0x57, UInt8(t2.count)] + t2
         let hidden = Set(CardholderDataRedaction.positions(in: answer))
         let kept = (0..<answer.count).filter { !hidden.contains($0) }.map { answer[$0] }
         #expect(kept == [0x77, 0x15, 0x57, 0x13, 0x47, 0x61, 0x73, 0x00, 0x10, 0xD2, 0x80, 0x52, 0x01])
     }
 
-    @Test(arguments: [
-        [0x24, 0x11, 0x18, 0x5A, 0x02, 0x12, 0x34],  // a raw log record: not a template
-        [0x70, 0x05, 0x5A, 0x08, 0x47],  // a template that lies about its length
-        [0x70, 0x02, 0x5A],  // cut short inside
-        [],
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            [0x24, 0x11, 0x18, 0x5A, 0x02, 0x12, 0x34],  // a raw log record: not a template
+            [0x70, 0x05, 0x5A, 0x08, 0x47],  // a template that lies about its length
+            [0x70, 0x02, 0x5A],  // cut short inside
+            [],
+        ] as [[UInt8]])
     func answersThatAreNotWholeTemplatesAreLeftAlone(_ bytes: [UInt8]) {
         #expect(CardholderDataRedaction.positions(in: bytes).isEmpty)
     }
@@ -79,7 +83,10 @@ import Testing
         let text = recorder.transcript(headers: []).serialized()
         #expect(text.contains("5A 08 47 61 73 .. .. .. 00 10 5F 24 03 28 05 31 5F 20 08 .. .. .. .. .. .. .. .. 90 00"))
         let back = try Transcript(parsing: text)
-        guard case .response(let bytes) = back.entries[0].outcome else { Issue.record("no response"); return }
+        guard case .response(let bytes) = back.entries[0].outcome else {
+            Issue.record("no response")
+            return
+        }
         #expect(bytes[7...9] == [0, 0, 0] && back.entries[0].hidden == [7, 8, 9] + Array(21..<29))
         #expect(back.serialized() == text)  // hidden bytes stay hidden when written again
         let raw = RecordingChannel(wrapping: FixedChannel(answer: record + [0x90, 0x00]), redactSecrets: false, recordsTimings: false)

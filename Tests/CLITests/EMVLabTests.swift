@@ -38,7 +38,7 @@ import Testing
         ),
         (
             "emv-phone-wallet-image.json",
-            [#""name": "VISA""#, #""pan": "489537******5678""#, #""expiry": "2027-11""#, #""atc": 3"#, #""trips": []"#],
+            [#""name": "VISA""#, #""pan": "489537******5671""#, #""expiry": "2027-11""#, #""atc": 3"#, #""trips": []"#],
             [#""pinTriesLeft""#]
         ),
     ]
@@ -72,7 +72,9 @@ import Testing
             #expect(full.stdout.contains(#""pan": "4761730000000010""#))  // the hidden digits replay as zeros
 
             let raw = NSTemporaryDirectory() + "cardscan-emv-visa-raw.apdu"
-            let again = try Lab.cardscan(["scan", "--profile", "emv", "--json", "--show-pan", "--record", raw, "--record-raw", "--timeout", "5"])
+            let again = try Lab.cardscan([
+                "scan", "--profile", "emv", "--json", "--show-pan", "--record", raw, "--record-raw", "--timeout", "5",
+            ])
             #expect(again.stdout.contains(#""pan": "4761739001010010""#))
             #expect(try String(contentsOfFile: raw, encoding: .utf8).contains("47 61 73 90 01 01 00 10"))
             let trace = try Lab.cardscan(["scan", "--profile", "emv", "--trace", "--timeout", "5"])

@@ -73,9 +73,14 @@ import Testing
         #expect(result.error == nil, "\(String(describing: result.error))")
         let json = try #require(result.report).json.serialized()
         #expect(json.contains(#""card":{"label":"A","pan":"476173******0010","expiry":"2028-05"}"#), "\(json)")
-        #expect(json.contains(#""applications":[{"label":"A","pan":"476173******0010","expiry":"2028-05"},{"label":"B","pan":"541333******0434"}]"#))
+        #expect(
+            json.contains(
+                #""applications":[{"label":"A","pan":"476173******0010","expiry":"2028-05"},{"label":"B","pan":"541333******0434"}]"#))
         // Newest first; the refund positive; each trip names its application.
-        #expect(json.contains(#""trips":[{"time":"2024-11-19","amount":1999,"kind":"refund","application":"A"},{"time":"2024-11-18","amount":-450,"kind":"purchase","application":"A"}]"#), "\(json)")
+        #expect(
+            json.contains(
+                #""trips":[{"time":"2024-11-19","amount":1999,"kind":"refund","application":"A"},{"time":"2024-11-18","amount":-450,"kind":"purchase","application":"A"}]"#
+            ), "\(json)")
         #expect(json.contains(#""hidden":["card.pan","applications[1].card.pan"]"#))
     }
 
@@ -83,7 +88,8 @@ import Testing
         let p = try load(Self.yaml)
         var lines = ["# cardscan transcript 1"]
         for (c, r) in Self.exchanges { lines += ["> " + c, "< " + r] }
-        let engine = ProfileEngine(session: CardSession(exchange: CardExchange(channel: ReplayChannel(try Transcript(parsing: lines.joined(separator: "\n"))))))
+        let engine = ProfileEngine(
+            session: CardSession(exchange: CardExchange(channel: ReplayChannel(try Transcript(parsing: lines.joined(separator: "\n"))))))
         engine.showsFullNumbers = true
         let json = try #require(engine.read(p).report).json.serialized()
         #expect(json.contains(#""pan":"4761739001010010""#) && !json.contains("hidden"))
@@ -120,16 +126,19 @@ import Testing
         #expect(reason.description.contains(why), "\(reason)")
     }
 
-    @Test(arguments: [
-        ("47 61 73 90 01 01 00 10 D2 80", "pan", "4761739001010010"),
-        ("47 61 73 90 01 01 00 10 D2 80", "expiry", nil),  // cut short after the separator
-        ("47 61 73 90 01 01 00 10 D2 81 32 01", "expiry", nil),  // month 13
-        ("47 6A 73 90 D2 80 52 01", "pan", nil),  // a non-digit in the PAN
-        ("47 61 73 90 01 01 00 10", "expiry", nil),  // no separator
-        ("FF", "pan", nil),  // nothing but padding
-    ] as [(String, String, String?)])
+    @Test(
+        arguments: [
+            ("47 61 73 90 01 01 00 10 D2 80", "pan", "4761739001010010"),
+            ("47 61 73 90 01 01 00 10 D2 80", "expiry", nil),  // cut short after the separator
+            ("47 61 73 90 01 01 00 10 D2 81 32 01", "expiry", nil),  // month 13
+            ("47 6A 73 90 D2 80 52 01", "pan", nil),  // a non-digit in the PAN
+            ("47 61 73 90 01 01 00 10", "expiry", nil),  // no separator
+            ("FF", "pan", nil),  // nothing but padding
+        ] as [(String, String, String?)])
     func track2PartsAndMalformedTrack2(_ hex: String, _ part: String, _ expected: String?) throws {
-        let spec = try #require(try load(profileYAML("steps: [{ command: \"00 CA 00 57 00\", as: t }]\ncard: { x: { from: t, type: track2, part: \(part) } }")).card.first?.spec)
+        let spec = try #require(
+            try load(profileYAML("steps: [{ command: \"00 CA 00 57 00\", as: t }]\ncard: { x: { from: t, type: track2, part: \(part) } }"))
+                .card.first?.spec)
         let value = try? FieldDecoder.decode(spec, from: try Hex.parse(hex), answer: "t")
         #expect(value.flatMap { $0 }?.description == expected)
     }
@@ -152,10 +161,16 @@ import Testing
         ("steps:\n  - select: { aid: A0 }\n    as: e\n    dol: { list: e }\n", "'dol' builds the data of a `command` step"),
         ("terminal: { 9F1A: { number: 1, option: planet } }\nsteps: [{ select: { aid: A0 }, as: e }]\n", "unknown option 'planet'"),
         ("steps:\n  - read-records: { locator: [gpo], sfi: 1 }\n    as: e\n", "'sfi' does not apply"),
-        ("steps:\n  - for-each: { list: d, tag: 61 }\n    as: e\n    steps:\n      - for-each: { list: e, tag: 4F }\n        as: f\n        steps: [{ select: { aid: A0 }, as: g }]\n", "do not nest"),
+        (
+            "steps:\n  - for-each: { list: d, tag: 61 }\n    as: e\n    steps:\n      - for-each: { list: e, tag: 4F }\n        as: f\n        steps: [{ select: { aid: A0 }, as: g }]\n",
+            "do not nest"
+        ),
         ("steps: [{ select: { aid: A0 }, as: e }]\ncard: { x: { tag: ZZ } }\n", "not a BER-TLV tag"),
         ("steps:\n  - select: { aid-from: \"fci:6F/84\" }\n    as: e\n", "no step is named 'fci'"),
-        ("steps:\n  - command: \"80 A8 00 00\"\n    dol: { list: \"later:9F38\" }\n    as: e\n  - select: { aid: A0 }\n    as: later\n", "'later' is read after this step"),
+        (
+            "steps:\n  - command: \"80 A8 00 00\"\n    dol: { list: \"later:9F38\" }\n    as: e\n  - select: { aid: A0 }\n    as: later\n",
+            "'later' is read after this step"
+        ),
     ])
     func malformedDependentStepsNameTheirPlace(_ body: String, _ message: String) {
         do {

@@ -44,12 +44,15 @@ enum Targets {
             // with 00 feeds the rest to the DOL parser and the cardholder-data redaction alone.
             if b.first == 0 {
                 let rest = Array(b.dropFirst())
-                if let dol = try? DataObjectList(rest) { _ = dol.split(rest) + [(TLVTag(bytes: [0x9A]), dol.values { _, n in ([0x12], n % 2 == 0) })] }
+                if let dol = try? DataObjectList(rest) {
+                    _ = dol.split(rest) + [(TLVTag(bytes: [0x9A]), dol.values { _, n in ([0x12], n % 2 == 0) })]
+                }
                 _ = CardholderDataRedaction.positions(in: rest)
                 return
             }
             guard let emv = try? Fuzz.registry.resolve("emv") else { return }
-            let connection = CardConnection(card: .iso7816(.init(atr: [0x3B, 0x02, 0x14, 0x50])), channel: ScriptedChannel(b), reader: "fuzz")
+            let connection = CardConnection(
+                card: .iso7816(.init(atr: [0x3B, 0x02, 0x14, 0x50])), channel: ScriptedChannel(b), reader: "fuzz")
             var reader = CardReader(registry: Fuzz.registry, profile: emv)
             reader.recordsTranscript = true
             let outcome = reader.read(connection)
