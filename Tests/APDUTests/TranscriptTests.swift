@@ -41,7 +41,7 @@ import Testing
         ("# cardscan transcript 1\n< 90 00\n", 2, "answer without a command"),
         ("# cardscan transcript 1\n> 00 A\n", 2, "odd number of hex digits"),
         ("# cardscan transcript 1\n> 00 A4\n< 9G 00\n", 3, "'G' is not hex"),
-        ("# cardscan transcript 1\n> 00 A4\n< .. 00\n", 3, "'..' is only allowed in commands"),
+        ("# cardscan transcript 1\n> 00 A4\n< .. 00\n", 3, "'..' hides an answer's data, never its status word"),
         ("# cardscan transcript 1\n> 00 A4\n! exploded\n", 3, "unknown event"),
         ("# cardscan transcript 2\n", 1, "unsupported transcript version"),
         ("> 00 A4\n< 90 00\n", 1, "the first line must be"),

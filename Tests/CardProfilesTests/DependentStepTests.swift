@@ -84,6 +84,14 @@ import Testing
         #expect(json.contains(#""hidden":["card.pan","applications[1].card.pan"]"#))
     }
 
+    /// Visa's proprietary log entry DF60 in place of 9F4D: the same log, found by the other tag.
+    @Test func visasLogEntryDF60() throws {
+        let p = try load(Self.yaml.replacingOccurrences(of: "tag: 9F4D", with: "tag: [9F4D, DF60]"))
+        let exchanges = Self.exchanges.map { ($0.0, $0.1.replacingOccurrences(of: "9F 4D 02 0B 02", with: "DF 60 02 0B 02")) }
+        let json = try #require(try run(p, exchanges).report).json.serialized()
+        #expect(json.contains(#""time":"2024-11-19","amount":1999,"kind":"refund","application":"A""#), "\(json)")
+    }
+
     @Test func theWholePANWhenAsked() throws {
         let p = try load(Self.yaml)
         var lines = ["# cardscan transcript 1"]

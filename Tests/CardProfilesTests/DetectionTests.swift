@@ -69,14 +69,15 @@ import Testing
             Issue.record("expected unrecognised")
             return
         }
-        // The ISO 7816 profiles: 8 byte-layout, 8 Calypso, 3 KS X 6924 and 21 DESFire (they travel in APDUs).
-        #expect(tried.count == 40)
+        // The ISO 7816 profiles: 8 byte-layout, 8 Calypso, 3 KS X 6924, 21 DESFire (they travel in
+        // APDUs) and emv.
+        #expect(tried.count == 41)
         #expect(tried.prefix(while: { $0 != "opal" }).suffix(3) == ["snapper", "cashbee", "t-money"])  // order 150–160
-        // The DESFire profiles last, by order 170–190.
+        // The DESFire profiles by order 170–190, then emv (900): a transit card with a PPSE is its own profile's first.
         #expect(
-            tried.suffix(21) == [
+            tried.suffix(22) == [
                 "opal", "clipper", "orca", "magnacarta", "hsl", "waltti", "intercard", "myki", "istanbulkart", "at-hop", "nol", "holo",
-                "hop-fastpass", "presto", "tpf", "nortic", "nextfare-desfire", "adelaide-metrocard", "hafilat", "tampere", "hsl-v1",
+                "hop-fastpass", "presto", "tpf", "nortic", "nextfare-desfire", "adelaide-metrocard", "hafilat", "tampere", "hsl-v1", "emv",
             ])
         #expect(outcome.result.error?.isNotRecognised == true)
     }

@@ -165,6 +165,10 @@ import Testing
         "FF 00 00 00 0A 0C 06 01 2E 4C D0 1A 2B 3C 4D", "FF 00 00 00 02 D4 40",
         // FeliCa frames belong in felica steps, even read-only ones: a profile's ISO 7816 commands never carry them.
         "FF 00 00 00 10 10 06 01 2E 4C D0 1A 2B 3C 4D 01 8B 00 01 80 00",
+        // EMV: GENERATE AC, VERIFY (a wrong PIN counts down), PIN CHANGE, EXTERNAL AUTHENTICATE,
+        // COMPUTE CRYPTOGRAPHIC CHECKSUM, APPLICATION/CARD BLOCK (docs/cards/emv.md).
+        "80 AE 80 00 00", "00 20 00 80 08 24 12 34 FF FF FF FF FF", "84 24 00 00 00", "00 82 00 00 00", "80 2A 8E 80 04 00 00 00 01 00",
+        "84 1E 00 00 00", "84 16 00 00 00",
     ])
     func writeCommandsAreRefused(_ hex: String) {
         let yaml = profileYAML("steps:\n  - command: \"\(hex)\"\n    as: x\n")
