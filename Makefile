@@ -60,6 +60,10 @@ fuzz:
 fuzz-smoke:
 	FUZZ_SECONDS=3 scripts/fuzz.sh
 
+## two-clients: `cardscan watch` reads 200 taps while a pyscard client SELECTs on the same reader (docs/reliability.md)
+two-clients: setup build
+	CARDSCAN_BIN=$(BIN) scripts/two-clients.sh
+
 ## soak: 1,000 taps on each of two virtual readers through one `cardscan watch` (about 20 minutes; SOAK_TAPS=50 is the quick form)
 soak: build
 	CARDSCAN_BIN=$(BIN) scripts/soak.sh

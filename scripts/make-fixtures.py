@@ -94,7 +94,7 @@ def pboc_log(t, trips, all_records, sfi=0x18):
 
 def shanghai():
     info = ef15("2000", "12345678", "20190301", "20290301")
-    # 1. Full read, record by record, EF 0x15 in the FCI: 13 exchanges.
+    # 1. Full read, record by record, EF 0x15 in the FCI: 14 exchanges.
     t = T("shanghai-transit", SH_ATR)
     t.x(SELECT_CU, fci(CU_AID, info) + OK).x("80 5C 00 02 04", h("8000164E") + OK)
     pboc_log(t, SH_TRIPS, all_records=False).write("shanghai-transit/full-read.apdu")

@@ -66,10 +66,18 @@ struct Watch: ParsableCommand {
         }
     }
 
-    /// Reads and prints one card; a failure is reported and watching goes on.
+    /// Reads and prints one card; a failure is reported and watching goes on. A read whose
+    /// very first command the reader could not carry (a card just laid down, a reader still
+    /// settling: `SCARD_E_NOT_TRANSACTED`) is tried once more on a new connection before it
+    /// counts as failed: nothing was read, so nothing is read twice.
     private func readOne(_ settings: ScanSettings, _ table: CSVOutput?, _ connect: () throws -> CardConnection) {
         do {
-            try settings.print(try settings.read(try connect()), json: false, jsonl: quiet, csv: table)
+            var outcome = try settings.read(try connect())
+            if outcome.report == nil, outcome.exchanges <= 1, case .transport? = outcome.error {
+                if settings.trace || settings.verbose { eprint("The reader could not carry the first command: reading again") }
+                if let again = try? settings.read(try connect()) { outcome = again }
+            }
+            try settings.print(outcome, json: false, jsonl: quiet, csv: table)
             if !quiet { out("") }
         } catch let e as ExitCode {
             _ = e  // a failed read was reported; keep watching

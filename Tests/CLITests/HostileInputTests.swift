@@ -63,4 +63,32 @@ import Testing
         #expect(r.status == 0, "\(r.stderr.prefix(300))")
         #expect(r.stdout.contains("ok (many, 10000 steps)"), "\(r.stdout)")
     }
+
+    /// A card image of 100,000 files (100 applications of 1,000 record files each): cardsim
+    /// loads it and answers a SELECT of the last application and file, and its READ RECORD,
+    /// through pcscd (docs/reliability.md §Limits has the time it took).
+    @Test func aCardImageWithAHundredThousandFilesIsServed() throws {
+        let path = temporary("many-files.json")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var dfs: [String] = []
+        for d in 0..<100 {
+            var efs: [String] = []
+            efs.reserveCapacity(1_000)
+            for e in 0..<1_000 { efs.append(String(format: "{\"fid\": \"%04X\", \"records\": [\"%02X %02X\"]}", 0x1000 + e, d, e & 0xFF)) }
+            dfs.append(String(format: "{\"aid\": \"A0 00 00 00 01 %02X\", \"fid\": \"%04X\", \"files\": [", d, 0x0100 + d) + efs.joined(separator: ", ") + "]}")
+        }
+        let image = "{\"technology\": \"iso7816\", \"atr\": \"3B 80 80 01 01\", \"files\": [" + dfs.joined(separator: ", ") + "]}"
+        try image.write(toFile: path, atomically: true, encoding: .utf8)
+        try Lab.exclusive {
+            let started = Date()
+            let card = try Lab.Card(path)
+            defer { card.stop() }
+            // The last application (63) and its last file (1000 - 1 = 0x3E7 after 0x1000).
+            let r = try Lab.cardscan(["apdu", "00 A4 04 0C 06 A0 00 00 00 01 63", "00 A4 02 0C 02 13 E7", "00 B2 01 04 00"], timeout: 60)
+            let seconds = Date().timeIntervalSince(started)
+            print("hostile input: a 100,000-file image loaded, served and read in \(String(format: "%.2f", seconds)) s")
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stdout.contains("63 E7 90 00"), "\(r.stdout)")
+        }
+    }
 }

@@ -41,9 +41,14 @@ public enum Lab {
 
     /// Runs `body` holding the lab lock, with pcscd running.
     public static func exclusive<T>(_ body: () throws -> T) throws -> T {
-        let fd = open("/tmp/cardscan-lab.lock", O_CREAT | O_RDWR, 0o666)
+        let fd = open("/tmp/cardscan-lab.lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o666)
         guard fd >= 0 else { throw LabError("cannot open /tmp/cardscan-lab.lock") }
-        flock(fd, LOCK_EX)
+        var locked = flock(fd, LOCK_EX)
+        while locked != 0 && errno == EINTR { locked = flock(fd, LOCK_EX) }
+        guard locked == 0 else {
+            close(fd)
+            throw LabError("cannot lock /tmp/cardscan-lab.lock: \(String(cString: strerror(errno)))")
+        }
         defer {
             flock(fd, LOCK_UN)
             close(fd)
@@ -58,11 +63,25 @@ public enum Lab {
         return try body()
     }
 
-    /// The environment a lab child starts with: this process's, without libnfc settings (all
-    /// test targets share this process, and one test's in-process `setenv LIBNFC_DEVICE` must
-    /// not give another test's child a device it did not ask for), plus `extra`.
+    /// A home of the test run's own (`HOME`, `XDG_CONFIG_HOME`): a developer's
+    /// `~/.config/cardscan/profiles` and trusted-profiles list never reach a test's child.
+    public static let home: String = {
+        let dir = NSTemporaryDirectory() + "cardscan-test-home-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: dir + "/.config", withIntermediateDirectories: true)
+        return dir
+    }()
+
+    /// The environment a lab child starts with: this process's, without libnfc settings (a
+    /// developer's `LIBNFC_DEVICE` must not give a test's child a device it did not ask for:
+    /// a test passes its own in `extra`), without the user's
+    /// `CARDSCAN_*` settings (a default reader, profile folders; the lab's own are kept), with
+    /// the test run's own home, plus `extra`.
     public static func childEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
-        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LIBNFC_") }
+        var env = ProcessInfo.processInfo.environment.filter { e in
+            !e.key.hasPrefix("LIBNFC_") && !(e.key.hasPrefix("CARDSCAN_") && !e.key.hasPrefix("CARDSCAN_LAB"))
+        }
+        env["HOME"] = home
+        env["XDG_CONFIG_HOME"] = home + "/.config"
         for (k, v) in extra { env[k] = v }
         return env
     }

@@ -15,16 +15,11 @@ import Testing
         try Lab.exclusive {
             let pn532 = try Lab.PN532(suica)
             defer { pn532.stop() }
-            // In-process libnfc reads its settings from this process's environment: set them for
-            // this test only (all test targets share one process).
-            setenv("LIBNFC_AUTO_SCAN", "false", 1)
-            setenv("LIBNFC_DEVICE", pn532.connectionString, 1)
-            defer {
-                unsetenv("LIBNFC_DEVICE")
-                unsetenv("LIBNFC_AUTO_SCAN")
-            }
-            #expect(NFCDevice.list() == [pn532.connectionString])
-            #expect(NFCDevice.list(probe: false) == [pn532.connectionString])  // a configured device needs no scan
+            // libnfc reads its device list from the environment: a child process gets its own
+            // (all test targets share this process, whose environment no test changes).
+            let listed = try Lab.cardscan(
+                ["readers", "--json"], environment: ["LIBNFC_AUTO_SCAN": "false", "LIBNFC_DEVICE": pn532.connectionString])
+            #expect(listed.stdout.contains(pn532.connectionString), "\(listed.stdout)\(listed.stderr)")
             let device = try NFCDevice(connectionString: pn532.connectionString)
             #expect(device.connectionString == pn532.connectionString)
             let target = try #require(try device.pollFeliCa(systemCode: 0x0003))
