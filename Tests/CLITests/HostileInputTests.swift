@@ -75,7 +75,9 @@ import Testing
             var efs: [String] = []
             efs.reserveCapacity(1_000)
             for e in 0..<1_000 { efs.append(String(format: "{\"fid\": \"%04X\", \"records\": [\"%02X %02X\"]}", 0x1000 + e, d, e & 0xFF)) }
-            dfs.append(String(format: "{\"aid\": \"A0 00 00 00 01 %02X\", \"fid\": \"%04X\", \"files\": [", d, 0x0100 + d) + efs.joined(separator: ", ") + "]}")
+            dfs.append(
+                String(format: "{\"aid\": \"A0 00 00 00 01 %02X\", \"fid\": \"%04X\", \"files\": [", d, 0x0100 + d)
+                    + efs.joined(separator: ", ") + "]}")
         }
         let image = "{\"technology\": \"iso7816\", \"atr\": \"3B 80 80 01 01\", \"files\": [" + dfs.joined(separator: ", ") + "]}"
         try image.write(toFile: path, atomically: true, encoding: .utf8)

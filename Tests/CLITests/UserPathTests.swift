@@ -1,0 +1,98 @@
+import Foundation
+import LabSupport
+import Testing
+
+/// What a user types that no other test covers (issue 15's list): a reader by index and by
+/// `CARDSCAN_READER`, a profile by file and an unknown one, a healthy `doctor`, `apdu
+/// --allow-write`, a lenient replay that succeeds, and `watch`'s text output ended by Ctrl-C.
+@Suite(.serialized) struct UserPathTests {
+    let shanghai = Lab.fixture("shanghai-transit/full-read.apdu")
+
+    @Test func aReaderByIndexAndByEnvironment() throws {
+        try Lab.exclusive {
+            let card = try Lab.Card(shanghai, slot: 1)
+            defer { card.stop() }
+            let byIndex = try Lab.cardscan(["--json", "-r", "1", "--timeout", "5"])
+            #expect(byIndex.status == 0 && byIndex.stdout.contains(#""balance": {"#), "\(byIndex.stderr)")
+            let empty = try Lab.cardscan(["--json", "-r", "0", "--timeout", "1"])
+            #expect(empty.status == 75, "\(empty.stderr)")  // the card is on the other reader
+            let byEnvironment = try Lab.cardscan(["--json", "--timeout", "5"], environment: ["CARDSCAN_READER": "00 01"])
+            #expect(
+                byEnvironment.status == 0 && byEnvironment.stdout.contains(#""profile": "shanghai-transit""#), "\(byEnvironment.stderr)")
+            let wrongEnvironment = try Lab.cardscan(["--timeout", "1"], environment: ["CARDSCAN_READER": "no such reader"])
+            #expect(wrongEnvironment.status == 64 && wrongEnvironment.stderr.contains("no such reader"), "\(wrongEnvironment.stderr)")
+        }
+    }
+
+    @Test func aProfileByFileAndAnUnknownProfile() throws {
+        let dir = NSTemporaryDirectory() + "cardscan-profile-file-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = dir + "/my-shanghai.yaml"
+        let text = try String(contentsOfFile: Lab.root + "/profiles/shanghai-transit.yaml", encoding: .utf8)
+        try text.replacingOccurrences(of: "id: shanghai-transit", with: "id: my-shanghai").write(
+            toFile: file, atomically: true, encoding: .utf8)
+        let replay = try Lab.cardscan(["replay", "--json", "--profile", file, shanghai])
+        #expect(replay.status == 0 && replay.stdout.contains(#""profile": "my-shanghai""#), "\(replay.stderr)")
+        let unknown = try Lab.cardscan(["replay", "--profile", "nosuch", shanghai])
+        #expect(unknown.status == 66 && unknown.stderr.contains("no profile named 'nosuch'"), "\(unknown.stderr)")
+        let missingFile = try Lab.cardscan(["replay", "--profile", dir + "/absent.yaml", shanghai])
+        #expect(missingFile.status == 66, "\(missingFile.stderr)")
+    }
+
+    @Test func aHealthyDoctorAndAWriteTheUserAskedFor() throws {
+        try Lab.exclusive {
+            let card = try Lab.Card(shanghai)
+            defer { card.stop() }
+            let doctor = try Lab.cardscan(["doctor"])
+            #expect(doctor.status == 0, "\(doctor.stdout)\(doctor.stderr)")
+            #expect(
+                doctor.stdout.contains("ok   pcscd is running") && doctor.stdout.contains("Virtual PCD 00 00 [card]"), "\(doctor.stdout)")
+            // UPDATE BINARY: refused without the flag; sent with it (the transcript card does not know it: 6D 00).
+            let refused = try Lab.cardscan(["apdu", "00 D6 00 00 01 00"])
+            #expect(refused.status == 64 && refused.stderr.contains("--allow-write"), "\(refused.stderr)")
+            let sent = try Lab.cardscan(["apdu", "--allow-write", "00 D6 00 00 01 00"])
+            #expect(
+                sent.status == 0 && sent.stdout.contains("> 00 D6 00 00 01 00") && sent.stdout.contains("< 6D 00"),
+                "\(sent.stdout)\(sent.stderr)")
+        }
+    }
+
+    /// A transcript with an exchange the profile no longer sends: strict replay fails, lenient
+    /// replay reads the card.
+    @Test func aLenientReplaySucceeds() throws {
+        let text = try String(contentsOfFile: shanghai, encoding: .utf8) + "> 00 B0 00 00 10\n< 6A 82\n"
+        let file = try Lab.writeTranscript(text, name: "extra-exchange")
+        let strict = try Lab.cardscan(["replay", file])
+        #expect(strict.status == 65 && strict.stderr.contains("stopped before 1 recorded exchange"), "\(strict.stderr)")
+        let lenient = try Lab.cardscan(["replay", "--lenient", "--json", file])
+        #expect(lenient.status == 0 && lenient.stdout.contains(#""amount": 5710"#), "\(lenient.stderr)")
+    }
+
+    /// `watch` prints each card as text and stops at Ctrl-C (SIGINT), at once.
+    @Test func watchPrintsTextAndStopsAtControlC() throws {
+        try Lab.exclusive {
+            let card = try Lab.Card(shanghai)
+            defer { card.stop() }
+            let out = NSTemporaryDirectory() + "watch-text-\(UUID().uuidString)"
+            let fd = open(out, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
+            let watch = try Subprocess(
+                [Lab.binDir + "/cardscan", "watch"], environment: Lab.childEnvironment(["NO_COLOR": "1"]), stdout: fd, stderr: fd)
+            close(fd)
+            defer {
+                watch.terminate()
+                try? FileManager.default.removeItem(atPath: out)
+            }
+            let deadline = Date().addingTimeInterval(10)
+            var text = ""
+            while Date() < deadline, !text.contains("exchange(s) with the card") {
+                text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+                usleep(20_000)
+            }
+            #expect(text.contains("Watching for cards (Ctrl-C to stop)…") && text.contains("  Balance  ¥57.10"), "\(text)")
+            kill(watch.pid, SIGINT)
+            let status = watch.wait(timeout: 5)
+            #expect(status == 128 + SIGINT, "watch did not stop at SIGINT (status \(String(describing: status)))")
+        }
+    }
+}
