@@ -38,9 +38,50 @@ import Testing
         }
     }
 
-    @Test func randomBytesNeverCrash() async {
-        await propertyCheck(count: 2000, input: Gen<UInt8>.uint8().array(of: 0...40)) { bytes in
-            _ = try? ATR(bytes: bytes)
+    /// Random bytes after a valid TS (so the parser gets past the first byte): each either
+    /// parses to an ATR that keeps its bytes and has the historical bytes T0 announces, or is a
+    /// typed error.
+    @Test func randomBytesParseOrGiveATypedError() async {
+        await propertyCheck(count: 2000, input: Gen<Bool>.bool, Gen<UInt8>.uint8().array(of: 0...34)) { direct, tail in
+            let bytes = [direct ? 0x3B : 0x3F] + tail
+            do {
+                let atr = try ATR(bytes: bytes)
+                #expect(atr.bytes == bytes && atr.historicalBytes.count == Int(tail[0] & 0x0F))
+            } catch let error as ATR.ParseError {
+                #expect(!(error.message.isEmpty))
+            } catch {
+                Issue.record("an untyped error: \(error)")
+            }
+        }
+    }
+
+    /// An ATR built to the rules (interface groups as each TD announces, K historical bytes,
+    /// TCK when a protocol other than T=0 is named) always parses back to its parts.
+    @Test func wellFormedATRsParseToTheirParts() async {
+        await propertyCheck(
+            count: 1000, input: Gen<UInt8>.uint8().array(of: 0...3), Gen<UInt8>.uint8().array(of: 0...15), Gen<UInt8>.uint8()
+        ) { protocols, historical, interface in
+            // TD1…: each names a protocol (low nibble) and announces TA/TB/TC from `interface`'s bits.
+            let groups = protocols.map { $0 & 0x0F }
+            let presence = interface & 0x70  // which of TA, TB, TC each group has
+            let interfaceBytes = ([0x10, 0x20, 0x40] as [UInt8]).filter { presence & $0 != 0 }
+            var body: [UInt8] = [(groups.isEmpty ? 0 : 0x80) | presence | UInt8(historical.count)]
+            body += interfaceBytes  // TA1, TB1, TC1
+            for (i, proto) in groups.enumerated() {
+                body.append((i + 1 < groups.count ? 0x80 : 0) | presence | proto)  // TDi, announcing group i+1
+                body += interfaceBytes
+            }
+            body += historical
+            let needsTCK = groups.contains { $0 != 0 }
+            if needsTCK { body.append(body.reduce(0, ^)) }
+            let bytes = [0x3B] + body
+            guard let atr = try? ATR(bytes: bytes) else {
+                Issue.record("a well-formed ATR did not parse: \(bytes.hexString)")
+                return
+            }
+            #expect(atr.historicalBytes == historical)
+            #expect((atr.tck != nil) == needsTCK)
+            #expect(atr.protocols.contains { groups.isEmpty || groups.contains(UInt8($0)) } || groups.isEmpty)
         }
     }
 }

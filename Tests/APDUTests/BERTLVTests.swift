@@ -47,9 +47,39 @@ import Testing
         }
     }
 
-    @Test func randomBytesNeverCrash() async {
+    /// Random bytes either parse to objects whose values are slices of the input, in order and
+    /// whole (written again with their definite lengths, they parse to the same objects), or
+    /// give a typed error.
+    @Test func randomBytesParseOrGiveATypedError() async {
         await propertyCheck(count: 2000, input: Gen<UInt8>.uint8().array(of: 0...64)) { bytes in
-            _ = try? BERTLV.parseAll(bytes)
+            do {
+                let nodes = try BERTLV.parseAll(bytes)
+                let again = nodes.flatMap { $0.tag.bytes + BERTLV.lengthBytes($0.value.count) + $0.value }
+                #expect(try BERTLV.parseAll(again) == nodes)
+                #expect(again.count <= bytes.count)  // BER may write a length longer than needed, never shorter
+            } catch let error as BERTLV.ParseError {
+                #expect(!(error.message.isEmpty))
+            } catch {
+                Issue.record("an untyped error: \(error)")
+            }
+        }
+    }
+
+    /// Objects written with minimal lengths (primitive values of random size, some inside a
+    /// constructed 70) parse back to the same tags and values and re-encode to the same bytes.
+    @Test func encodedObjectsParseBack() async {
+        await propertyCheck(count: 500, input: Gen<UInt8>.uint8().array(of: 0...200).array(of: 1...4), Gen<Bool>.bool) { values, wrap in
+            let tags: [[UInt8]] = [[0x5A], [0x9F, 0x36], [0x5F, 0x20], [0x84]]
+            var encoded: [UInt8] = []
+            for (i, v) in values.enumerated() { encoded += tags[i % tags.count] + BERTLV.lengthBytes(v.count) + v }
+            if wrap { encoded = [0x70] + BERTLV.lengthBytes(encoded.count) + encoded }
+            guard let nodes = try? BERTLV.parseAll(encoded) else {
+                Issue.record("did not parse: \(encoded.hexString)")
+                return
+            }
+            let leaves = wrap ? nodes[0].children : nodes
+            #expect(leaves.map(\.value) == values)
+            #expect(leaves.map(\.tag.bytes) == values.indices.map { tags[$0 % tags.count] })
         }
     }
 

@@ -1,4 +1,5 @@
 import PropertyBased
+import Synchronization
 import Testing
 
 @testable import APDU
@@ -52,14 +53,27 @@ import Testing
         #expect(c2e.le == 65536 && c2e.isExtended)
     }
 
+    /// Commands of every ISO/IEC 7816-3 §12.1 case in like measure: `shape` picks no data, short
+    /// data or extended data, and no Le, a short Le (1…256) or an extended one.
     static let shortOrExtended = zip(
         Gen<UInt8>.uint8(), Gen<UInt8>.uint8(), Gen<UInt8>.uint8(), Gen<UInt8>.uint8(),
-        Gen<UInt8>.uint8().array(of: 0...300), Gen<Int>.int(in: 0...66000), Gen<Bool>.bool)
+        zip(Gen<Int>.int(in: 0...2), Gen<UInt8>.uint8().array(of: 1...300)).map { shape, bytes -> [UInt8] in
+            switch shape {
+            case 0: return []
+            case 1: return Array(bytes.prefix(255))
+            default: return bytes + [UInt8](repeating: 0xAB, count: max(0, 256 - bytes.count))
+            }
+        },
+        zip(Gen<Int>.int(in: 0...2), Gen<Int>.int(in: 1...65536)).map { shape, n -> Int in shape == 0 ? 0 : shape == 1 ? n % 256 + 1 : n },
+        Gen<Bool>.bool)
 
-    /// encode → parse → encode is the identity for every case, short and extended.
+    /// encode → parse → encode is the identity for every case, short and extended; all four
+    /// cases come up.
     @Test func roundTripProperty() async {
+        let seen = Mutex<Set<Int>>([])
         await propertyCheck(count: 400, input: Self.shortOrExtended) { cla, ins, p1, p2, data, leRaw, ext in
             let le: Int? = leRaw == 0 ? nil : min(leRaw, 65536)
+            seen.withLock { _ = $0.insert((data.isEmpty ? 1 : 3) + (le == nil ? 0 : 1)) }
             let command = CommandAPDU(cla: cla, ins: ins, p1: p1, p2: p2, data: data, le: le, forceExtended: ext)
             guard let bytes = try? command.encoded() else {
                 Issue.record("valid command failed to encode")
@@ -74,6 +88,7 @@ import Testing
             #expect(parsed.le == le)
             #expect((try? parsed.encoded()) == bytes)
         }
+        #expect(seen.withLock { $0 } == [1, 2, 3, 4], "cases 1–4 of ISO/IEC 7816-3 §12.1")
     }
 
     /// Random byte strings either parse to a command that re-encodes to the same bytes, or throw.

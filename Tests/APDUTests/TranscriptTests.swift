@@ -59,17 +59,38 @@ import Testing
         }
     }
 
-    @Test func dripFedTranscriptNeverCrashes() {
+    /// Every prefix of a transcript either parses (to at most the whole file's exchanges) or
+    /// gives an error naming a line of that prefix.
+    @Test func dripFedTranscriptParsesOrNamesALine() throws {
         let text = Array(Self.sample.utf8)
+        let whole = try Transcript(parsing: Self.sample).entries.count
         for n in 0..<text.count {
-            _ = try? Transcript(parsing: String(decoding: text.prefix(n), as: UTF8.self))
+            let prefix = String(decoding: text.prefix(n), as: UTF8.self)
+            do {
+                #expect(try Transcript(parsing: prefix).entries.count <= whole)
+            } catch {
+                let lines = prefix.split(separator: "\n", omittingEmptySubsequences: false).count
+                #expect(error.line >= 1 && error.line <= max(lines, 1), "line \(error.line) of \(lines): \(error.reason)")
+            }
         }
     }
 
-    @Test func randomTextNeverCrashes() async {
+    /// Random text either parses to a transcript that writes out and parses back to the same
+    /// exchanges, or gives an error naming a line.
+    @Test func randomTextParsesBackOrNamesALine() async {
         let alphabet = Array("><!# .:0123456789ABCDEFG\nremovd")
         await propertyCheck(count: 1000, input: Gen<Int>.int(in: 0...(alphabet.count - 1)).array(of: 0...80)) { picks in
-            _ = try? Transcript(parsing: "# cardscan transcript 1\n" + String(picks.map { alphabet[$0] }))
+            let text = "# cardscan transcript 1\n" + String(picks.map { alphabet[$0] })
+            do {
+                let t = try Transcript(parsing: text)
+                let again = try Transcript(parsing: t.serialized())
+                #expect(
+                    again.entries.map(\.command) == t.entries.map(\.command) && again.entries.map(\.outcome) == t.entries.map(\.outcome))
+            } catch let error as TranscriptError {
+                #expect(error.line >= 1 && error.line <= text.split(separator: "\n", omittingEmptySubsequences: false).count)
+            } catch {
+                Issue.record("an untyped error: \(error)")
+            }
         }
     }
 

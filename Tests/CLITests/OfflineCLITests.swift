@@ -132,6 +132,9 @@ import Testing
         let update = try cardscan("test", "--update", dir)
         #expect(update.status == 0)
         #expect(try cardscan("test", dir).stdout.hasSuffix("2 passed, 0 failed\n"))
+        // What --update wrote holds the card's values (worked out from its bytes, not read back).
+        let written = try String(contentsOfFile: dir + "/b.expected.json", encoding: .utf8)
+        #expect(written.contains("\"number\": \"1009123456781234\"") && written.contains("\"amount\": 1234"), "\(written)")
     }
 
     /// `--shard I/N` for N = 1, 2, 7: the shards' union is the whole corpus, no transcript twice;
