@@ -46,7 +46,8 @@ public struct Profile: Sendable {
 
     /// Every step, those under a `for-each` too, in file order.
     public var allSteps: [Step] {
-        steps.flatMap { s -> [Step] in
+        guard steps.contains(where: { if case .each = $0.action { return true } else { return false } }) else { return steps }
+        return steps.flatMap { s -> [Step] in
             if case .each(let e) = s.action { return [s] + e.steps }
             return [s]
         }

@@ -181,7 +181,21 @@ public final class ProfileRegistry: @unchecked Sendable {
         try ProfileLoader.load(yaml: try TextFile.read(path), file: path, options: options)
     }
 
-    public var profiles: [Profile] { entries.map(\.profile) }
+    /// Every profile, in file order (made once: detection asks for them on every read).
+    public var profiles: [Profile] {
+        lock.lock()
+        if let cached = profilesCache {
+            lock.unlock()
+            return cached
+        }
+        lock.unlock()
+        let list = entries.map(\.profile)
+        lock.lock()
+        profilesCache = list
+        lock.unlock()
+        return list
+    }
+    private var profilesCache: [Profile]?
 
     /// A profile by id, or by file path (anything with a `/` or a `.yaml`/`.yml` ending).
     public func resolve(_ idOrFile: String) throws -> Profile {

@@ -9,12 +9,18 @@ import APDU
 /// read (an optional step the card refused, a read that stopped early) is simply absent.
 public struct ReportBuilder {
     public let profile: Profile
-    /// Steps by answer name, for their layout and byte order.
-    private let steps: [String: Step]
+    /// The steps, for their layout and byte order by answer name: a handful of short names,
+    /// searched in order (faster than hashing them for a dictionary on every report).
+    private let steps: [Step]
 
     public init(profile: Profile) {
         self.profile = profile
-        steps = Dictionary(profile.allSteps.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        steps = profile.allSteps
+    }
+
+    private func step(_ name: String) -> Step? {
+        for s in steps where s.name == name { return s }
+        return nil
     }
 
     /// An answer or record as its fields see it: bytes reversed when the step says so, and
@@ -26,7 +32,7 @@ public struct ReportBuilder {
 
     /// How the answer of step `name` is read: its bytes reversed or not, and its layout.
     private func reading(_ name: String) -> (reverse: Bool, layout: BitLayout?) {
-        guard let step = steps[name] else { return (false, nil) }
+        guard let step = step(name) else { return (false, nil) }
         return (step.reverseBytes, step.layout.flatMap { profile.layouts[$0] })
     }
 
@@ -99,11 +105,14 @@ public struct ReportBuilder {
         var values = [FieldValue?](repeating: nil, count: cardFields.count)
         let names = p.card.map { "card." + $0.name } + (p.balance == nil ? [] : ["balance"])
         var sources: [String: Source] = [:]
-        for name in answers.names where steps[name].map({ $0.layout != nil || $0.reverseBytes }) == true {
+        for name in answers.names where step(name).map({ $0.layout != nil || $0.reverseBytes }) == true {
             if let bytes = answers.data(name) { sources[name] = source(bytes, reading(name)) }
         }
+        let index = TLVIndex(answers)  // parsed only if a field asks for a tag
         for (i, f) in cardFields.enumerated() where !f.spec.isDerived {
-            values[i] = value(f.spec, answers, sources: sources, record: nil) { report.warnings.append(.init(field: names[i], reason: $0)) }
+            values[i] = value(f.spec, answers, sources: sources, context: Context(record: nil, index: index)) {
+                report.warnings.append(.init(field: names[i], reason: $0))
+            }
         }
         if cardFields.contains(where: { $0.spec.isDerived }) {
             let refs = DerivedReferences(cardFields)
@@ -237,8 +246,16 @@ public struct ReportBuilder {
 
     /// What a field of a record sees besides the answers: the record, and for a contract its
     /// list entry (decoded list, `NAME[i].` prefix) and record number.
+    /// The answers parsed as BER-TLV once per report, for `tag` fields (``Answers/tlvTrees()``).
+    private final class TLVIndex {
+        let answers: Answers
+        lazy var trees: [[BERTLV]] = answers.tlvTrees()
+        init(_ answers: Answers) { self.answers = answers }
+    }
+
     private struct Context {
         var record: Source?
+        var index: TLVIndex? = nil
         /// The record cut by the trips' `dol` (tag, value), for `tag` fields.
         var dol: [(tag: TLVTag, value: [UInt8])]? = nil
         var entry: (decoded: BitLayout.Decoded, prefix: String)?
@@ -377,6 +394,7 @@ public struct ReportBuilder {
             for t in tags { if let hit = Answers.find(t, in: nodes) { return hit.value } }
             return nil
         }
+        if let index = context.index { return Answers.tlvValue(tags, in: index.trees) }
         return answers.tlvValue(tags)
     }
 

@@ -83,8 +83,10 @@ extension Answers {
     /// The value of the first BER-TLV object with one of `tags` (earlier tags preferred) in
     /// any answer, searching the newest answer first and each answer depth-first; each record
     /// of a records answer counts as an answer. Answers that are not BER-TLV are skipped.
-    public func tlvValue(_ tags: [TLVTag]) -> [UInt8]? {
-        let trees = tlvTrees()
+    public func tlvValue(_ tags: [TLVTag]) -> [UInt8]? { Self.tlvValue(tags, in: tlvTrees()) }
+
+    /// ``tlvValue(_:)`` over answers already parsed.
+    static func tlvValue(_ tags: [TLVTag], in trees: [[BERTLV]]) -> [UInt8]? {
         for tag in tags {
             for tree in trees { if let hit = Self.find(tag, in: tree) { return hit.value } }
         }
