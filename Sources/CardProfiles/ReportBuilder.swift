@@ -441,10 +441,10 @@ public struct ReportBuilder {
             if sources.count == 1 { return DerivedReferences(s.fields) }
             return DerivedReferences(names.map { n in s.fields.first { $0.name == n } ?? placeholder(n) })
         }
+        let derivedFields = sources.map { s in s.fields.filter(\.spec.isDerived).map { ($0, position[$0.name]!) } }
         for i in rows.indices {
             guard let r = refs[rows[i].source] else { continue }
-            for f in sources[rows[i].source].fields where f.spec.isDerived {
-                let j = position[f.name]!
+            for (f, j) in derivedFields[rows[i].source] {
                 rows[i].values[j] = r.derive(j, f.spec, rows[i].values, older: i + 1 < rows.count ? rows[i + 1].values : nil) {
                     rows[i].problems.append((j, $0))
                 }
@@ -509,6 +509,9 @@ public struct ReportBuilder {
             records = positions.map { records[$0] }
         }
         let fields = t.fields
+        // The fields read from the record, each with its place in the merged row (looked up once,
+        // not for every record).
+        let readFields = fields.filter { !$0.spec.isDerived }.map { ($0, position[$0.name]!) }
         let skipIndexes = t.skipWhenZero.compactMap { position[$0] }
         var rows: [TripRow] = []
         rows.reserveCapacity(records.count)
@@ -540,9 +543,8 @@ public struct ReportBuilder {
                 let p = positions[k]
                 rowAnswers[j.name] = p < j.records.count ? .data(j.records[p]) : nil
             }
-            for f in fields where !f.spec.isDerived {
-                let i = position[f.name]!
-                let context = Context(record: record, dol: dol?.split(r))
+            let context = Context(record: record, dol: dol?.split(r))
+            for (f, i) in readFields {
                 row.values[i] = value(f.spec, joined.isEmpty ? answers : rowAnswers, sources: [:], context: context) {
                     row.problems.append((i, $0))
                 }
