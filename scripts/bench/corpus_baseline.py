@@ -14,7 +14,7 @@ def parse(path):
             if line.startswith(">"):
                 cmd = bytes.fromhex(line[1:].replace(":", " "))
             elif line.startswith("<"):
-                ex.append((cmd, bytes.fromhex(line[1:].replace(":", " "))))
+                ex.append((cmd, bytes.fromhex(line[1:].replace(":", " ").replace("..", "00"))))  # .. : a byte the recording hid
     return ex
 
 
