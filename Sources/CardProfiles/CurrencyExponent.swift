@@ -1,39 +1,23 @@
-import Foundation
-
 /// ISO 4217's minor-unit exponent of a currency: how many digits follow the decimal point
 /// when an amount in minor units is written (KRW 0, JPY 0, CNY 2, BHD 3, CLF 4).
 ///
-/// From Foundation's locale data (CLDR), which has every current code; CLDR gives the digits
-/// a *display* rounds to, and for a few currencies that differs from ISO 4217's minor unit
-/// (CLDR writes IDR and PKR with 0 digits and IQD with 0; ISO 4217 says 2, 2 and 3). Those
-/// are corrected by ``iso4217Corrections``, from the ISO 4217 list one (the SIX Group's
-/// published table), so a report's minor units always mean what ISO 4217 says.
+/// ISO 4217 list one (the SIX Group's published table) gives every current code a minor unit;
+/// all but the codes below have 2. The table is the list's, not CLDR's display digits (CLDR
+/// writes IDR and PKR with 0 digits and IQD with 0; ISO 4217 says 2, 2 and 3), so a report's
+/// minor units always mean what ISO 4217 says, and writing an amount needs no locale data
+/// (Foundation's currency formats cost a sixth of a `cardscan replay`'s start).
 /// docs/report.md §Money says which the JSON uses.
 public enum CurrencyExponent {
-    /// Where ISO 4217 list one's minor unit differs from CLDR's display digits.
-    public static let iso4217Corrections: [String: Int] = [
-        "AFN": 2, "ALL": 2, "COP": 2, "IDR": 2, "IQD": 3, "IRR": 2, "KPW": 2, "LAK": 2, "LBP": 2,
-        "MGA": 2, "MMK": 2, "PKR": 2, "RSD": 2, "SLL": 2, "SLE": 2, "SOS": 2, "SYP": 2, "YER": 2,
-        "XCG": 2, "UYI": 0,
+    /// ISO 4217 list one's current codes whose minor unit is not 2 (funds codes included:
+    /// UYI 0, CLF 4, UYW 4).
+    public static let notTwo: [String: Int] = [
+        "BIF": 0, "CLP": 0, "DJF": 0, "GNF": 0, "ISK": 0, "JPY": 0, "KMF": 0, "KRW": 0, "PYG": 0, "RWF": 0,
+        "UGX": 0, "UYI": 0, "VND": 0, "VUV": 0, "XAF": 0, "XOF": 0, "XPF": 0,
+        "BHD": 3, "IQD": 3, "JOD": 3, "KWD": 3, "LYD": 3, "OMR": 3, "TND": 3,
+        "CLF": 4, "UYW": 4,
     ]
 
-    /// The exponent of `code` (three capital letters); 2 for a code no source knows.
-    public static func of(_ code: String) -> Int {
-        if let e = iso4217Corrections[code] { return e }
-        return cache.get(code) { foundationDigits(code) ?? 2 }
-    }
-
-    /// The digits Foundation's currency format writes for `code` (nil when it has no format).
-    static func foundationDigits(_ code: String) -> Int? {
-        guard code.count == 3, code.allSatisfy({ $0.isASCII && $0.isUppercase }) else { return nil }
-        let f = NumberFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX@currency=\(code)")
-        f.numberStyle = .currency
-        f.currencyCode = code
-        guard let text = f.string(from: 1) else { return nil }
-        guard let dot = text.firstIndex(of: ".") else { return 0 }
-        return text[text.index(after: dot)...].prefix(while: \.isNumber).count
-    }
-
-    private static let cache = ProcessCache<String, Int>()
+    /// The exponent of `code` (three capital letters); 2 for every other code, as ISO 4217
+    /// gives most, and for a code it does not know.
+    public static func of(_ code: String) -> Int { notTwo[code] ?? 2 }
 }

@@ -7,6 +7,7 @@ import PCSCTransport
 
 struct Doctor: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "doctor",
         abstract: "Check the setup: pcscd, readers, libnfc devices, the ATR list, profile directories.",
         discussion: "Each line is a check; a failing one says what to do. Exit 0 when cardscan can read cards, 69 when it cannot.")
 

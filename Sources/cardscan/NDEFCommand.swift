@@ -20,6 +20,7 @@ struct NDEFCommand: ParsableCommand {
 
     struct Read: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "read",
             abstract: "Read the NDEF message of a Type 2, 3 (FeliCa) or 4 tag.",
             discussion: """
                 Examples:
@@ -76,6 +77,7 @@ func printNDEF(_ content: NDEFContent, json: Bool) {
 extension NDEFCommand {
     struct Write: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "write",
             abstract: "Write a Text or URI record to a Type 2, 3 or 4 tag, then read it back.",
             discussion: """
                 The tag's NDEF status is read first: a read-only tag, or one too small for

@@ -5,11 +5,13 @@ import Foundation
 
 struct Profiles: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "profiles",
         abstract: "List, show, validate and add card profiles.",
         subcommands: [List.self, Show.self, Validate.self, Add.self, Trust.self])
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Profiles in the search path, and where each comes from.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "Profiles in the search path, and where each comes from.")
         @OptionGroup var profiles: ProfileOptions
         @Flag(help: "Print as JSON.") var json = false
 
@@ -43,7 +45,7 @@ struct Profiles: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print a profile's file.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Print a profile's file.")
         @Argument(help: ArgumentHelp("Profile id or file.", valueName: "ID")) var id: String
         @OptionGroup var profiles: ProfileOptions
 
@@ -57,7 +59,8 @@ struct Profiles: ParsableCommand {
     }
 
     struct Validate: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Check profile files; report every error with file:line.")
+        static let configuration = CommandConfiguration(
+            commandName: "validate", abstract: "Check profile files; report every error with file:line.")
         @Argument(help: ArgumentHelp("Profile files.", valueName: "FILE")) var files: [String]
 
         func run() throws {
@@ -85,6 +88,7 @@ struct Profiles: ParsableCommand {
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Validate profile files and copy them into your profile directory.",
             discussion: "The directory is $XDG_CONFIG_HOME/cardscan/profiles (default ~/.config/cardscan/profiles).")
         @Argument(help: ArgumentHelp("Profile files.", valueName: "FILE")) var files: [String]
@@ -111,6 +115,7 @@ struct Profiles: ParsableCommand {
 
     struct Trust: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "trust",
             abstract: "Let a profile file send the read commands it declares under 'commands'.",
             discussion: """
                 A profile may declare proprietary read commands cardscan does not know; they are sent only \

@@ -6,6 +6,7 @@ import PCSCTransport
 
 struct Readers: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "readers",
         abstract: "List PC/SC readers: index, name, whether a card is present, its ATR (and what a contactless one is).",
         discussion: "The index or any unique part of the name can be given to -r (or CARDSCAN_READER).")
 

@@ -5,6 +5,7 @@ import CardReading
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "replay",
         abstract: "Run a profile over recorded transcripts (*.apdu) instead of a card.",
         discussion: """
             The profile comes from --profile, else the transcript's `profile` header,

@@ -6,6 +6,7 @@ import Foundation
 
 struct Scan: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "scan",
         abstract: "Wait for a card, recognise it, read it and print what it holds (the default).",
         discussion: """
             Examples:

@@ -8,6 +8,7 @@ import PCSCTransport
 
 struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "watch",
         abstract: "Read every card presented, until interrupted (Ctrl-C).",
         discussion: """
             Each card is read and printed when it arrives; the next is read after it

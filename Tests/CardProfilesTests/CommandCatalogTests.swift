@@ -63,3 +63,28 @@ import Testing
         }
     }
 }
+
+/// The shipped known-commands file is read without the YAML library; the two readers agree.
+@Suite struct CommandCatalogFastPathTests {
+    @Test func theShippedFileReadsTheSameBothWays() throws {
+        let path = packageRoot + "/profiles/" + CommandCatalog.relativePath
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let fast = try #require(CommandCatalog.canonicalLists(text), "the shipped file is not in the canonical form")
+        let slow = try CommandCatalog.parseYAML(text, file: path)
+        #expect(CommandPolicy.standard.adding(reads: fast.reads, changing: fast.changing).reads == slow.reads)
+        #expect(CommandPolicy.standard.adding(reads: fast.reads, changing: fast.changing).changing == slow.changing)
+        #expect(fast.reads.count > 20 && fast.changing.count > 20)
+    }
+
+    @Test(arguments: [
+        "read-only:\n  - command: \"90 4C\"\n    name: X\n",  // no source
+        "read-only:\n  - {command: \"90 4C\", name: X, source: Y}\n",  // flow style
+        "read-only:\n  - command: \"90 4C\"\n    name: a: b\n    source: Y\n",  // a plain value YAML would read otherwise
+        "read-only:\n  - command: \"90 4C\"\n    name: \"say \\\"hi\\\"\"\n    source: Y\n",  // an escape
+        "read-only:\n  - command: \"90\"\n    name: X\n    source: Y\n",  // one byte
+        "read-only:\nread-only:\n",  // twice
+    ])
+    func anythingElseTakesTheYAMLPath(_ text: String) {
+        #expect(CommandCatalog.canonicalLists(text) == nil)
+    }
+}
