@@ -23,25 +23,10 @@ PRESENT="${SOAK_PRESENT_MS:-700}"
 ABSENT="${SOAK_ABSENT_MS:-400}"
 OUT="${SOAK_DIR:-/tmp/cardscan-soak}"
 LAB="${CARDSCAN_LAB_DIR:-/tmp/cardscan-lab}"
-NETNS_PATH=/run/netns/cardscan-lab
-BIN="${CARDSCAN_BIN:-$(swift build --show-bin-path)}"
-[ -x "$BIN/cardscan" ] && [ -x "$BIN/cardsim" ] || { swift build >&2; BIN="$(swift build --show-bin-path)"; }
-rm -rf "$OUT" && mkdir -p "$OUT"
-say() { printf 'soak: %s\n' "$*" >&2; }
-
+NAME=soak
 OPAL=Tests/LabCards/opal-image.json
 SHANGHAI=Tests/Fixtures/shanghai-transit/full-read.apdu
-
-scripts/lab.sh start >&2
-scripts/lab.sh stop-cards >&2
-
-# A cardsim in the lab's network namespace (when there is one); `exec` keeps $! its own PID.
-cardsim() {
-  if [ -e "$NETNS_PATH" ]; then exec nsenter --net="$NETNS_PATH" "$BIN/cardsim" "$@"; else exec "$BIN/cardsim" "$@"; fi
-}
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
-trap cleanup EXIT
+. scripts/lab-session.sh
 
 (cardsim vpcd "$OPAL" --port 35963 --cycle "$PRESENT:$ABSENT" --taps "$TAPS" --remove-after 2 --remove-mid-read-every 50 \
   > "$OUT/cardsim-0.log" 2>&1) &

@@ -27,22 +27,10 @@ cd "$ROOT"
 TAPS="${TWO_CLIENTS_TAPS:-200}"
 INTERVAL="${TWO_CLIENTS_INTERVAL_MS:-5}"
 OUT="${TWO_CLIENTS_DIR:-/tmp/cardscan-two-clients}"
-NETNS_PATH=/run/netns/cardscan-lab
-BIN="${CARDSCAN_BIN:-$(swift build --show-bin-path)}"
-[ -x "$BIN/cardscan" ] && [ -x "$BIN/cardsim" ] || { swift build >&2; BIN="$(swift build --show-bin-path)"; }
-rm -rf "$OUT" && mkdir -p "$OUT"
-say() { printf 'two-clients: %s\n' "$*" >&2; }
+NAME=two-clients
 SHANGHAI=Tests/Fixtures/shanghai-transit/full-read.apdu
 READER="Virtual PCD 00 00"
-
-scripts/lab.sh start >&2
-scripts/lab.sh stop-cards >&2
-cardsim() {
-  if [ -e "$NETNS_PATH" ]; then exec nsenter --net="$NETNS_PATH" "$BIN/cardsim" "$@"; else exec "$BIN/cardsim" "$@"; fi
-}
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
-trap cleanup EXIT
+. scripts/lab-session.sh
 
 # One read, for the bound: the card held steadily on the reader.
 if [ -n "${TWO_CLIENTS_ONE_READ_MS:-}" ]; then one_read=$TWO_CLIENTS_ONE_READ_MS; else
