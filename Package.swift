@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "PCSCTransport", targets: ["PCSCTransport"]),
         .library(name: "NFCTransport", targets: ["NFCTransport"]),
         .library(name: "CardReading", targets: ["CardReading"]),
+        .library(name: "CardSimulator", targets: ["CardSimulator"]),
         .executable(name: "cardscan", targets: ["cardscan"]),
         .executable(name: "cardsim", targets: ["cardsim"]),
         .executable(name: "read-card-example", targets: ["read-card-example"]),
@@ -50,12 +51,11 @@ let package = Package(
                 "APDU", "FeliCaCommands", "DESFireCommands", "CardProfiles", "PCSCTransport", "NFCTransport", "NDEF", "CardReading",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // The lab's virtual cards and readers (vpcd's wire protocol, an emulated PN532); cardsim is its command line.
+        .target(name: "CardSimulator", dependencies: ["APDU", "FeliCaCommands", "DESFireCommands"]),
         .executableTarget(
             name: "cardsim",
-            dependencies: [
-                "APDU", "FeliCaCommands", "DESFireCommands",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
+            dependencies: ["APDU", "CardSimulator", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "CardscanBench", dependencies: ["APDU", "CardProfiles", "CardReading", "PCSCTransport"]),
         // The library walk-through (docs/library.md): read whatever card is on the first reader.
         .executableTarget(name: "read-card-example", dependencies: ["CardReading"], path: "Examples/read-card"),
@@ -69,6 +69,7 @@ let package = Package(
             name: "DESFireCommandsTests",
             dependencies: ["APDU", "DESFireCommands", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "NDEFTests", dependencies: ["APDU", "FeliCaCommands", "NDEF"]),
+        .testTarget(name: "CardSimulatorTests", dependencies: ["APDU", "CardSimulator"]),
         .testTarget(name: "CardProfilesTests", dependencies: ["APDU", "FeliCaCommands", "DESFireCommands", "CardProfiles", "CardReading"]),
         // Starts and stops the PC/SC lab (pcscd + vpcd + cardsim) for the tests that need it.
         .target(name: "LabSupport", dependencies: ["APDU", "PCSCTransport"], path: "Tests/LabSupport", exclude: ["rival_client.py"]),

@@ -14,7 +14,7 @@ let package = Package(
                 .product(name: "APDU", package: "cardscan"), .product(name: "FeliCaCommands", package: "cardscan"),
                 .product(name: "NDEF", package: "cardscan"), .product(name: "CardProfiles", package: "cardscan"),
                 .product(name: "CardReading", package: "cardscan"), .product(name: "PCSCTransport", package: "cardscan"),
-                .product(name: "DESFireCommands", package: "cardscan"),
+                .product(name: "DESFireCommands", package: "cardscan"), .product(name: "CardSimulator", package: "cardscan"),
             ],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])])
     ],

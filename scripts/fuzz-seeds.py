@@ -93,6 +93,48 @@ for path in sorted(glob.glob(os.path.join(ROOT, "Tests", "LabCards", "*.json")))
     else:
         write("felica-card-image", text)
 
+# cardsim: vpcd's stream (2-byte length, body) and a PN532's serial line, for each card the
+# LabFuzz targets pick by byte 0 (the order of LabFuzz.cards).
+lab_cards = ["Tests/Fixtures/shanghai-transit/full-read.apdu", "Tests/LabCards/type4-ndef.apdu", "Tests/LabCards/type2-ndef.apdu",
+             "Tests/Fixtures/octopus/real-card-920.apdu", "Tests/LabCards/pasmo-image.json", "Tests/LabCards/navigo-image.json",
+             "Tests/LabCards/intercode-image.json", "Tests/LabCards/at-hop-image.json"]
+image_commands = [bytes.fromhex(c) for c in ["00A4040008315449432E49434100", "00B2013C00", "00A40800022000", "00B0000010",
+                                             "905A00000300000000", "906F000000", "90F5000001010000", "90BD0000070100000000000000"]]
+
+
+def pn532_frame(body):
+    payload = b"\xD4" + body
+    return bytes([0, 0, 0xFF, len(payload), (256 - len(payload)) % 256]) + payload + bytes([(256 - sum(payload) % 256) % 256, 0])
+
+
+def lab_commands(path):
+    text = open(os.path.join(ROOT, path), encoding="utf-8").read()
+    if path.endswith(".json"):
+        return "felica" if "pasmo" in path else "iso", image_commands
+    felica = "technology: felica" in text
+    return "felica" if felica else "iso", [hexbytes(l[1:].split(" #")[0]) for l in text.splitlines() if l.startswith(">")][:40]
+
+
+felica_polling = bytes.fromhex("0600FFFF0100")
+for index, path in enumerate(lab_cards):
+    kind, commands = lab_commands(path)
+    if kind == "felica":
+        commands = [felica_polling] + (commands[1:] if path.endswith(".apdu") else [])
+        apdus = [bytes([0xFF, 0, 0, 0, len(c)]) + c for c in commands] + [bytes.fromhex("FFCA000000")]
+    else:
+        apdus = commands
+    stream = b"\x00\x01\x01\x00\x01\x04" + b"".join(len(a).to_bytes(2, "big") + a for a in apdus) + b"\x00\x01\x00"
+    write("vpcd", bytes([index]) + stream)
+    write("vpcd", bytes([index | 0x10]) + stream)
+    line = b"\x55\x55\x00\x00\x00" + pn532_frame(b"\x02") + pn532_frame(b"\x14\x01\x14\x01")
+    if kind == "felica":
+        line += pn532_frame(b"\x4A\x01\x01\x00\xFF\xFF\x01\x00") + b"".join(pn532_frame(b"\x42" + c) for c in commands[1:])
+    else:
+        baud = b"\x03\x00" if "intercode" in path else b"\x00"
+        line += pn532_frame(b"\x4A\x01" + baud) + b"".join(pn532_frame(b"\x40\x01" + c) for c in commands)
+    line += pn532_frame(b"\x52\x00") + pn532_frame(b"\x06\x63\x05\x63\x0D") + pn532_frame(b"\x08\x63\x05\x40")
+    write("pn532", bytes([index | 0x40]) + line)
+
 # NDEF: a URI and a Text record, and the Type 2/3/4 containers around them.
 uri = bytes.fromhex("D1010D55036578616D706C652E636F6D")
 text_record = bytes.fromhex("D101085402656E48656C6C6F")

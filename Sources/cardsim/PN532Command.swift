@@ -1,5 +1,6 @@
 import APDU
 import ArgumentParser
+import CardSimulator
 import Foundation
 
 struct PN532: ParsableCommand {
@@ -36,24 +37,7 @@ struct PN532: ParsableCommand {
         }
         let emulator: PN532Emulator
         do {
-            switch CardImageKind.of(data) {
-            case .iso7816?:
-                emulator = PN532Emulator(
-                    image: try CardImageKind.iso7816(data, file: card), removeAfter: removeAfter, silentAfter: silentAfter, verbose: verbose
-                )
-            case .desfire?:
-                emulator = PN532Emulator(
-                    desfire: try CardImageKind.desfire(data, file: card), removeAfter: removeAfter, silentAfter: silentAfter,
-                    verbose: verbose)
-            case .felica?:
-                emulator = PN532Emulator(
-                    image: try FeliCaImageCard(json: data, file: card),
-                    removeAfter: removeAfter, silentAfter: silentAfter, verbose: verbose)
-            case nil:
-                emulator = try PN532Emulator(
-                    transcript: try Transcript(parsing: String(decoding: data, as: UTF8.self), file: card), file: card,
-                    removeAfter: removeAfter, silentAfter: silentAfter, verbose: verbose)
-            }
+            emulator = try PN532Emulator.load(data, file: card, removeAfter: removeAfter, silentAfter: silentAfter, verbose: verbose)
         } catch {
             FileHandle.standardError.write(Data("cardsim: \(error)\n".utf8))
             throw ExitCode(65)
@@ -91,15 +75,7 @@ struct PN532: ParsableCommand {
             }
             buffer += chunk[0..<n]
             for frame in PN532Frame.extract(from: &buffer) {
-                let reply: [UInt8]
-                if let body = emulator.handle(frame) {
-                    reply = PN532Frame.ack + PN532Frame.response(body)
-                } else if frame.first == 0x40 || frame.first == 0x42 {
-                    reply = PN532Frame.ack
-                }  // silent card: ACK, no answer
-                else {
-                    reply = PN532Frame.ack + PN532Frame.syntaxError
-                }
+                let reply = emulator.reply(to: frame)
                 _ = reply.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
             }
         }

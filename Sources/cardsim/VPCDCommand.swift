@@ -1,5 +1,6 @@
 import APDU
 import ArgumentParser
+import CardSimulator
 import Foundation
 
 struct VPCD: ParsableCommand {
@@ -77,78 +78,26 @@ struct VPCD: ParsableCommand {
         if removeMidReadEvery != nil, removeAfter == nil { throw ValidationError("--remove-mid-read-every needs --remove-after N") }
     }
 
-    /// The card the file describes: an ISO 7816 transcript by replay, or a FeliCa card behind
-    /// an ACS-style reader.
-    func virtualCard(_ data: Data) throws -> VirtualCard {
-        var felica: FeliCaCard? = nil
-        var parsed: Transcript? = nil
-        var recordedOnACR122 = false
-        let explicitATR = try atr.map { try Hex.parse($0) }
-        switch CardImageKind.of(data) {
-        case .iso7816?:
-            let card = try CardImageKind.iso7816(data, file: transcript)
-            return VirtualCard(
-                atr: explicitATR ?? card.contents.atr, removeAfter: removeAfter, latencyMs: latencyMs, muteAfter: muteAfter,
-                verbose: verbose, respond: card.respond, powerOn: card.reset)
-        case .desfire?:
-            let card = try CardImageKind.desfire(data, file: transcript)
-            let uid = card.contents.uid
-            // The reader in front of the card answers its own GET DATA for the UID.
-            return VirtualCard(
-                atr: explicitATR ?? card.contents.atr, removeAfter: removeAfter, latencyMs: latencyMs, muteAfter: muteAfter,
-                verbose: verbose, respond: { ReaderGetData.answer($0, identifier: uid) ?? card.respond($0) }, powerOn: card.reset)
-        case .felica?:
-            felica = try FeliCaImageCard(json: data, file: transcript)
-        case nil:
-            let t = try Transcript(parsing: String(decoding: data, as: UTF8.self), file: transcript)
-            if t.technology == "felica" { felica = try FeliCaTranscriptCard(t, file: transcript) } else { parsed = t }
-            // A FeliCa transcript recorded through an ACR122U keeps that reader's ATR: play it again.
-            if let a = t.atr, a.count == 20, a[12] == 0x03, a[13] == 0xF0 { recordedOnACR122 = true }
-        }
-        if let felica {
-            guard let reader = PCSCFeliCaReader(card: felica, style: acr122 || recordedOnACR122 ? .pn532 : .direct) else {
-                throw ValidationError("the FeliCa card answers no Polling")
-            }
-            return VirtualCard(
-                atr: explicitATR ?? reader.atr, removeAfter: removeAfter, latencyMs: latencyMs, muteAfter: muteAfter,
-                verbose: verbose, respond: reader.respond, powerOn: reader.reset)
-        }
-        guard let parsed else { throw ValidationError("no card in \(transcript)") }
-        if parsed.technology == "type2" {
-            let reader = PCSCTagReader(parsed, file: transcript, type2UID: parsed.uid)
-            return VirtualCard(
-                atr: explicitATR ?? PCSCTagReader.ultralightATR, removeAfter: removeAfter, latencyMs: latencyMs,
-                muteAfter: muteAfter, verbose: verbose, respond: reader.respond, powerOn: reader.reset)
-        }
-        guard let atrBytes = explicitATR ?? parsed.atr else {
-            FileHandle.standardError.write(Data("cardsim: no ATR: the transcript has no `# atr:` header; give --atr\n".utf8))
-            throw ExitCode(64)
-        }
-        let card = PCSCTagReader(parsed, file: transcript, type2UID: nil)
-        if multiApp {
-            let gate = ApplicationGate(parsed, respond: card.respond)
-            return VirtualCard(
-                atr: atrBytes, removeAfter: removeAfter, latencyMs: latencyMs, muteAfter: muteAfter,
-                verbose: verbose, respond: gate.respond,
-                powerOn: {
-                    card.reset()
-                    gate.reset()
-                })
-        }
-        return VirtualCard(
-            atr: atrBytes, removeAfter: removeAfter, latencyMs: latencyMs, muteAfter: muteAfter,
-            verbose: verbose, respond: card.respond, powerOn: card.reset)
-    }
-
     func run() throws {
         guard let data = FileManager.default.contents(atPath: transcript) else {
             FileHandle.standardError.write(Data("cardsim: \(transcript): cannot read\n".utf8))
             throw ExitCode(66)
         }
+        var options = VirtualCardOptions()
+        do { options.atr = try atr.map { try Hex.parse($0) } } catch {
+            FileHandle.standardError.write(Data("cardsim: --atr: \((error as? UserFacingError)?.message ?? "\(error)")\n".utf8))
+            throw ExitCode(64)
+        }
+        options.acr122 = acr122
+        options.removeAfter = removeAfter
+        options.latencyMs = latencyMs
+        options.muteAfter = muteAfter
+        options.multiApp = multiApp
+        options.verbose = verbose
         let card: VirtualCard
-        do { card = try virtualCard(data) } catch let e as ExitCode { throw e } catch {
-            FileHandle.standardError.write(Data("cardsim: \((error as? UserFacingError)?.message ?? "\(error)")\n".utf8))
-            throw ExitCode(65)
+        do { card = try VirtualCard.load(data, file: transcript, options: options) } catch {
+            FileHandle.standardError.write(Data("cardsim: \(error)\n".utf8))
+            throw ExitCode(error == .noATR ? 64 : 65)
         }
         installSignalHandlers()
         if let (present, absent) = cycleTimes {

@@ -133,6 +133,8 @@ enum Targets {
                 rest = rest.dropFirst(Int(n) + 1)
             }
         },
+        "vpcd": LabFuzz.vpcd,
+        "pn532": LabFuzz.pn532,
         "json-report": { b in
             guard let v = try? JSONValue(parsing: text(b)) else { return }
             _ = ReportDiff.compare(expected: v, actual: v)
@@ -145,10 +147,14 @@ enum Targets {
 
 enum Fuzz {
     /// The built-in profiles (from the repository), loaded once.
-    nonisolated(unsafe) static let registry: ProfileRegistry = {
+    /// The repository's root folder (where this file was compiled).
+    static let root: URL = {
         let here = URL(fileURLWithPath: #filePath)
-        let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return ProfileRegistry(directories: [.init(path: root.appendingPathComponent("profiles").path, isBuiltIn: true)])
+        return here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }()
+
+    nonisolated(unsafe) static let registry: ProfileRegistry = {
+        ProfileRegistry(directories: [.init(path: root.appendingPathComponent("profiles").path, isBuiltIn: true)])
     }()
 }
 

@@ -1,11 +1,11 @@
 /// PN532 host-link frames (PN532 User Manual §6.2): `00 00 FF LEN LCS TFI data… DCS 00`,
 /// LCS making LEN + LCS ≡ 0 and DCS making TFI + data + DCS ≡ 0 (mod 256).
-enum PN532Frame {
-    static let ack: [UInt8] = [0x00, 0x00, 0xFF, 0x00, 0xFF, 0x00]
-    static let syntaxError: [UInt8] = [0x00, 0x00, 0xFF, 0x01, 0xFF, 0x7F, 0x81, 0x00]
+public enum PN532Frame {
+    public static let ack: [UInt8] = [0x00, 0x00, 0xFF, 0x00, 0xFF, 0x00]
+    public static let syntaxError: [UInt8] = [0x00, 0x00, 0xFF, 0x01, 0xFF, 0x7F, 0x81, 0x00]
 
     /// A response frame with TFI D5 and `body` (the command code + 1 first).
-    static func response(_ body: [UInt8]) -> [UInt8] {
+    public static func response(_ body: [UInt8]) -> [UInt8] {
         let payload = [0xD5] + body
         let dcs = UInt8((256 - payload.reduce(0) { ($0 + Int($1)) % 256 }) % 256)
         if payload.count > 255 {
@@ -20,7 +20,7 @@ enum PN532Frame {
     /// Pulls complete host frames (TFI D4) out of `buffer`, resynchronising on `00 FF`
     /// (libnfc sends a wake-up preamble of 55 55 00 … at every open). ACK frames from the
     /// host are dropped. Returns the frames' `[command, data…]` and keeps any partial tail.
-    static func extract(from buffer: inout [UInt8]) -> [[UInt8]] {
+    public static func extract(from buffer: inout [UInt8]) -> [[UInt8]] {
         var out: [[UInt8]] = []
         while true {
             guard let start = indexOfStartCode(buffer) else {

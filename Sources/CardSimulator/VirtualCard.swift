@@ -4,9 +4,9 @@ import Foundation
 /// The vpcd wire protocol (vsmartcard): each message is a 2-byte big-endian length and a
 /// body. A 1-byte body is a control code from vpcd (00 power off, 01 power on, 02 reset,
 /// 04 get ATR); a longer one is a command APDU, answered with the response APDU.
-enum VPCDConnection {
+public enum VPCDConnection {
     /// Connects to vpcd, retrying every 200 ms until it accepts.
-    static func connect(host: String, port: Int) -> Int32 {
+    public static func connect(host: String, port: Int) -> Int32 {
         var warned = false
         while true {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -35,15 +35,27 @@ enum VPCDConnection {
 
 /// The card in a vpcd reader: answers command APDUs (`respond` throws when the card leaves),
 /// and starts afresh on power-on or reset (`powerOn`).
-final class VirtualCard {
-    enum End { case removed, disconnected }
+public final class VirtualCard {
+    public enum End: Sendable { case removed, disconnected }
+
+    /// What the card does with one vpcd message (`handle`).
+    public enum Reply: Equatable, Sendable {
+        /// Send these bytes back (a response APDU, or the ATR asked for by control code 04).
+        case send([UInt8])
+        /// Nothing to send (power on, off, reset: control codes 01, 00, 02).
+        case nothing
+        /// The card has left the reader (fault injection, or the transcript says so).
+        case removed
+        /// The card stays silent from now on (`--mute-after`): the reader's timeout must fire.
+        case mute
+    }
 
     let respond: ([UInt8]) throws -> [UInt8]
     let powerOn: () -> Void
-    let atr: [UInt8]
+    public let atr: [UInt8]
     /// Vanish when command N+1 arrives (a card removed mid-read); `--cycle` turns it on for
     /// some presentations only.
-    var removeAfter: Int?
+    public var removeAfter: Int?
     let latencyMs: Int
     let muteAfter: Int?
     let verbose: Bool
@@ -63,12 +75,45 @@ final class VirtualCard {
     }
 
     /// A new presentation of the card (`--cycle`): nothing answered yet.
-    func present() { answered = 0 }
+    public func present() { answered = 0 }
+
+    /// The card's reply to one vpcd message body: a 1-byte body is a control code from vpcd
+    /// (00 power off, 01 power on, 02 reset, 04 get ATR), a longer one a command APDU. An
+    /// empty body (vpcd never sends one) is ignored.
+    public func handle(_ body: [UInt8]) -> Reply {
+        if body.count <= 1 {
+            switch body.first {
+            case 0x01?, 0x02?:
+                powerOn()  // power on, reset: a fresh card
+                return .nothing
+            case 0x04?: return .send(atr)
+            default: return .nothing  // power off
+            }
+        }
+        if let n = removeAfter, answered >= n {
+            log("removed before answering \(body.hexString)")
+            return .removed
+        }
+        if let n = muteAfter, answered >= n {
+            log("mute: not answering \(body.hexString)")
+            return .mute
+        }
+        if latencyMs > 0 { usleep(useconds_t(latencyMs * 1000)) }
+        let answer: [UInt8]
+        do { answer = try respond(body) } catch {
+            log("\(body.hexString) → transcript says the card leaves")
+            return .removed
+        }
+        log("> \(body.hexString)\n< \(answer.hexString)")
+        answered += 1
+        // vpcd's length prefix is 2 bytes: an answer it cannot carry is a card fault.
+        return .send(answer.count <= 0xFFFF ? answer : [0x6F, 0x00])
+    }
 
     /// Serves one vpcd connection until it closes, or the card leaves (fault injection,
     /// a `! removed` in the transcript, or `until` passing between two commands: the end
     /// of a presentation in `--cycle`).
-    func serve(_ fd: Int32, until deadline: ContinuousClock.Instant? = nil) -> End {
+    public func serve(_ fd: Int32, until deadline: ContinuousClock.Instant? = nil) -> End {
         while true {
             if let deadline {
                 // Wait for vpcd's next message no longer than the presentation lasts.
@@ -81,32 +126,14 @@ final class VirtualCard {
             guard let header = receive(fd, 2) else { return .disconnected }
             let length = Int(header[0]) << 8 | Int(header[1])
             guard let body = receive(fd, length) else { return .disconnected }
-            if length == 1 {
-                switch body[0] {
-                case 0x01, 0x02: powerOn()  // power on, reset: a fresh card
-                case 0x04: send(fd, atr)
-                default: break  // power off
-                }
-                continue
-            }
-            if let n = removeAfter, answered >= n {
-                log("removed before answering \(body.hexString)")
-                return .removed
-            }
-            if let n = muteAfter, answered >= n {
-                log("mute: not answering \(body.hexString)")
+            switch handle(body) {
+            case .send(let bytes): send(fd, bytes)
+            case .nothing: continue
+            case .removed: return .removed
+            case .mute:
                 while receive(fd, 1) != nil {}  // stay silent until the socket closes
                 return .disconnected
             }
-            if latencyMs > 0 { usleep(useconds_t(latencyMs * 1000)) }
-            let answer: [UInt8]
-            do { answer = try respond(body) } catch {
-                log("\(body.hexString) → transcript says the card leaves")
-                return .removed
-            }
-            log("> \(body.hexString)\n< \(answer.hexString)")
-            send(fd, answer)
-            answered += 1
         }
     }
 

@@ -9,7 +9,7 @@ import Foundation
 ///   headers and FeliCa frames (InCommunicateThru / InDataExchange) from the transcript;
 /// - `technology: iso7816`: an ISO 14443-4 card at 106 kbps, APDUs through InDataExchange;
 /// - `technology: type2`: a Type 2 tag; READ (`30 pp`) is answered from the transcript.
-final class PN532Emulator {
+public final class PN532Emulator {
     enum Card {
         case felica(FeliCaCard)
         case iso14443a(uid: [UInt8], sak: UInt8, ats: [UInt8]?)
@@ -86,8 +86,46 @@ final class PN532Emulator {
         if verbose { FileHandle.standardError.write(Data("cardsim: \(s())\n".utf8)) }
     }
 
+    /// The emulator for a card file: an ISO 7816, DESFire or FeliCa card image (JSON), or a
+    /// transcript (`technology: felica`, `iso7816` or `type2`).
+    public static func load(
+        _ data: Data, file: String, removeAfter: Int?, silentAfter: Int?, verbose: Bool
+    ) throws(CardFileError)
+        -> PN532Emulator
+    {
+        do {
+            switch CardImageKind.of(data) {
+            case .iso7816?:
+                return PN532Emulator(
+                    image: try CardImageKind.iso7816(data, file: file), removeAfter: removeAfter, silentAfter: silentAfter, verbose: verbose
+                )
+            case .desfire?:
+                return PN532Emulator(
+                    desfire: try CardImageKind.desfire(data, file: file), removeAfter: removeAfter, silentAfter: silentAfter,
+                    verbose: verbose)
+            case .felica?:
+                return PN532Emulator(
+                    image: try FeliCaImageCard(json: data, file: file), removeAfter: removeAfter, silentAfter: silentAfter, verbose: verbose
+                )
+            case nil:
+                return try PN532Emulator(
+                    transcript: try Transcript(parsing: String(decoding: data, as: UTF8.self), file: file), file: file,
+                    removeAfter: removeAfter, silentAfter: silentAfter, verbose: verbose)
+            }
+        } catch { throw .invalid("\(error)") }
+    }
+
+    /// What goes back on the serial line for one host frame (`PN532Frame.extract`): an ACK and
+    /// the answer frame; an ACK alone when the card stays silent (the host's timeout fires); an
+    /// ACK and a syntax-error frame for a command the emulator does not know.
+    public func reply(to frame: [UInt8]) -> [UInt8] {
+        if let body = handle(frame) { return PN532Frame.ack + PN532Frame.response(body) }
+        if frame.first == 0x40 || frame.first == 0x42 { return PN532Frame.ack }
+        return PN532Frame.ack + PN532Frame.syntaxError
+    }
+
     /// The answer body (command code + 1 first) to one host command, or nil to stay silent.
-    func handle(_ frame: [UInt8]) -> [UInt8]? {
+    public func handle(_ frame: [UInt8]) -> [UInt8]? {
         guard let cmd = frame.first else { return nil }
         let data = Array(frame.dropFirst())
         switch cmd {

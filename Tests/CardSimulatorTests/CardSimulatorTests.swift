@@ -1,0 +1,120 @@
+import APDU
+import CardSimulator
+import Foundation
+import Testing
+
+/// The lab's card simulator without sockets: vpcd's messages and a PN532's serial frames
+/// handed to the cards directly (the lab tests drive the same code through pcscd and libnfc).
+@Suite struct VirtualCardTests {
+    static let transcript = """
+        # cardscan transcript 1
+        # technology: iso7816
+        # atr: 3B 02 14 50
+        > 00 A4 04 00 02 3F 00
+        < 90 00
+        > 00 B0 00 00 04
+        < 01 02 03 04 90 00
+        """
+
+    func card(_ configure: (inout VirtualCardOptions) -> Void = { _ in }) throws -> VirtualCard {
+        var options = VirtualCardOptions()
+        configure(&options)
+        return try VirtualCard.load(Data(Self.transcript.utf8), file: "card.apdu", options: options)
+    }
+
+    @Test func controlCodesPowerAndATR() throws {
+        let c = try card()
+        #expect(c.handle([0x04]) == .send([0x3B, 0x02, 0x14, 0x50]))
+        #expect(c.handle([0x01]) == .nothing)
+        #expect(c.handle([0x00]) == .nothing)
+        #expect(c.handle([]) == .nothing)
+        #expect(c.handle([0x00, 0xB0, 0x00, 0x00, 0x04]) == .send([0x01, 0x02, 0x03, 0x04, 0x90, 0x00]))
+        // Lenient replay: a command the transcript does not hold gets 6D 00.
+        #expect(c.handle([0x00, 0xCA, 0x9F, 0x7F, 0x00]) == .send([0x6D, 0x00]))
+    }
+
+    @Test func theATROptionWins() throws {
+        let c = try card { $0.atr = [0x3B, 0x00] }
+        #expect(c.handle([0x04]) == .send([0x3B, 0x00]))
+    }
+
+    @Test func removedAfterNAnswersUntilPresentedAgain() throws {
+        let c = try card { $0.removeAfter = 1 }
+        #expect(c.handle([0x00, 0xA4, 0x04, 0x00, 0x02, 0x3F, 0x00]) == .send([0x90, 0x00]))
+        #expect(c.handle([0x00, 0xB0, 0x00, 0x00, 0x04]) == .removed)
+        c.present()
+        #expect(c.handle([0x00, 0xA4, 0x04, 0x00, 0x02, 0x3F, 0x00]) == .send([0x90, 0x00]))
+    }
+
+    @Test func muteAfterNAnswers() throws {
+        let c = try card { $0.muteAfter = 0 }
+        #expect(c.handle([0x00, 0xB0, 0x00, 0x00, 0x04]) == .mute)
+    }
+
+    @Test func aTranscriptWithoutATRNeedsOne() {
+        let text = "# cardscan transcript 1\n# technology: iso7816\n> 00 B0 00 00 01\n< 01 90 00\n"
+        #expect(throws: CardFileError.noATR) { try VirtualCard.load(Data(text.utf8), file: "x.apdu", options: .init()) }
+    }
+
+    @Test func aBrokenCardFileNamesTheFile() {
+        for text in ["# cardscan transcript 1\n> 00 B0 00 00 0\n", "{ \"technology\": \"iso7816\", \"atr\": 5 }"] {
+            do {
+                _ = try VirtualCard.load(Data(text.utf8), file: "broken.apdu", options: .init())
+                Issue.record("\(text) loaded")
+            } catch {
+                #expect(error.description.contains("broken.apdu"), "\(error)")
+            }
+        }
+    }
+}
+
+@Suite struct PN532FrameTests {
+    /// A host frame (TFI D4) around `body`.
+    static func frame(_ body: [UInt8]) -> [UInt8] {
+        let payload = [0xD4] + body
+        let dcs = UInt8((256 - payload.reduce(0) { ($0 + Int($1)) % 256 }) % 256)
+        return [0x00, 0x00, 0xFF, UInt8(payload.count), UInt8((256 - payload.count) % 256)] + payload + [dcs, 0x00]
+    }
+
+    @Test func framesArriveAfterTheWakeUpAndAcrossReads() {
+        let line = [0x55, 0x55, 0x00, 0x00, 0x00] + Self.frame([0x02]) + PN532Frame.ack + Self.frame([0x14, 0x01])
+        var buffer = Array(line[..<9])
+        #expect(PN532Frame.extract(from: &buffer) == [])  // the first frame is cut in the middle
+        buffer += line[9...]
+        #expect(PN532Frame.extract(from: &buffer) == [[0x02], [0x14, 0x01]])
+        #expect(buffer.count <= 1)
+    }
+
+    @Test func badChecksumsAndForeignFramesAreDropped() {
+        var badLCS = Self.frame([0x02])
+        badLCS[4] ^= 1
+        var badDCS = Self.frame([0x02])
+        badDCS[badDCS.count - 2] ^= 1
+        var fromDevice = Self.frame([0x02])
+        fromDevice[5] = 0xD5  // a PN532's own answer, not a host command
+        fromDevice[7] = UInt8((256 - (0xD5 + 0x02)) % 256)
+        var buffer = badLCS + badDCS + fromDevice + Self.frame([0x4A, 0x01, 0x00])
+        #expect(PN532Frame.extract(from: &buffer) == [[0x4A, 0x01, 0x00]])
+    }
+
+    @Test func responseFramesCarryTheirChecksums() {
+        let r = PN532Frame.response([0x03, 0x32, 0x01, 0x06, 0x07])
+        #expect(r == [0x00, 0x00, 0xFF, 0x06, 0xFA, 0xD5, 0x03, 0x32, 0x01, 0x06, 0x07, 0xE8, 0x00])
+        let long = PN532Frame.response([UInt8](repeating: 0x11, count: 300))
+        #expect(Array(long.prefix(8)) == [0x00, 0x00, 0xFF, 0xFF, 0xFF, 0x01, 0x2D, 0xD2])  // extended frame, LEN 301
+    }
+
+    @Test func theEmulatorAcknowledgesEveryFrame() throws {
+        let text = "# cardscan transcript 1\n# technology: iso7816\n> 00 B0 00 00 01\n< 01 90 00\n"
+        let pn532 = try PN532Emulator.load(Data(text.utf8), file: "t.apdu", removeAfter: nil, silentAfter: nil, verbose: false)
+        #expect(pn532.reply(to: [0x02]) == PN532Frame.ack + PN532Frame.response([0x03, 0x32, 0x01, 0x06, 0x07]))
+        #expect(pn532.reply(to: [0x7E]) == PN532Frame.ack + PN532Frame.syntaxError)  // a command it does not know
+        // No card selected yet: InDataExchange times out (status 01).
+        #expect(pn532.handle([0x40, 0x01, 0x00, 0xB0, 0x00, 0x00, 0x01]) == [0x41, 0x01])
+        #expect(pn532.handle([0x4A, 0x01, 0x00])?.prefix(3) == [0x4B, 0x01, 0x01])
+        #expect(pn532.handle([0x40, 0x01, 0x00, 0xB0, 0x00, 0x00, 0x01]) == [0x41, 0x00, 0x01, 0x90, 0x00])
+        // Truncated register commands are answered without reading past the frame.
+        #expect(pn532.handle([0x06, 0x63]) == [0x07])
+        #expect(pn532.handle([0x08, 0x63, 0x05]) == [0x09])
+    }
+}
