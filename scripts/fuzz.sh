@@ -14,8 +14,12 @@ SECONDS_EACH="${FUZZ_SECONDS:-60}"
 if [ -n "${FUZZ_BIN:-}" ]; then
   BIN="$FUZZ_BIN"  # a binary built earlier (a long campaign running while the tree changes)
 else
-  (cd Fuzz && swift build -c release --sanitize fuzzer --sanitize address 2>&1 | grep -E "error|warning: var" || true)
-  BIN="$(cd Fuzz && swift build -c release --sanitize fuzzer --sanitize address --show-bin-path)/CardscanFuzz"
+  # The coverage is asked for explicitly: swiftc's -sanitize=fuzzer adds it to a module compiled
+  # file by file, but not under whole-module optimisation (release builds), where the Swift code
+  # would run uninstrumented and libFuzzer would mutate blind (measured with Swift 6.3.1).
+  FLAGS=(-c release --sanitize fuzzer --sanitize address -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp)
+  (cd Fuzz && swift build "${FLAGS[@]}" 2>&1 | grep -E "error|warning: var" || true)
+  BIN="$(cd Fuzz && swift build "${FLAGS[@]}" --show-bin-path)/CardscanFuzz"
 fi
 [ -x "$BIN" ] || { echo "fuzz: the fuzz binary did not build" >&2; exit 1; }
 TARGETS="${FUZZ_TARGETS:-$(ls Fuzz/Corpus)}"
@@ -35,6 +39,12 @@ for t in $TARGETS; do
     "$WORK/$t" "Fuzz/Corpus/$t" > "$WORK/$t.log" 2>&1
   rc=$?
   set -e
+  # A binary without coverage counters for the Swift code fuzzes blind: refuse its figures.
+  counters=$(grep -o 'Loaded 1 modules *([0-9]* inline' "$WORK/$t.log" | grep -o '[0-9]*' | tail -1 || echo 0)
+  if [ "${counters:-0}" -lt 20000 ]; then
+    echo "fuzz: $t: only ${counters:-0} coverage counters: the Swift code is not instrumented (see the build flags above)" >&2
+    exit 1
+  fi
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$WORK/$t.log" | grep -o '[0-9]*$' | tail -1 || echo 0)
   rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$WORK/$t.log" | grep -o '[0-9]*$' | tail -1 || echo 0)
   slow=$(grep -o 'slowest input [0-9.]* ms' "$WORK/$t.log" | grep -o '[0-9.]*' | tail -1 || echo 0)
