@@ -246,15 +246,17 @@ public struct BitReader {
         return value
     }
 
-    /// `count` bits from bit `offset` of `data`.
+    /// `count` bits from bit `offset` of `data`; a failure names the bits `what` and the data
+    /// `record`.
     public static func slice(
-        _ data: [UInt8], at offset: Int, count: Int, for what: @autoclosure () -> String
+        _ data: [UInt8], at offset: Int, count: Int, for what: @autoclosure () -> String,
+        in record: @autoclosure () -> String = "the record"
     ) throws(Failure) -> BitValue {
         guard count > 0, offset >= 0 else { throw Failure(reason: "\(what()): \(count) bits at bit \(offset) is not a bit range") }
         let (end, overflow) = offset.addingReportingOverflow(count)
         guard !overflow else { throw Failure(reason: "\(what()): bit \(offset) is past any record") }
         guard end <= data.count * 8 else {
-            throw Failure(reason: "\(what()) needs bits \(offset)…\(end - 1) but the record has \(data.count * 8)")
+            throw Failure(reason: "\(what()) needs bits \(offset)…\(end - 1) but \(record()) has \(data.count * 8)")
         }
         if count <= 64 {
             // Up to 9 bytes hold the bits: gather them big-endian, then shift and mask.

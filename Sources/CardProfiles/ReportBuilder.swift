@@ -347,9 +347,9 @@ public struct ReportBuilder {
                 return try FieldDecoder.decode(spec, from: data, answer: answerName)
             case .position(let offset, let length)?:
                 let bits: BitValue
-                do throws(BitReader.Failure) { bits = try BitReader.slice(data, at: offset, count: length, for: "the field") } catch {
-                    throw FieldDecoder.Failure(reason: error.reason.replacingOccurrences(of: "the record", with: "answer '\(answerName)'"))
-                }
+                do throws(BitReader.Failure) {
+                    bits = try BitReader.slice(data, at: offset, count: length, for: "the field", in: "answer '\(answerName)'")
+                } catch { throw FieldDecoder.Failure(reason: error.reason) }
                 return try FieldDecoder.decode(spec, bits: bits)
             case .named(var name)?:
                 if name.hasPrefix("entry.") {

@@ -99,6 +99,51 @@ public enum TextFile {
         return bytes
     }
 
+    /// The paths of the files under `folder` (in subfolders too) whose names end in `suffix`,
+    /// sorted, each `folder/relative/path`. Read with `opendir`/`readdir` (a regression run
+    /// lists tens of thousands of files; Foundation's enumerator stats each and cost more than
+    /// parsing them). Symbolic links to files are listed; linked folders are not entered.
+    public static func files(under folder: String, endingIn suffix: String) throws(FileError) -> [String] {
+        var found: [String] = []
+        var pending = [""]
+        var first = true
+        while let relative = pending.popLast() {
+            let path = relative.isEmpty ? folder : folder + "/" + relative
+            guard let dir = opendir(path) else {
+                // The top folder must be readable; an unreadable subfolder is skipped, as `find` does.
+                if first {
+                    throw FileError(path: folder, reason: errno == ENOENT ? .missing : .unreadable(String(cString: strerror(errno))))
+                }
+                continue
+            }
+            first = false
+            defer { closedir(dir) }
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                if name == "." || name == ".." { continue }
+                let child = relative.isEmpty ? name : relative + "/" + name
+                var isFolder = Int32(entry.pointee.d_type) == Int32(DT_DIR)
+                var isFile = Int32(entry.pointee.d_type) == Int32(DT_REG)
+                let isLink = Int32(entry.pointee.d_type) == Int32(DT_LNK)
+                if isLink || Int32(entry.pointee.d_type) == Int32(DT_UNKNOWN) {
+                    // A link, or a file system that does not say: ask stat (which follows links).
+                    var info = stat()
+                    guard stat(folder + "/" + child, &info) == 0 else { continue }
+                    isFile = info.st_mode & S_IFMT == S_IFREG
+                    isFolder = !isLink && info.st_mode & S_IFMT == S_IFDIR
+                }
+                if isFolder {
+                    pending.append(child)
+                } else if isFile, name.hasSuffix(suffix) {
+                    found.append(child)
+                }
+            }
+        }
+        return found.sorted().map { folder + "/" + $0 }
+    }
+
     /// Writes `text` atomically (Foundation writes a temporary file beside it, then renames):
     /// an interrupted run never leaves half a file.
     public static func write(_ text: String, to path: String) throws(FileError) {

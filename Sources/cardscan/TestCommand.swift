@@ -66,8 +66,7 @@ struct TestCommand: ParsableCommand {
                 throw fail(FileError(path: p, reason: .missing), .noSuchInput)
             }
             if isDir.boolValue {
-                let files = FileManager.default.enumerator(atPath: p)?.compactMap { $0 as? String } ?? []
-                transcripts += files.filter { $0.hasSuffix(".apdu") }.sorted().map { p + "/" + $0 }
+                do { transcripts += try TextFile.files(under: p, endingIn: ".apdu") } catch { throw fail(error, .noSuchInput) }
             } else {
                 transcripts.append(p)
             }
