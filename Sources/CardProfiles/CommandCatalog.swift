@@ -42,21 +42,38 @@ public enum CommandCatalog {
     /// `    name:` and `    source:` with plain or simply double-quoted values — or nil for
     /// anything else (which the YAML path reads, or rejects with its line).
     static func canonicalLists(_ text: String) -> (reads: [CommandPolicy.Entry], changing: [CommandPolicy.Entry])? {
+        // Bytes, not Strings: Foundation's trimming and substring calls cost 2 ms of a replay.
+        typealias Line = ArraySlice<UInt8>
+        let source = Array(text.utf8)
         var reads: [CommandPolicy.Entry] = [], changing: [CommandPolicy.Entry] = []
         var list: Int? = nil  // 0 read-only, 1 changing
         var pending: (command: [UInt8], name: String?, source: String?)? = nil
         var seenLists = Set<Int>()
-        func value(_ raw: Substring) -> String? {
-            let v = raw.trimmingCharacters(in: .whitespaces)
-            if v.hasPrefix("\"") {
-                guard v.count >= 2, v.hasSuffix("\""), !v.dropFirst().dropLast().contains(where: { $0 == "\"" || $0 == "\\" }) else {
-                    return nil
-                }
-                return String(v.dropFirst().dropLast())
+        func isBlank(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
+        func trim(_ l: Line) -> Line {
+            var l = l
+            while let c = l.first, isBlank(c) { l = l.dropFirst() }
+            while let c = l.last, isBlank(c) || c == 0x0D { l = l.dropLast() }
+            return l
+        }
+        func contains(_ l: Line, _ needle: [UInt8]) -> Bool {
+            guard l.count >= needle.count else { return false }
+            return (l.startIndex...(l.endIndex - needle.count)).contains { l[$0..<($0 + needle.count)].elementsEqual(needle) }
+        }
+        func string(_ l: Line) -> String { String(decoding: l, as: UTF8.self) }
+        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+        let indicators = Array("[]{}&*!|>'%@`#,?:-\"".utf8)
+        func value(_ raw: Line) -> String? {
+            let v = trim(raw)
+            if v.first == quote {
+                let inner = v.dropFirst().dropLast()
+                guard v.count >= 2, v.last == quote, !inner.contains(where: { $0 == quote || $0 == backslash }) else { return nil }
+                return string(inner)
             }
-            guard let first = v.first, !"[]{}&*!|>'%@`#,?:-\"".contains(first), !v.contains(": "), !v.contains(" #"), !v.hasSuffix(":")
+            guard let first = v.first, !indicators.contains(first), !contains(v, Array(": ".utf8)), !contains(v, Array(" #".utf8)),
+                v.last != UInt8(ascii: ":")
             else { return nil }
-            return v
+            return string(v)
         }
         func flush() -> Bool {
             guard let p = pending else { return true }
@@ -66,21 +83,22 @@ public enum CommandCatalog {
             pending = nil
             return true
         }
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            if line == "read-only:" || line == "changing:" {
+        func after(_ prefix: String, in line: Line) -> Line? {
+            line.starts(with: prefix.utf8) ? line.dropFirst(prefix.utf8.count) : nil
+        }
+        for line in source.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            let trimmed = trim(line)
+            if trimmed.isEmpty || trimmed.first == UInt8(ascii: "#") { continue }
+            if line.elementsEqual("read-only:".utf8) || line.elementsEqual("changing:".utf8) {
                 guard flush() else { return nil }
-                list = line == "read-only:" ? 0 : 1
+                list = line.first == UInt8(ascii: "r") ? 0 : 1
                 guard seenLists.insert(list!).inserted else { return nil }
-            } else if line.hasPrefix("  - command: ") {
-                guard flush(), list != nil, let v = value(line.dropFirst("  - command: ".count)),
-                    let bytes = try? Hex.parse(v)
-                else { return nil }
-                pending = (bytes, nil, nil)
-            } else if line.hasPrefix("    name: "), pending?.name == nil, let v = value(line.dropFirst("    name: ".count)) {
+            } else if let rest = after("  - command: ", in: line) {
+                guard flush(), list != nil, let v = value(rest), let command = try? Hex.parse(v) else { return nil }
+                pending = (command, nil, nil)
+            } else if let rest = after("    name: ", in: line), pending?.name == nil, let v = value(rest) {
                 pending?.name = v
-            } else if line.hasPrefix("    source: "), pending?.source == nil, let v = value(line.dropFirst("    source: ".count)) {
+            } else if let rest = after("    source: ", in: line), pending?.source == nil, let v = value(rest) {
                 pending?.source = v
             } else {
                 return nil
