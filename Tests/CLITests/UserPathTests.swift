@@ -96,3 +96,41 @@ import Testing
         }
     }
 }
+
+/// `make install` into a staging folder (DESTDIR), from the dev build: the installed cardscan
+/// finds its profiles beside it (`../share/cardscan/profiles`) with no help from the
+/// environment, and the man pages and shell completions are where the shells look.
+@Suite struct InstallTests {
+    @Test func anInstalledCardscanReadsWithItsOwnProfiles() throws {
+        let stage = NSTemporaryDirectory() + "cardscan-install-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: stage) }
+        let make = try Lab.shell(
+            [
+                "/usr/bin/make", "--no-print-directory", "-C", Lab.root, "install", "DESTDIR=" + stage, "PREFIX=/usr",
+                "INSTALL_BIN=" + Lab.binDir,
+            ],
+            timeout: 120)
+        #expect(make.status == 0, "\(make.stdout)\(make.stderr)")
+        let prefix = stage + "/usr"
+        let installed = try FileManager.default.contentsOfDirectory(atPath: prefix + "/share/cardscan/profiles").filter {
+            $0.hasSuffix(".yaml")
+        }
+        let shipped = try FileManager.default.contentsOfDirectory(atPath: Lab.root + "/profiles").filter { $0.hasSuffix(".yaml") }
+        #expect(installed.sorted() == shipped.sorted())
+        // Run from somewhere else, so the repository's profiles/ cannot be found instead.
+        let replay = try Lab.shell([prefix + "/bin/cardscan", "replay", "--json", Lab.fixture("shanghai-transit/full-read.apdu")])
+        #expect(replay.status == 0 && replay.stdout.contains(#""profile": "shanghai-transit""#), "\(replay.stderr)")
+        // doctor says where they came from (its exit status depends on pcscd, not looked at here).
+        let doctor = try Lab.shell([prefix + "/bin/cardscan", "doctor"])
+        #expect(doctor.stdout.contains("ok   built-in profiles: \(prefix)/share/cardscan/profiles (\(shipped.count))"), "\(doctor.stdout)")
+        let detected = try Lab.shell([prefix + "/bin/cardscan", "replay", Lab.fixture("clipper/detected.apdu")])
+        #expect(detected.status == 0 && detected.stdout.contains("(clipper)"), "\(detected.stdout)\(detected.stderr)")
+        for file in [
+            "share/man/man1/cardscan.1", "share/man/man1/cardsim.1", "share/bash-completion/completions/cardscan",
+            "share/zsh/site-functions/_cardscan", "share/fish/vendor_completions.d/cardscan.fish", "bin/cardsim",
+        ] {
+            let size = (try? FileManager.default.attributesOfItem(atPath: prefix + "/" + file)[.size] as? Int) ?? 0
+            #expect(size > 100, "\(file): \(size) bytes")
+        }
+    }
+}
