@@ -193,6 +193,7 @@ public final class PN532Emulator {
     private func inListPassiveTarget(_ data: [UInt8]) -> [UInt8] {
         guard data.count >= 2 else { return [0x4B, 0x00] }
         let baud = data[1]
+        log("InListPassiveTarget, baud rate \(baud)")  // a poll: how a test knows a reader looked again
         selected = false
         if let n = removeAfter, exchanged >= n { return [0x4B, 0x00] }  // removed cards stay gone
         switch (card, baud) {

@@ -497,7 +497,7 @@ import Testing
 
     @Test func watchThroughALibnfcDevice() throws {
         try Lab.exclusive {
-            let pn532 = try Lab.PN532(Lab.fixture("suica/full-read.apdu"))
+            let pn532 = try Lab.PN532(Lab.fixture("suica/full-read.apdu"), options: ["-v"])
             defer { pn532.stop() }
             let out = NSTemporaryDirectory() + "nfcwatch-\(UUID().uuidString)"
             let outFD = open(out, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
@@ -514,7 +514,11 @@ import Testing
                 usleep(50_000)
             }
             #expect(lines.first?.hasPrefix("{\"profile\":\"suica\"") == true, "\(lines)")
-            usleep(500_000)  // the card stays: no second report
+            // The card stays: watch polls it again and again (seen in cardsim's log, not waited
+            // for by the clock) and reports it no second time.
+            let pollsAtReport = pn532.polls
+            while Date() < deadline.addingTimeInterval(5), pn532.polls < pollsAtReport + 3 { usleep(20_000) }
+            #expect(pn532.polls >= pollsAtReport + 3, "watch stopped polling: \(pn532.log.suffix(500))")
             #expect(((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").split(separator: "\n").count == 1)
         }
     }

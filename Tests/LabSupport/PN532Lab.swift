@@ -8,6 +8,12 @@ extension Lab {
         public var connectionString: String { "pn532_uart:" + path }
         private var stopped = false
 
+        /// What cardsim wrote (with `-v` in `options`: every exchange, and every poll).
+        public var log: String { (try? String(contentsOfFile: path + ".log", encoding: .utf8)) ?? "" }
+
+        /// How many times a reader has polled the card so far (needs `-v`).
+        public var polls: Int { log.components(separatedBy: "InListPassiveTarget").count - 1 }
+
         public init(_ cardFile: String, options: [String] = []) throws {
             path = "/tmp/cardscan-pn532-\(UUID().uuidString.prefix(8))"
             let log = path + ".log"
@@ -36,6 +42,7 @@ extension Lab {
             stopped = true
             process.terminate()
             unlink(path)
+            unlink(path + ".log")
         }
 
         deinit { stop() }
