@@ -48,7 +48,7 @@ enum BitLayoutParser {
         else {
             return nil
         }
-        let g = { (k: String) in m.first { $0.key == k }?.node }
+        let g = { (k: String) in m.node(k) }
         let kinds = ["name", "skip", "bitmap", "repeat", "sequence", "choose"].filter { g($0) != nil }
         guard kinds.count == 1 else {
             r.issue(

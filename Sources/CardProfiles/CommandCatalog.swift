@@ -115,7 +115,7 @@ public enum CommandCatalog {
         var reads: [CommandPolicy.Entry] = []
         var changing: [CommandPolicy.Entry] = []
         if let m = r.mapping(root, "", allowed: ["read-only", "changing"]) {
-            let g = { (k: String) in m.first { $0.key == k }?.node }
+            let g = { (k: String) in m.node(k) }
             reads = entries(g("read-only"), "read-only", r)
             changing = entries(g("changing"), "changing", r)
             let known = CommandPolicy.standard.adding(reads: [], changing: changing)
@@ -138,7 +138,7 @@ public enum CommandCatalog {
         for (i, item) in (r.sequence(node, path) ?? []).enumerated() {
             let p = "\(path)[\(i)]"
             guard let m = r.mapping(item, p, allowed: ["command", "name", "source"]) else { continue }
-            let g = { (k: String) in m.first { $0.key == k }?.node }
+            let g = { (k: String) in m.node(k) }
             for k in ["command", "name", "source"] where g(k) == nil { r.issue(item, "\(p).\(k)", "required key '\(k)' is missing") }
             guard let bytes = r.hex(g("command"), "\(p).command"), let name = r.string(g("name"), "\(p).name"),
                 let source = r.string(g("source"), "\(p).source")

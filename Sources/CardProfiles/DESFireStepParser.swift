@@ -70,7 +70,7 @@ enum DESFireStepParser {
             return .select(aids)
         case "desfire-read":
             guard let m = r.mapping(node, apath, allowed: ["file", "files", "read", "offset", "length"]) else { return nil }
-            let g = { (k: String) in m.first { $0.key == k }?.node }
+            let g = { (k: String) in m.node(k) }
             var mode = DESFireStep.ReadMode.auto
             if let t = r.string(g("read"), "\(apath).read") {
                 guard let m = DESFireStep.ReadMode(rawValue: t) else {

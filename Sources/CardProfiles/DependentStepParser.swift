@@ -13,7 +13,7 @@ enum DependentStepParser {
             return answerReference(text, node, path, r)
         }
         guard let m = r.mapping(node, path, allowed: ["from", "tag", "offset", "length", "byte"]) else { return nil }
-        let g = { (k: String) in m.first { $0.key == k }?.node }
+        let g = { (k: String) in m.node(k) }
         var ref: ValueReference
         switch (g("from"), g("tag")) {
         case (let f?, let t?):
@@ -84,7 +84,7 @@ enum DependentStepParser {
     /// with the step's `steps`.
     static func each(_ node: Node, steps: Node?, _ path: String, _ r: YAMLReader, parseStep: (Node, String) -> Step?) -> EachStep? {
         guard let m = r.mapping(node, path, allowed: ["list", "tag", "order-by", "skip", "label"]) else { return nil }
-        let g = { (k: String) in m.first { $0.key == k }?.node }
+        let g = { (k: String) in m.node(k) }
         for k in ["list", "tag"] where g(k) == nil { r.issue(node, "\(path).\(k)", "required key '\(k)' is missing") }
         let stepsPath = path.replacingOccurrences(of: ".for-each", with: ".steps")
         if steps == nil { r.issue(node, stepsPath, "a for-each step needs 'steps': what to do with each entry") }
@@ -136,7 +136,7 @@ enum DependentStepParser {
                 continue
             }
             guard let m = r.mapping(v, path, allowed: ["number", "option"]) else { continue }
-            let g = { (k: String) in m.first { $0.key == k }?.node }
+            let g = { (k: String) in m.node(k) }
             guard let n = r.int(g("number"), "\(path).number", range: 0...999_999_999_999) else {
                 if g("number") == nil { r.issue(v, "\(path).number", "required key 'number' is missing (the value, written in BCD)") }
                 continue

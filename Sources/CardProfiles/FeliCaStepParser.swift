@@ -10,13 +10,13 @@ enum FeliCaStepParser {
         switch key {
         case "poll":
             guard let m = r.mapping(node, apath, allowed: ["system-code"]) else { return nil }
-            let g = { (k: String) in m.first { $0.key == k }?.node }
+            let g = { (k: String) in m.node(k) }
             if g("system-code") == nil { r.issue(node, "\(apath).system-code", "required key 'system-code' is missing (e.g. 0x0003)") }
             guard let sc = r.int(g("system-code"), "\(apath).system-code", range: 0...0xFFFF) else { return nil }
             return .poll(systemCode: UInt16(sc))
         case "read-blocks":
             guard let m = r.mapping(node, apath, allowed: ["service", "first", "count", "per-command", "records"]) else { return nil }
-            let g = { (k: String) in m.first { $0.key == k }?.node }
+            let g = { (k: String) in m.node(k) }
             if g("service") == nil { r.issue(node, "\(apath).service", "required key 'service' is missing (e.g. 0x090F)") }
             let service = r.int(g("service"), "\(apath).service", range: 0...0xFFFF)
             if let service, ServiceCode(UInt16(service)).needsAuthentication {

@@ -20,7 +20,7 @@ struct FieldParser {
     func parse(_ node: Node, _ path: String, inTrips: Bool, inContracts: Bool = false) -> FieldSpec? {
         let r = reader
         guard let m = r.mapping(node, path, allowed: Self.keys) else { return nil }
-        let g = { (k: String) in m.first { $0.key == k }?.node }
+        let g = { (k: String) in m.node(k) }
         var spec = FieldSpec.Layout(source: .record, line: r.line(node))
 
         if let c = g("constant") {
@@ -244,7 +244,7 @@ struct FieldParser {
         }
         spec.utc = g("utc").flatMap { r.bool($0, "\(path).utc") } ?? false
         if let cs = g("clock-shift"), let m = r.mapping(cs, "\(path).clock-shift", allowed: ["before", "seconds"]) {
-            let cg = { (k: String) in m.first { $0.key == k }?.node }
+            let cg = { (k: String) in m.node(k) }
             let before = r.string(cg("before"), "\(path).clock-shift.before")
             let moment = before.flatMap { CivilDate.unixSeconds(isoMoment: $0) }
             if before == nil || (before != nil && moment == nil) {
@@ -329,7 +329,7 @@ extension FieldParser {
     /// goes with `offset`/`length`. Widths the type cannot hold are refused here.
     func parseBitSource(_ m: [(key: String, node: Node)], _ node: Node, _ path: String, _ type: FieldType) -> FieldSpec.BitSource? {
         let r = reader
-        let g = { (k: String) in m.first { $0.key == k }?.node }
+        let g = { (k: String) in m.node(k) }
         let positional = g("bit-offset") != nil || g("bit-length") != nil
         let named = g("field") != nil
         guard positional || named else { return nil }
@@ -359,7 +359,7 @@ extension FieldParser {
     func parseCondition(_ node: Node, _ path: String) -> FieldSpec.Condition? {
         let r = reader
         guard let m = r.mapping(node, path, allowed: ["field", "bits", "in", "not-in"]) else { return nil }
-        let g = { (k: String) in m.first { $0.key == k }?.node }
+        let g = { (k: String) in m.node(k) }
         guard let field = r.string(g("field"), "\(path).field") else {
             if g("field") == nil { r.issue(node, "\(path).field", "'when' names the layout value it tests: field") }
             return nil

@@ -11,7 +11,7 @@ enum ISO7816StepParser {
         case "select":
             if case .mapping(let m) = node, m.keys.contains(where: { $0.string == "aid-from" }) {
                 guard let sm = r.mapping(node, apath, allowed: ["aid-from", "fci"]) else { return nil }
-                let sg = { (k: String) in sm.first { $0.key == k }?.node }
+                let sg = { (k: String) in sm.node(k) }
                 let returning: CommandAPDU.SelectResponse = (sg("fci").flatMap { r.bool($0, "\(apath).fci") } ?? true) ? .fci : .none
                 guard let ref = DependentStepParser.reference(sg("aid-from"), "\(apath).aid-from", r) else { return nil }
                 return .dependent(.select(aid: ref, returning: returning))
@@ -20,7 +20,7 @@ enum ISO7816StepParser {
             return candidates.count == 1 ? .command(candidates[0]) : .select(candidates)
         case "read-binary":
             guard let m = r.mapping(node, apath, allowed: ["sfi", "offset", "length"]) else { return nil }
-            let g = { (k: String) in m.first { $0.key == k }?.node }
+            let g = { (k: String) in m.node(k) }
             let length = r.int(g("length"), "\(apath).length", range: 1...256) ?? 256
             if let sfiNode = g("sfi") {
                 guard let sfi = r.int(sfiNode, "\(apath).sfi", range: 1...30) else { return nil }
@@ -31,7 +31,7 @@ enum ISO7816StepParser {
             return .command(.readBinary(offset: off, length: length))
         case "read-record":
             guard let m = r.mapping(node, apath, allowed: ["sfi", "record", "length", "retry-length"]) else { return nil }
-            let g = { (k: String) in m.first { $0.key == k }?.node }
+            let g = { (k: String) in m.node(k) }
             let sfi = g("sfi").flatMap { r.int($0, "\(apath).sfi", range: 1...30) }
             let length = r.int(g("length"), "\(apath).length", range: 1...256) ?? 256
             let retry = retryLength(g, length: g("length") == nil ? nil : length, node, apath, r)
@@ -45,7 +45,7 @@ enum ISO7816StepParser {
             else {
                 return nil
             }
-            let g = { (k: String) in m.first { $0.key == k }?.node }
+            let g = { (k: String) in m.node(k) }
             if let ln = g("locator") {
                 for k in m.map(\.key) where k != "locator" {
                     r.issue(g(k), "\(apath).\(k)", "'locator' lists the records to read: '\(k)' does not apply")
@@ -75,7 +75,7 @@ enum ISO7816StepParser {
                 sfi: sfi.map(UInt8.init), first: UInt8(first), last: last.map(UInt8.init), length: length, tryAllFirst: tryAll,
                 retryLength: retry)
             if let sn = g("sequence"), let sm = r.mapping(sn, "\(apath).sequence", allowed: ["offset", "length"]) {
-                let sg = { (k: String) in sm.first { $0.key == k }?.node }
+                let sg = { (k: String) in sm.node(k) }
                 let off = r.int(sg("offset"), "\(apath).sequence.offset", range: 0...255) ?? 0
                 let len = r.int(sg("length"), "\(apath).sequence.length", range: 1...4) ?? 2
                 if let length, off + len > length {
@@ -119,7 +119,7 @@ enum ISO7816StepParser {
     /// `fid`, then `path` — the first the card accepts is the answer.
     static func parseSelect(_ node: Node, _ path: String, _ r: YAMLReader) -> [CommandAPDU]? {
         guard let m = r.mapping(node, path, allowed: ["aid", "fid", "path", "fci"]) else { return nil }
-        let g = { (k: String) in m.first { $0.key == k }?.node }
+        let g = { (k: String) in m.node(k) }
         let returning: CommandAPDU.SelectResponse = (g("fci").flatMap { r.bool($0, "\(path).fci") } ?? true) ? .fci : .none
         guard g("aid") != nil || g("fid") != nil || g("path") != nil else {
             r.issue(node, path, "select needs aid, fid or path (several: tried in that order until the card accepts one)")

@@ -60,7 +60,7 @@ public struct LookupTable: Sendable {
         let root = try YAMLReader.compose(text, file: file)
         var table = LookupTable(name: "", entries: [:], hexCodes: false, file: file)
         if let m = r.mapping(root, "", allowed: ["name", "codes", "source", "licence", "license", "notes", "entries"]) {
-            let g = { (k: String) in m.first { $0.key == k }?.node }
+            let g = { (k: String) in m.node(k) }
             table.name = r.string(g("name"), "name") ?? ""
             if g("name") == nil { r.issue(root, "name", "required key 'name' is missing") }
             if let c = r.string(g("codes"), "codes") {

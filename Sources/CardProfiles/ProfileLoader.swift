@@ -123,7 +123,7 @@ public enum ProfileLoader {
 
     static func parse(_ root: Node, _ r: YAMLReader, file: String, options: Options = Options()) -> Profile? {
         guard let top = r.mapping(root, "", allowed: topKeys) else { return nil }
-        let get = { (k: String) in top.first { $0.key == k }?.node }
+        let get = { (k: String) in top.node(k) }
         let declared = parseCommands(get("commands"), r, file: file, options: options)
         func required(_ key: String) -> Node? {
             let n = get(key)
@@ -249,7 +249,7 @@ public enum ProfileLoader {
                     "dol", "steps", "only-if",
                 ])
         else { return nil }
-        let get = { (k: String) in m.first { $0.key == k }?.node }
+        let get = { (k: String) in m.node(k) }
         let actions = m.filter { stepActions.contains($0.key) }
         guard actions.count == 1, let (actionKey, actionNode) = actions.first.map({ ($0.key, $0.node) }) else {
             r.issue(
@@ -302,7 +302,7 @@ public enum ProfileLoader {
             if actionKey == "command", case .iso7816(.command(let c, nil))? = action,
                 let dm = r.mapping(dn, "\(path).dol", allowed: ["list", "template"])
             {
-                let dg = { (k: String) in dm.first { $0.key == k }?.node }
+                let dg = { (k: String) in dm.node(k) }
                 if dg("list") == nil {
                     r.issue(dn, "\(path).dol.list", "required key 'list' is missing (where the card's data object list is)")
                 }
@@ -328,7 +328,7 @@ public enum ProfileLoader {
         step.reverseBytes = get("reverse-bytes").flatMap { r.bool($0, "\(path).reverse-bytes") } ?? false
         let readsRecords = step.isRecords  // before `slots` makes the answer records
         if let cn = get("copies"), let cm = r.mapping(cn, "\(path).copies", allowed: ["size", "sequence"]) {
-            let cg = { (k: String) in cm.first { $0.key == k }?.node }
+            let cg = { (k: String) in cm.node(k) }
             for k in ["size", "sequence"] where cg(k) == nil { r.issue(cn, "\(path).copies.\(k)", "required key '\(k)' is missing") }
             if let size = r.int(cg("size"), "\(path).copies.size", range: 1...4096),
                 let seq = r.int(cg("sequence"), "\(path).copies.sequence", range: 0...4095)
@@ -340,7 +340,7 @@ public enum ProfileLoader {
             }
         }
         if let sn = get("slots"), let sm = r.mapping(sn, "\(path).slots", allowed: ["offset", "length", "count"]) {
-            let sg = { (k: String) in sm.first { $0.key == k }?.node }
+            let sg = { (k: String) in sm.node(k) }
             for k in ["length", "count"] where sg(k) == nil { r.issue(sn, "\(path).slots.\(k)", "required key '\(k)' is missing") }
             if let length = r.int(sg("length"), "\(path).slots.length", range: 1...4096),
                 let count = r.int(sg("count"), "\(path).slots.count", range: 1...255)
@@ -359,7 +359,7 @@ public enum ProfileLoader {
             }
         }
         if let cn = get("continue"), let cm = r.mapping(cn, "\(path).continue", allowed: ["unit", "times"]) {
-            let cg = { (k: String) in cm.first { $0.key == k }?.node }
+            let cg = { (k: String) in cm.node(k) }
             let unit = r.int(cg("unit"), "\(path).continue.unit", range: 1...255)
             if cg("unit") == nil { r.issue(cn, "\(path).continue.unit", "required key 'unit' is missing (the bytes of one record)") }
             let times = r.int(cg("times"), "\(path).continue.times", range: 1...16) ?? 1
@@ -375,7 +375,7 @@ public enum ProfileLoader {
     static func parseDetect(_ node: Node, _ r: YAMLReader) -> Profile.Detection {
         var d = Profile.Detection()
         guard let m = r.mapping(node, "detect", allowed: ["atr", "require", "order"]) else { return d }
-        let g = { (k: String) in m.first { $0.key == k }?.node }
+        let g = { (k: String) in m.node(k) }
         for (i, a) in (r.list(g("atr"), "detect.atr") ?? []).enumerated() {
             guard let text = r.string(a, "detect.atr[\(i)]") else { continue }
             do {
@@ -386,7 +386,7 @@ public enum ProfileLoader {
         for (i, q) in (r.list(g("require"), "detect.require") ?? []).enumerated() {
             let p = "detect.require[\(i)]"
             guard let qm = r.mapping(q, p, allowed: ["answer", "offset", "equals", "mask", "field", "record"]) else { continue }
-            let qg = { (k: String) in qm.first { $0.key == k }?.node }
+            let qg = { (k: String) in qm.node(k) }
             guard let answer = r.string(qg("answer"), "\(p).answer") else {
                 r.issue(q, "\(p).answer", "required key 'answer' is missing")
                 continue
@@ -428,7 +428,7 @@ public enum ProfileLoader {
         for (i, item) in list.enumerated() {
             let p = "variants[\(i)]"
             guard let m = r.mapping(item, p, allowed: ["name", "services"]) else { continue }
-            let g = { (k: String) in m.first { $0.key == k }?.node }
+            let g = { (k: String) in m.node(k) }
             if g("name") == nil { r.issue(item, "\(p).name", "required key 'name' is missing") }
             if g("services") == nil { r.issue(item, "\(p).services", "required key 'services' is missing (e.g. [0x1CC8, 0x1D08])") }
             let name = r.string(g("name"), "\(p).name")
@@ -482,7 +482,7 @@ public enum ProfileLoader {
     static func parseContracts(_ node: Node, _ r: YAMLReader, _ fields: FieldParser, path: String = "contracts") -> ContractSpec? {
         guard let m = r.mapping(node, path, allowed: ["from", "list", "layout", "fields"] + (path == "contracts" ? ["more"] : []))
         else { return nil }
-        let g = { (k: String) in m.first { $0.key == k }?.node }
+        let g = { (k: String) in m.node(k) }
         guard let from = r.string(g("from"), "\(path).from") else {
             if g("from") == nil {
                 r.issue(node, "\(path).from", "required key 'from' is missing (the answer holding the contract records)")
@@ -491,7 +491,7 @@ public enum ProfileLoader {
         }
         var spec = ContractSpec(from: from, fields: [], line: r.line(node))
         if let ln = g("list"), let lm = r.mapping(ln, "\(path).list", allowed: ["from", "repeat", "pointer"]) {
-            let lg = { (k: String) in lm.first { $0.key == k }?.node }
+            let lg = { (k: String) in lm.node(k) }
             for k in ["from", "repeat", "pointer"] where lg(k) == nil {
                 r.issue(ln, "\(path).list.\(k)", "required key '\(k)' is missing")
             }
@@ -502,7 +502,7 @@ public enum ProfileLoader {
             }
         }
         if let yn = g("layout"), let ym = r.mapping(yn, "\(path).layout", allowed: ["by", "bits", "cases", "default"]) {
-            let yg = { (k: String) in ym.first { $0.key == k }?.node }
+            let yg = { (k: String) in ym.node(k) }
             if yg("by") == nil { r.issue(yn, "\(path).layout.by", "required key 'by' is missing (e.g. entry.tariff)") }
             if let by = r.string(yg("by"), "\(path).layout.by") {
                 var choice = ContractSpec.LayoutChoice(
@@ -543,7 +543,7 @@ public enum ProfileLoader {
             ["from", "record-length", "fields", "skip-empty", "skip-when-zero", "join", "dol"]
             + (nested ? [] : ["credit-kinds", "order", "more"])
         guard let m = r.mapping(node, path, allowed: keys) else { return nil }
-        let g = { (k: String) in m.first { $0.key == k }?.node }
+        let g = { (k: String) in m.node(k) }
         guard let from = r.string(g("from"), "\(path).from") else {
             r.issue(node, "\(path).from", "required key 'from' is missing")
             return nil

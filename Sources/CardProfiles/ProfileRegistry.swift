@@ -132,19 +132,27 @@ public final class ProfileRegistry: @unchecked Sendable {
         var entries: [Entry] = []
         var invalid: [(file: String, error: ProfileLoadError)] = []
         var byID: [String: Int] = [:]
-        for dir in directories {
-            for file in Self.profileFiles(in: dir.path) {
-                do {
-                    let profile = try Self.loadFile(file)
-                    if let i = byID[profile.id] {
-                        entries[i].overrides.append(file)
-                        continue
-                    }
-                    byID[profile.id] = entries.count
-                    entries.append(Entry(id: profile.id, file: file, directory: dir, profile: profile, overrides: []))
-                } catch let e as ProfileLoadError {
-                    invalid.append((file, e))
-                } catch {}
+        let files = directories.flatMap { dir in Self.profileFiles(in: dir.path).map { (dir, $0) } }
+        // Parsed on every core (the files are independent; the caches they share are locked),
+        // then taken in file order, so which file wins an id does not depend on timing.
+        var results = [Result<Profile, ProfileLoadError>?](repeating: nil, count: files.count)
+        results.withUnsafeMutableBufferPointer { slots in
+            nonisolated(unsafe) let out = slots
+            DispatchQueue.concurrentPerform(iterations: files.count) { i in
+                do { out[i] = .success(try Self.loadFile(files[i].1)) } catch let e as ProfileLoadError { out[i] = .failure(e) } catch {}
+            }
+        }
+        for ((dir, file), result) in zip(files, results) {
+            switch result {
+            case .success(let profile)?:
+                if let i = byID[profile.id] {
+                    entries[i].overrides.append(file)
+                    continue
+                }
+                byID[profile.id] = entries.count
+                entries.append(Entry(id: profile.id, file: file, directory: dir, profile: profile, overrides: []))
+            case .failure(let e)?: invalid.append((file, e))
+            case nil: break
             }
         }
         loaded = (entries, invalid)

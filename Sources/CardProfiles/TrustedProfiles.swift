@@ -43,7 +43,7 @@ public struct TrustedProfiles: Sendable, Equatable {
         var files: [String: Set<String>] = [:]
         for (i, item) in (root.flatMap { r.sequence($0, "") } ?? []).enumerated() {
             guard let m = r.mapping(item, "[\(i)]", allowed: ["file", "commands"]) else { continue }
-            let g = { (k: String) in m.first { $0.key == k }?.node }
+            let g = { (k: String) in m.node(k) }
             guard let file = r.string(g("file"), "[\(i)].file") else { continue }
             var headers = Set<String>()
             for (j, c) in (r.sequence(g("commands"), "[\(i)].commands") ?? []).enumerated() {

@@ -151,3 +151,12 @@ extension YAMLReader {
         do { return .success(try parse(text, path)) } catch { return .failure(error) }
     }
 }
+
+extension Array where Element == (key: String, node: Node) {
+    /// The value of `key` in a mapping's pairs (`YAMLReader.mapping`), found without copying the
+    /// pairs before it (profile loading looks up dozens of keys per field).
+    func node(_ key: String) -> Node? {
+        guard let i = firstIndex(where: { $0.key == key }) else { return nil }
+        return self[i].node
+    }
+}
