@@ -46,35 +46,33 @@ public final class PN532Emulator {
         }
     }
 
-    /// An ISO 7816 card image; `id` is its UID (type A) or PUPI (type B).
-    init(image: ISO7816ImageCard, removeAfter: Int?, silentAfter: Int?, verbose: Bool) {
+    /// A card from a card image: nothing to replay, the image answers.
+    private init(imageCard: Card, removeAfter: Int?, silentAfter: Int?, verbose: Bool) {
         replay = ReplayChannel(Transcript(), mode: .lenient)
         memory = TagMemory(seed: Transcript())
-        let typeB = image.contents.typeB
-        card = .image(image, id: typeB ? [0x1A, 0x2B, 0x3C, 0x4D] : [0x04, 0x1A, 0x2B, 0x3C, 0x4D, 0x5E, 0x6F], typeB: typeB)
+        card = imageCard
         self.removeAfter = removeAfter
         self.silentAfter = silentAfter
         self.verbose = verbose
+    }
+
+    /// An ISO 7816 card image; `id` is its UID (type A) or PUPI (type B).
+    convenience init(image: ISO7816ImageCard, removeAfter: Int?, silentAfter: Int?, verbose: Bool) {
+        let typeB = image.contents.typeB
+        let id: [UInt8] = typeB ? [0x1A, 0x2B, 0x3C, 0x4D] : [0x04, 0x1A, 0x2B, 0x3C, 0x4D, 0x5E, 0x6F]
+        self.init(imageCard: .image(image, id: id, typeB: typeB), removeAfter: removeAfter, silentAfter: silentAfter, verbose: verbose)
     }
 
     /// A DESFire card image: ISO 14443-4 type A with the image's UID.
-    init(desfire: DESFireImageCard, removeAfter: Int?, silentAfter: Int?, verbose: Bool) {
-        replay = ReplayChannel(Transcript(), mode: .lenient)
-        memory = TagMemory(seed: Transcript())
-        card = .image(desfire, id: desfire.contents.uid, typeB: false)
-        self.removeAfter = removeAfter
-        self.silentAfter = silentAfter
-        self.verbose = verbose
+    convenience init(desfire: DESFireImageCard, removeAfter: Int?, silentAfter: Int?, verbose: Bool) {
+        self.init(
+            imageCard: .image(desfire, id: desfire.contents.uid, typeB: false), removeAfter: removeAfter, silentAfter: silentAfter,
+            verbose: verbose)
     }
 
     /// A FeliCa card from a card image (FeliCaImageCard).
-    init(image: FeliCaImageCard, removeAfter: Int?, silentAfter: Int?, verbose: Bool) {
-        replay = ReplayChannel(Transcript(), mode: .lenient)
-        memory = TagMemory(seed: Transcript())
-        card = .felica(image)
-        self.removeAfter = removeAfter
-        self.silentAfter = silentAfter
-        self.verbose = verbose
+    convenience init(image: FeliCaImageCard, removeAfter: Int?, silentAfter: Int?, verbose: Bool) {
+        self.init(imageCard: .felica(image), removeAfter: removeAfter, silentAfter: silentAfter, verbose: verbose)
     }
 
     struct ValidationFailure: Error, CustomStringConvertible {
