@@ -49,11 +49,18 @@ public enum CommandCatalog {
         var list: Int? = nil  // 0 read-only, 1 changing
         var pending: (command: [UInt8], name: String?, source: String?)? = nil
         var seenLists = Set<Int>()
-        func isBlank(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
+        var entriesInList = 0
+        // Only spaces separate here: a tab, any other control character, or a Unicode line or
+        // paragraph separator (NEL, LS, PS) sends the file to the YAML path, which knows what
+        // YAML makes of them.
+        guard
+            !source.contains(where: { $0 < 0x20 && $0 != 0x0A || $0 == 0x7F }),
+            !text.unicodeScalars.contains(where: { $0 == "\u{85}" || $0 == "\u{2028}" || $0 == "\u{2029}" })
+        else { return nil }
         func trim(_ l: Line) -> Line {
             var l = l
-            while let c = l.first, isBlank(c) { l = l.dropFirst() }
-            while let c = l.last, isBlank(c) || c == 0x0D { l = l.dropLast() }
+            while l.first == 0x20 { l = l.dropFirst() }
+            while l.last == 0x20 { l = l.dropLast() }
             return l
         }
         func contains(_ l: Line, _ needle: [UInt8]) -> Bool {
@@ -67,7 +74,7 @@ public enum CommandCatalog {
             let v = trim(raw)
             if v.first == quote {
                 let inner = v.dropFirst().dropLast()
-                guard v.count >= 2, v.last == quote, !inner.contains(where: { $0 == quote || $0 == backslash }) else { return nil }
+                guard v.count > 2, v.last == quote, !inner.contains(where: { $0 == quote || $0 == backslash }) else { return nil }
                 return string(inner)
             }
             guard let first = v.first, !indicators.contains(first), !contains(v, Array(": ".utf8)), !contains(v, Array(" #".utf8)),
@@ -90,21 +97,23 @@ public enum CommandCatalog {
             let trimmed = trim(line)
             if trimmed.isEmpty || trimmed.first == UInt8(ascii: "#") { continue }
             if line.elementsEqual("read-only:".utf8) || line.elementsEqual("changing:".utf8) {
-                guard flush() else { return nil }
+                guard flush(), list == nil || entriesInList > 0 else { return nil }  // an empty list: YAML's to judge
                 list = line.first == UInt8(ascii: "r") ? 0 : 1
+                entriesInList = 0
                 guard seenLists.insert(list!).inserted else { return nil }
             } else if let rest = after("  - command: ", in: line) {
                 guard flush(), list != nil, let v = value(rest), let command = try? Hex.parse(v) else { return nil }
                 pending = (command, nil, nil)
-            } else if let rest = after("    name: ", in: line), pending?.name == nil, let v = value(rest) {
+                entriesInList += 1
+            } else if let rest = after("    name: ", in: line), let p = pending, p.name == nil, let v = value(rest) {
                 pending?.name = v
-            } else if let rest = after("    source: ", in: line), pending?.source == nil, let v = value(rest) {
+            } else if let rest = after("    source: ", in: line), let p = pending, p.source == nil, let v = value(rest) {
                 pending?.source = v
             } else {
                 return nil
             }
         }
-        guard flush(), !seenLists.isEmpty else { return nil }
+        guard flush(), !seenLists.isEmpty, entriesInList > 0 else { return nil }
         return (reads, changing)
     }
 

@@ -124,15 +124,24 @@ public enum TextFile {
                 }
                 if name == "." || name == ".." { continue }
                 let child = relative.isEmpty ? name : relative + "/" + name
-                var isFolder = Int32(entry.pointee.d_type) == Int32(DT_DIR)
-                var isFile = Int32(entry.pointee.d_type) == Int32(DT_REG)
-                let isLink = Int32(entry.pointee.d_type) == Int32(DT_LNK)
-                if isLink || Int32(entry.pointee.d_type) == Int32(DT_UNKNOWN) {
-                    // A link, or a file system that does not say: ask stat (which follows links).
+                let type = Int32(entry.pointee.d_type)
+                var isFolder = type == Int32(DT_DIR)
+                var isFile = type == Int32(DT_REG)
+                var isLink = type == Int32(DT_LNK)
+                if type == Int32(DT_UNKNOWN) {
+                    // A file system that does not say (XFS without ftype, some FUSE mounts): lstat,
+                    // which does not follow a link, so a linked folder is never entered.
                     var info = stat()
-                    guard stat(folder + "/" + child, &info) == 0 else { continue }
+                    guard lstat(folder + "/" + child, &info) == 0 else { continue }
+                    isFolder = info.st_mode & S_IFMT == S_IFDIR
                     isFile = info.st_mode & S_IFMT == S_IFREG
-                    isFolder = !isLink && info.st_mode & S_IFMT == S_IFDIR
+                    isLink = info.st_mode & S_IFMT == S_IFLNK
+                }
+                if isLink {
+                    // A link to a file is listed (a dangling one too: reading it then names it); a
+                    // link to a folder is not entered (no loops).
+                    var info = stat()
+                    isFile = stat(folder + "/" + child, &info) != 0 || info.st_mode & S_IFMT != S_IFDIR
                 }
                 if isFolder {
                     pending.append(child)

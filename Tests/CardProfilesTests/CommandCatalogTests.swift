@@ -83,6 +83,13 @@ import Testing
         "read-only:\n  - command: \"90 4C\"\n    name: \"say \\\"hi\\\"\"\n    source: Y\n",  // an escape
         "read-only:\n  - command: \"90\"\n    name: X\n    source: Y\n",  // one byte
         "read-only:\nread-only:\n",  // twice
+        "read-only:\n    name: X\nchanging:\n  - command: \"90 4C\"\n    name: X\n    source: Y\n",  // a name outside an entry
+        "read-only:\nchanging:\n  - command: \"90 4C\"\n    name: X\n    source: Y\n",  // an empty list
+        "read-only:\n  - command: \"90 4C\"\n    name: \"\"\n    source: Y\n",  // an empty name
+        "read-only:\n  - command: \"90 4C\"\n    name: X\t# a comment to YAML\n    source: Y\n",  // a tab
+        "read-only:\n  - command: \"90 4C\"\n    name: X\r\n    source: Y\n",  // a carriage return
+        "read-only:\n  - command: \"90 4C\"\n    name: X\u{2028}Z\n    source: Y\n",  // a line separator
+        "\t# tab-indented\nread-only:\n  - command: \"90 4C\"\n    name: X\n    source: Y\n",
     ])
     func anythingElseTakesTheYAMLPath(_ text: String) {
         #expect(CommandCatalog.canonicalLists(text) == nil)

@@ -25,8 +25,9 @@ extension Lab {
             let deadline = Date().addingTimeInterval(5)
             while !FileManager.default.fileExists(atPath: path) {
                 guard Date() < deadline, process.isRunning else {
+                    let said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""  // before stop() removes it
                     stop()
-                    throw LabError("cardsim pn532 did not create \(path): \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+                    throw LabError("cardsim pn532 did not create \(path): \(said)")
                 }
                 usleep(10_000)
             }
