@@ -51,6 +51,14 @@ import Testing
         #expect(c.handle([0x00, 0xB0, 0x00, 0x00, 0x04]) == .mute)
     }
 
+    @Test func anAnswerVPCDCannotCarryIsACardFault() throws {
+        // vpcd's length prefix is 2 bytes: 70,000 bytes of answer would not fit (cardsim trapped).
+        let big = String(repeating: "AB ", count: 70_000)
+        let text = "# cardscan transcript 1\n# technology: iso7816\n# atr: 3B 00\n> 00 B0 00 00 00\n< \(big)90 00\n"
+        let c = try VirtualCard.load(Data(text.utf8), file: "big.apdu", options: .init())
+        #expect(c.handle([0x00, 0xB0, 0x00, 0x00, 0x00]) == .send([0x6F, 0x00]))
+    }
+
     @Test func aTranscriptWithoutATRNeedsOne() {
         let text = "# cardscan transcript 1\n# technology: iso7816\n> 00 B0 00 00 01\n< 01 90 00\n"
         #expect(throws: CardFileError.noATR) { try VirtualCard.load(Data(text.utf8), file: "x.apdu", options: .init()) }
