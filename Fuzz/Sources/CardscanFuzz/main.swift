@@ -9,8 +9,10 @@ nonisolated(unsafe) let selected: ([UInt8]) -> Void = {
         FileHandle.standardError.write(Data("FUZZ_TARGET must be one of: \(Targets.all.keys.sorted().joined(separator: " "))\n".utf8))
         exit(64)
     }
-    // Warm up before anything is timed: the first call loads the built-in profiles (once per
-    // process, under AddressSanitizer about 0.2 s), which is no input's cost.
+    // Warm up before anything is timed: the built-in profiles load once per process (under
+    // AddressSanitizer about 0.2 s, on every core), which is no input's cost — loaded here, not
+    // by whichever input first reaches them.
+    _ = Fuzz.registry.profiles
     target([])
     atexit {
         let text = String(format: "cardscan-fuzz: slowest input %.3f ms (%d bytes)\n", slowestNanoseconds / 1e6, slowestSize)
