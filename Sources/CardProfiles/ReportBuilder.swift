@@ -244,8 +244,6 @@ public struct ReportBuilder {
     /// A record slot in no use: all 00 or all FF.
     static func isUnused(_ r: [UInt8]) -> Bool { r.allSatisfy { $0 == 0 } || r.allSatisfy { $0 == 0xFF } }
 
-    /// What a field of a record sees besides the answers: the record, and for a contract its
-    /// list entry (decoded list, `NAME[i].` prefix) and record number.
     /// The answers parsed as BER-TLV once per report, for `tag` fields (``Answers/tlvTrees()``).
     private final class TLVIndex {
         let answers: Answers
@@ -253,6 +251,8 @@ public struct ReportBuilder {
         init(_ answers: Answers) { self.answers = answers }
     }
 
+    /// What a field of a record sees besides the answers: the record, and for a contract its
+    /// list entry (decoded list, `NAME[i].` prefix) and record number.
     private struct Context {
         var record: Source?
         var index: TLVIndex? = nil

@@ -5,11 +5,17 @@ public enum PN532Frame {
     public static let syntaxError: [UInt8] = [0x00, 0x00, 0xFF, 0x01, 0xFF, 0x7F, 0x81, 0x00]
 
     /// A response frame with TFI D5 and `body` (the command code + 1 first).
-    public static func response(_ body: [UInt8]) -> [UInt8] {
-        let payload = [0xD5] + body
+    public static func response(_ body: [UInt8]) -> [UInt8] { frame(tfi: 0xD5, body) }
+
+    /// A host command frame with TFI D4 and `body` (the command code first): what libnfc sends.
+    public static func command(_ body: [UInt8]) -> [UInt8] { frame(tfi: 0xD4, body) }
+
+    /// An information frame (§6.2.1.1), extended (§6.2.1.3: `00 00 FF FF FF LENm LENl LCS TFI …
+    /// DCS 00`) when TFI and body pass 255 bytes.
+    static func frame(tfi: UInt8, _ body: [UInt8]) -> [UInt8] {
+        let payload = [tfi] + body
         let dcs = UInt8((256 - payload.reduce(0) { ($0 + Int($1)) % 256 }) % 256)
         if payload.count > 255 {
-            // Extended information frame (§6.2.1.3): 00 00 FF FF FF LENm LENl LCS TFI … DCS 00.
             let m = UInt8(payload.count >> 8), l = UInt8(payload.count & 0xFF)
             return [0x00, 0x00, 0xFF, 0xFF, 0xFF, m, l, UInt8((256 - (Int(m) + Int(l)) % 256) % 256)] + payload + [dcs, 0x00]
         }

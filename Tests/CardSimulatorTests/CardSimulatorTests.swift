@@ -78,11 +78,7 @@ import Testing
 
 @Suite struct PN532FrameTests {
     /// A host frame (TFI D4) around `body`.
-    static func frame(_ body: [UInt8]) -> [UInt8] {
-        let payload = [0xD4] + body
-        let dcs = UInt8((256 - payload.reduce(0) { ($0 + Int($1)) % 256 }) % 256)
-        return [0x00, 0x00, 0xFF, UInt8(payload.count), UInt8((256 - payload.count) % 256)] + payload + [dcs, 0x00]
-    }
+    static func frame(_ body: [UInt8]) -> [UInt8] { PN532Frame.command(body) }
 
     @Test func framesArriveAfterTheWakeUpAndAcrossReads() {
         let line = [0x55, 0x55, 0x00, 0x00, 0x00] + Self.frame([0x02]) + PN532Frame.ack + Self.frame([0x14, 0x01])
@@ -105,7 +101,8 @@ import Testing
         #expect(PN532Frame.extract(from: &buffer) == [[0x4A, 0x01, 0x00]])
     }
 
-    @Test func responseFramesCarryTheirChecksums() {
+    @Test func framesCarryTheirChecksums() {
+        #expect(PN532Frame.command([0x02]) == [0x00, 0x00, 0xFF, 0x02, 0xFE, 0xD4, 0x02, 0x2A, 0x00])  // GetFirmwareVersion
         let r = PN532Frame.response([0x03, 0x32, 0x01, 0x06, 0x07])
         #expect(r == [0x00, 0x00, 0xFF, 0x06, 0xFA, 0xD5, 0x03, 0x32, 0x01, 0x06, 0x07, 0xE8, 0x00])
         let long = PN532Frame.response([UInt8](repeating: 0x11, count: 300))

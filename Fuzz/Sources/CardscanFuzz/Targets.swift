@@ -146,13 +146,13 @@ enum Targets {
 }
 
 enum Fuzz {
-    /// The built-in profiles (from the repository), loaded once.
     /// The repository's root folder (where this file was compiled).
     static let root: URL = {
         let here = URL(fileURLWithPath: #filePath)
         return here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }()
 
+    /// The built-in profiles (from the repository), loaded once.
     nonisolated(unsafe) static let registry: ProfileRegistry = {
         ProfileRegistry(directories: [.init(path: root.appendingPathComponent("profiles").path, isBuiltIn: true)])
     }()
