@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // libFuzzer targets for every parser of outside bytes (docs/reliability.md). Built with
-// `swift build -c release --sanitize fuzzer --sanitize address` by scripts/fuzz.sh
+// `swift build -c release --sanitize fuzzer --sanitize address -Xswiftc -sanitize=fuzzer,address` by scripts/fuzz.sh
 // (`make fuzz`); one binary, the target chosen by FUZZ_TARGET.
 import PackageDescription
 

@@ -14,26 +14,40 @@ SECONDS_EACH="${FUZZ_SECONDS:-60}"
 if [ -n "${FUZZ_BIN:-}" ]; then
   BIN="$FUZZ_BIN"  # a binary built earlier (a long campaign running while the tree changes)
 else
-  # The coverage is asked for explicitly: swiftc's -sanitize=fuzzer adds it to a module compiled
-  # file by file, but not under whole-module optimisation (release builds), where the Swift code
-  # would run uninstrumented and libFuzzer would mutate blind (measured with Swift 6.3.1).
-  FLAGS=(-c release --sanitize fuzzer --sanitize address -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp)
+  # The sanitizers are named twice: SwiftPM's --sanitize passes each to swiftc as its own
+  # `-sanitize=` option, in no fixed order, and swiftc keeps only the last one, so a build had
+  # either AddressSanitizer or libFuzzer's coverage in its Swift code, never both (measured with
+  # Swift 6.3.1 and SwiftPM 6.3). The one comma-separated option after them gives both.
+  FLAGS=(-c release --sanitize fuzzer --sanitize address -Xswiftc -sanitize=fuzzer,address)
   (cd Fuzz && swift build "${FLAGS[@]}" 2>&1 | grep -E "error|warning: var" || true)
   BIN="$(cd Fuzz && swift build "${FLAGS[@]}" --show-bin-path)/CardscanFuzz"
 fi
 [ -x "$BIN" ] || { echo "fuzz: the fuzz binary did not build" >&2; exit 1; }
 TARGETS="${FUZZ_TARGETS:-$(ls Fuzz/Corpus)}"
-# A binary without coverage counters for the Swift code fuzzes blind: refuse it before any run.
-# Fully instrumented it has about 113,000 (2026-11-24); without the flags above, 6,000 (the C
-# code only); one built part-way with them, 51,000.
-counters=$(FUZZ_TARGET=hex "$BIN" -runs=0 2>&1 | grep -o 'Loaded 1 modules *([0-9]* inline' | grep -o '[0-9]*' | tail -1 || true)
-if [ "${counters:-0}" -lt 90000 ]; then
-  echo "fuzz: $BIN has ${counters:-no} coverage counters: the Swift code is not instrumented (see the build flags above)" >&2
+# A binary whose Swift code is not instrumented fuzzes blind, or misses memory errors: refuse
+# it before any run. libFuzzer lists every function it has coverage for (-print_coverage): each
+# of cardscan's modules must be among them. And a planted heap overflow must be reported by
+# AddressSanitizer. (The counter total is no test: 53,000 with coverage alone, 113,000 with ASan's
+# checks instrumented too, 6,000 for Yams' C code alone.)
+functions="$(FUZZ_TARGET=hex "$BIN" -runs=0 -print_coverage=1 Fuzz/Corpus/hex 2>&1 | grep -E '^(UN)?COVERED_FUNC:' || true)"
+for module in APDU FeliCaCommands NDEF CardProfiles CardReading PCSCTransport DESFireCommands CardSimulator CardscanFuzz; do
+  if ! grep -qF " \$s${#module}${module}" <<< "$functions"; then
+    echo "fuzz: $BIN has no coverage instrumentation in $module: the Swift code would be fuzzed blind (see the build flags above)" >&2
+    exit 1
+  fi
+done
+if ! grep -qE '^COVERED_FUNC: hits: [1-9][0-9]* .*\$s4APDU3Hex' <<< "$functions"; then
+  echo "fuzz: the hex target's seeds did not reach Hex.parse: the binary does not run its targets" >&2
+  exit 1
+fi
+WORK="$(mktemp -d /tmp/cardscan-fuzz-XXXXXX)"
+trap 'rm -rf "$WORK"' EXIT
+canary="$(FUZZ_TARGET=asan-canary "$BIN" -runs=1 -artifact_prefix="$WORK/canary-" 2>&1 || true)"
+if ! grep -q 'AddressSanitizer: heap-buffer-overflow' <<< "$canary"; then
+  echo "fuzz: $BIN does not catch a heap overflow in Swift code: AddressSanitizer is missing (see the build flags above)" >&2
   exit 1
 fi
 mkdir -p fuzz-artifacts
-WORK="$(mktemp -d /tmp/cardscan-fuzz-XXXXXX)"
-trap 'rm -rf "$WORK"' EXIT
 status=0
 printf '%-18s %14s %10s %8s %6s %12s\n' target executions "exec/s" crashes leaks "slowest ms"
 # Inputs up to 4 kB, except where a target's unit is smaller: a bit-layout record is at most

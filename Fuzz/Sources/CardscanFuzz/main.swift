@@ -5,6 +5,7 @@ import Foundation
 /// and printed at exit.
 nonisolated(unsafe) let selected: ([UInt8]) -> Void = {
     let name = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? ""
+    if name == "asan-canary" { return asanCanary }
     guard let target = Targets.all[name] else {
         FileHandle.standardError.write(Data("FUZZ_TARGET must be one of: \(Targets.all.keys.sorted().joined(separator: " "))\n".utf8))
         exit(64)
@@ -21,6 +22,17 @@ nonisolated(unsafe) let selected: ([UInt8]) -> Void = {
     return target
 }()
 nonisolated(unsafe) var slowestNanoseconds = 0.0
+nonisolated(unsafe) var canarySink: UInt8 = 0
+
+/// A planted heap overflow, no target: scripts/fuzz.sh runs it before a campaign and requires
+/// AddressSanitizer to report it, which proves the Swift code carries ASan's checks. (swiftc
+/// keeps only the last of several `-sanitize=` options, so a build can lose them silently.)
+func asanCanary(_ input: [UInt8]) {
+    let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: 4)
+    bytes.initialize(repeating: 0, count: 4)
+    canarySink = bytes[4 + input.count]
+    bytes.deallocate()
+}
 nonisolated(unsafe) var slowestSize = 0
 
 /// The CPU time this thread has used: an input's own cost, whatever else the machine runs (a
