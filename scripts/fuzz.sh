@@ -8,6 +8,8 @@
 #   FUZZ_TARGETS="hex atr" scripts/fuzz.sh    only these
 #   FUZZ_RUNS=10000000 FUZZ_SECONDS=3600 scripts/fuzz.sh   a campaign: 10 M inputs each (at most an hour)
 #   FUZZ_BIN=/tmp/CardscanFuzz scripts/fuzz.sh             use that binary instead of building one
+#   FUZZ_KEEP=/var/tmp/cardscan-corpus scripts/fuzz.sh     keep each target's corpus there (a campaign
+#                                                          in several runs goes on from what it found)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH="${FUZZ_SECONDS:-60}"
@@ -54,11 +56,12 @@ printf '%-18s %14s %10s %8s %6s %12s\n' target executions "exec/s" crashes leaks
 # 29 bytes (En1545), so 512 bytes already make 17 records for the report builder.
 max_len_of() { case "$1" in bit-layout) echo 512 ;; *) echo 4096 ;; esac; }
 for t in $TARGETS; do
-  mkdir -p "$WORK/$t"
+  corpus="${FUZZ_KEEP:-$WORK}/$t"
+  mkdir -p "$corpus"
   set +e
   FUZZ_TARGET="$t" ASAN_OPTIONS="detect_leaks=1" "$BIN" -max_total_time="$SECONDS_EACH" -runs="${FUZZ_RUNS:--1}" -print_final_stats=1 \
     -timeout=5 -rss_limit_mb=2048 -max_len="$(max_len_of "$t")" -report_slow_units=1000 -artifact_prefix="fuzz-artifacts/$t-" \
-    "$WORK/$t" "Fuzz/Corpus/$t" > "$WORK/$t.log" 2>&1
+    "$corpus" "Fuzz/Corpus/$t" > "$WORK/$t.log" 2>&1
   rc=$?
   set -e
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$WORK/$t.log" | grep -o '[0-9]*$' | tail -1 || echo 0)

@@ -231,10 +231,17 @@ public enum ProfileLoader {
         guard !usable.isEmpty else { return declared }
         if options.checkTrust, !options.trusted.trusts(file, commands: usable) {
             let list = usable.map { "\($0.header) (\($0.name))" }.joined(separator: ", ")
-            r.issue(
-                node, "commands",
-                "this profile declares commands of its own: \(list); cardscan sends them only after you trust the file once: cardscan profiles trust \(file)"
-            )
+            if let why = options.trusted.unreadable {
+                r.issue(
+                    node, "commands",
+                    "this profile declares commands of its own: \(list); cardscan sends them only from a trusted file, and the list of trusted files cannot be read (\(why)): correct or remove \(options.trusted.path)"
+                )
+            } else {
+                r.issue(
+                    node, "commands",
+                    "this profile declares commands of its own: \(list); cardscan sends them only after you trust the file once: cardscan profiles trust \(file)"
+                )
+            }
         }
         r.commandPolicy = r.commandPolicy.adding(reads: usable)
         return declared

@@ -22,12 +22,24 @@ public struct TrustedProfiles: Sendable, Equatable {
         (ProfileRegistry.userDirectory(environment: environment) as NSString).deletingLastPathComponent + "/trusted-profiles.yaml"
     }
 
-    /// The user's list, read once per process (empty when there is none or it cannot be read).
-    public static let user: TrustedProfiles = (try? load(defaultPath())) ?? TrustedProfiles(files: [:], path: defaultPath())
+    /// Why the list at ``path`` could not be read (its first issue, with file:line), or nil. A
+    /// list that cannot be read trusts nothing; whoever refuses a profile for that says why.
+    public let unreadable: String?
 
-    public init(files: [String: Set<String>], path: String) {
+    /// The user's list, read once per process: empty when there is none, and empty with
+    /// ``unreadable`` set when it is malformed (it is never rewritten then: `profiles trust`
+    /// reads it again and stops on the same error).
+    public static let user: TrustedProfiles = {
+        let path = defaultPath()
+        do throws(ProfileLoadError) { return try load(path) } catch {
+            return TrustedProfiles(files: [:], path: path, unreadable: error.issues.first?.description ?? path)
+        }
+    }()
+
+    public init(files: [String: Set<String>], path: String, unreadable: String? = nil) {
         self.files = files
         self.path = path
+        self.unreadable = unreadable
     }
 
     /// Reads the list at `path`; a missing file is an empty list.

@@ -77,6 +77,12 @@ struct Doctor: ParsableCommand {
                 false, "invalid profile \(bad.file): \(bad.error.issues.first?.description ?? "")",
                 fix: "cardscan profiles validate \(bad.file)", warnOnly: true)
         }
+        if let why = TrustedProfiles.user.unreadable {
+            check(
+                false, "the list of trusted profiles cannot be read: \(why)",
+                fix: "correct or remove \(TrustedProfiles.user.path); until then no profile may send commands of its own",
+                warnOnly: true)
+        }
         if blocking { throw ExitStatus.unavailable.exit }
     }
 }

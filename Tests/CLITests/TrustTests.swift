@@ -81,6 +81,29 @@ import Testing
         #expect(try cardscan(["replay", transcript, "--profile", file, "--json"], home: home).status == 65)
     }
 
+    @Test func aMalformedListOfTrustedFilesIsNamedAndNeverOverwritten() throws {
+        let home = NSTemporaryDirectory() + "cardscan-trust-\(UUID().uuidString)"
+        let file = try userProfile(in: home + "/work")
+        let list = home + "/cardscan/trusted-profiles.yaml"
+        let malformed = "- file: \"\(file)\"\n  commands: [\"90 78\"]\n- file: [unclosed\n"
+        try FileManager.default.createDirectory(atPath: home + "/cardscan", withIntermediateDirectories: true)
+        try malformed.write(toFile: list, atomically: true, encoding: .utf8)
+
+        // The profile is refused, and the message names the list and its line, not "trust the file".
+        let refused = try cardscan(["replay", Lab.root + "/Tests/Fixtures/t-money/full-read.apdu", "--profile", file], home: home)
+        #expect(refused.status == 65, "\(refused.stderr)")
+        #expect(refused.stderr.contains("the list of trusted files cannot be read (\(list):4"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("correct or remove \(list)"), "\(refused.stderr)")
+
+        let doctor = try cardscan(["doctor"], home: home)
+        #expect(doctor.stdout.contains("the list of trusted profiles cannot be read: \(list):4"), "\(doctor.stdout)")
+
+        // Trusting again stops on the same error and leaves the user's list as it was.
+        let trust = try cardscan(["profiles", "trust", file], home: home)
+        #expect(trust.status == 65 && trust.stderr.contains("\(list):4"), "\(trust.stderr)")
+        #expect(try String(contentsOfFile: list, encoding: .utf8) == malformed)
+    }
+
     @Test func aCommandThatChangesTheCardIsNeverTrusted() throws {
         let home = NSTemporaryDirectory() + "cardscan-trust-\(UUID().uuidString)"
         let file = try userProfile(
