@@ -127,6 +127,19 @@ enum UTCOffset {
     }
 }
 
+extension CivilDate {
+    /// `unixSeconds` as an ISO 8601 moment in UTC, `2026-11-24T12:44:07Z` (what Foundation's
+    /// `ISO8601DateFormatter` writes by default, without building an ICU formatter each time).
+    /// Nil outside the years 0001–9999.
+    public static func isoMomentUTC(unixSeconds: Int) -> String? {
+        let (days, seconds) = unixSeconds.quotientAndRemainder(dividingBy: 86400)
+        let (day, second) = seconds < 0 ? (days - 1, seconds + 86400) : (days, seconds)
+        guard supportedDays.contains(day) else { return nil }
+        let text = isoDateTime(CivilDate(daysSinceUnixEpoch: day), second / 3600, second / 60 % 60, second % 60, zoneMinutes: 0)
+        return String(text.dropLast(6)) + "Z"
+    }
+}
+
 /// `2017-08-30T12:56:37+08:00`.
 func isoDateTime(_ date: CivilDate, _ h: Int, _ m: Int, _ s: Int, zoneMinutes: Int) -> String {
     var out: [UInt8] = []

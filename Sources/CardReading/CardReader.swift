@@ -69,7 +69,9 @@ public struct CardReader {
         outcome.exchanges = exchange.roundTrips
         if let recorder {
             var headers = connection.transcriptHeaders
-            headers.append(.init(.recorded, ISO8601DateFormatter().string(from: Date())))
+            if let now = CivilDate.isoMomentUTC(unixSeconds: Int(Date().timeIntervalSince1970.rounded(.down))) {
+                headers.append(.init(.recorded, now))
+            }
             if let profile {
                 headers.append(.init(.profile, profile.id))
             } else if let p = outcome.profile, outcome.report != nil {
