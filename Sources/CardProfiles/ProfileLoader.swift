@@ -231,17 +231,11 @@ public enum ProfileLoader {
         guard !usable.isEmpty else { return declared }
         if options.checkTrust, !options.trusted.trusts(file, commands: usable) {
             let list = usable.map { "\($0.header) (\($0.name))" }.joined(separator: ", ")
-            if let why = options.trusted.unreadable {
-                r.issue(
-                    node, "commands",
-                    "this profile declares commands of its own: \(list); cardscan sends them only from a trusted file, and the list of trusted files cannot be read (\(why)): correct or remove \(options.trusted.path)"
-                )
-            } else {
-                r.issue(
-                    node, "commands",
-                    "this profile declares commands of its own: \(list); cardscan sends them only after you trust the file once: cardscan profiles trust \(file)"
-                )
-            }
+            let remedy =
+                options.trusted.unreadable.map {
+                    "cardscan sends them only from a trusted file, and the list of trusted files cannot be read (\($0)): correct or remove \(options.trusted.path)"
+                } ?? "cardscan sends them only after you trust the file once: cardscan profiles trust \(file)"
+            r.issue(node, "commands", "this profile declares commands of its own: \(list); \(remedy)")
         }
         r.commandPolicy = r.commandPolicy.adding(reads: usable)
         return declared

@@ -22,6 +22,8 @@ nonisolated(unsafe) let selected: ([UInt8]) -> Void = {
     return target
 }()
 nonisolated(unsafe) var slowestNanoseconds = 0.0
+nonisolated(unsafe) var slowestSize = 0
+
 nonisolated(unsafe) var canarySink: UInt8 = 0
 
 /// A planted heap overflow, no target: scripts/fuzz.sh runs it before a campaign and requires
@@ -33,7 +35,6 @@ func asanCanary(_ input: [UInt8]) {
     canarySink = bytes[4 + input.count]
     bytes.deallocate()
 }
-nonisolated(unsafe) var slowestSize = 0
 
 /// The CPU time this thread has used: an input's own cost, whatever else the machine runs (a
 /// wall clock would charge it with preemption by a build beside it, or a SIGSTOP).
