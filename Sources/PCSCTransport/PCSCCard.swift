@@ -90,6 +90,11 @@ public final class PCSCCard: CardChannel, @unchecked Sendable {
             abandoned = true
             throw PCSCError(code: .timeout, function: "SCardTransmit", reader: reader)
         }
+        // The worker's block holds this card until libdispatch releases it, just after the
+        // signal. Wait for that (the queue is serial): otherwise the card's last release, and
+        // SCardDisconnect, could run on the worker while the program exits and libpcsclite's
+        // destructor frees its handles — a SIGSEGV after the last answer was printed.
+        worker.sync {}
         return try result!.get()
     }
 
