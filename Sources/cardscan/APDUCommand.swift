@@ -15,7 +15,9 @@ struct APDUCommand: ParsableCommand {
             card (anything but SELECT, READ BINARY/RECORD, GET RESPONSE/DATA/CHALLENGE,
             GET BALANCE, CEPAS READ PURSE, the reader's FF CA GET DATA and FF B0 READ
             BINARY, and FeliCa read commands in a FF 00 00 00 pseudo-APDU) are refused
-            unless --allow-write is given.
+            unless --allow-write is given. The APDUs between two resets are sent in one
+            PC/SC transaction: another program's commands to the card wait until they
+            are done.
 
             Examples:
               cardscan apdu 00A4040009A0000000038698070100 805C000204
@@ -88,19 +90,29 @@ struct APDUCommand: ParsableCommand {
             let exchange = CardExchange(channel: card, handlesT0: !raw)
             let style = Style()
             out(style.dim("Using \(state.name), ATR \(card.atr.hexString)"))
-            for line in lines {
-                switch line {
-                case .reset:
+            // The APDUs between two resets are one PC/SC transaction: another program on the
+            // same reader cannot send its SELECT between this script's SELECT and the READ
+            // that relies on it (it waits, and goes on after).
+            var rest = lines[...]
+            while !rest.isEmpty {
+                if case .reset = rest.first {
                     try card.reconnect(initialization: .reset)
                     out("> reset")
-                case .apdu(let c, _):
-                    out("> \(c)")
-                    let r = try exchange.send(c)
-                    let sw = r.statusWord
-                    let meaning =
-                        sw.isSuccess
-                        ? style.green(sw.meaning) : (sw.category == .warning ? style.yellow(sw.meaning) : style.red(sw.meaning))
-                    out("< \(r.bytes.hexString) : \(meaning)")
+                    rest = rest.dropFirst()
+                    continue
+                }
+                let run = rest.prefix { if case .apdu = $0 { true } else { false } }
+                rest = rest.dropFirst(run.count)
+                try card.withTransaction {
+                    for case .apdu(let c, _) in run {
+                        out("> \(c)")
+                        let r = try exchange.send(c)
+                        let sw = r.statusWord
+                        let meaning =
+                            sw.isSuccess
+                            ? style.green(sw.meaning) : (sw.category == .warning ? style.yellow(sw.meaning) : style.red(sw.meaning))
+                        out("< \(r.bytes.hexString) : \(meaning)")
+                    }
                 }
             }
         }

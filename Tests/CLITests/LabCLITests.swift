@@ -165,6 +165,45 @@ import Testing
         }
     }
 
+    /// Two `cardscan apdu` scripts at once on one card, each selecting its own application
+    /// and reading its record 200 times: every answer is its own application's record,
+    /// because each script is one PC/SC transaction. (Without it the other script's SELECT
+    /// came between a SELECT and its READ RECORD: `69 86`, or the other application's record.)
+    @Test func twoAPDUScriptsAtOnceDoNotInterleave() throws {
+        let image = NSTemporaryDirectory() + "two-apps-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: image) }
+        try """
+        {"technology": "iso7816", "atr": "3B 80 80 01 01", "files": [
+          {"aid": "A0 00 00 00 01 01", "fid": "0101", "files": [{"fid": "1001", "records": ["AA 01"]}]},
+          {"aid": "A0 00 00 00 01 02", "fid": "0102", "files": [{"fid": "1001", "records": ["BB 02"]}]}]}
+        """.write(toFile: image, atomically: true, encoding: .utf8)
+        try Lab.exclusive {
+            let card = try Lab.Card(image)
+            defer { card.stop() }
+            var runs: [(Subprocess, String)] = []
+            for app in ["01", "02"] {
+                let base = NSTemporaryDirectory() + "apdu-\(app)-\(UUID().uuidString)"
+                let once = "00 A4 04 0C 06 A0 00 00 00 01 \(app)\n00 A4 02 0C 02 10 01\n00 B2 01 04 00\n"
+                try String(repeating: once, count: 200).write(toFile: base + ".txt", atomically: true, encoding: .utf8)
+                let outFD = open(base + ".out", O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
+                defer { close(outFD) }
+                let p = try Subprocess(
+                    [Lab.binDir + "/cardscan", "apdu", "--script", base + ".txt", "--timeout", "10"], environment: Lab.childEnvironment(),
+                    stdout: outFD, stderr: outFD)
+                runs.append((p, base))
+            }
+            for (app, (p, base)) in zip(["AA 01", "BB 02"], runs) {
+                let status = p.wait(timeout: 60)
+                if status == nil { p.terminate() }
+                let out = (try? String(contentsOfFile: base + ".out", encoding: .utf8)) ?? ""
+                #expect(status == 0, "\(out.suffix(400))")
+                let answers = out.split(separator: "\n").filter { $0.hasPrefix("< ") && !$0.hasPrefix("< 90 00") }
+                #expect(answers.count == 200, "\(answers.prefix(3))")
+                #expect(answers.allSatisfy { $0.hasPrefix("< \(app) 90 00") }, "\(answers.first { !$0.hasPrefix("< \(app) 90 00") } ?? "")")
+            }
+        }
+    }
+
     /// `cardscan watch ARGS` in the background, its stdout and stderr going to `OUT.out` and
     /// `OUT.err`; returns the process and OUT.
     func startWatch(_ args: [String]) throws -> (Subprocess, String) {
