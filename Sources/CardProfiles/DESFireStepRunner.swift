@@ -37,7 +37,7 @@ final class DESFireStepRunner: StepRunner {
 
     private func refused(_ status: DESFireStatus, _ command: DESFireCommand, keeping: Answer? = nil) -> StepResult {
         var result = StepResult.refused(.status(StatusWord(0x91, status.rawValue)), keeping: keeping)
-        result.command = command.description
+        result.command = { command.description }
         return result
     }
 
@@ -55,7 +55,7 @@ final class DESFireStepRunner: StepRunner {
 
     private static func notDESFireResult(_ sw: StatusWord) -> StepResult {
         var result = StepResult.refused(.status(sw))
-        result.command = "a DESFire command (the card answered as an ISO 7816 card, not 91 xx)"
+        result.command = { "a DESFire command (the card answered as an ISO 7816 card, not 91 xx)" }
         return result
     }
 
@@ -87,8 +87,9 @@ final class DESFireStepRunner: StepRunner {
                     last = (status, c)
                     if status == .applicationNotFound, listed == nil { listed = .some(try applicationList()) }
                 }
-                var result = refused(last!.0, last!.1)
-                if case .some(.some) = listed { result.command = "\(last!.1) (the card's application list has none of \(aids))" }
+                let (status, command) = last!
+                var result = refused(status, command)
+                if case .some(.some) = listed { result.command = { "\(command) (the card's application list has none of \(aids))" } }
                 return result
             case .readEach(let files, let mode):
                 var contents: [[UInt8]] = []

@@ -58,14 +58,14 @@ final class FeliCaStepRunner: StepRunner {
                         }
                         if flags.flag2 == 0xA8, !blocks.isEmpty { return .answered(collected()) }
                         var result = StepResult.refused(.feliCaStatus(flags), keeping: blocks.isEmpty ? nil : collected())
-                        result.command = "Read Without Encryption of service \(Hex.format(service))"
+                        result.command = { "Read Without Encryption of service \(Hex.format(service))" }
                         return result
                     } catch let e as FeliCaError {
                         // A frame that does not check out (length, IDm, block count): like a
                         // refusal, so an optional or detection step can go without it; the
                         // blocks read before it are kept.
                         var result = StepResult.refused(.invalidAnswer(e.message), keeping: blocks.isEmpty ? nil : collected())
-                        result.command = "Read Without Encryption of service \(Hex.format(service))"
+                        result.command = { "Read Without Encryption of service \(Hex.format(service))" }
                         return result
                     }
                 }

@@ -205,7 +205,7 @@ public final class FieldSpec: Sendable {
             var v: UInt64
             if let value = decoded.values[field]?.integer {
                 v = value
-            } else if decoded.absent.contains(field) {
+            } else if decoded.isAbsent(field) {
                 v = 0
             } else {
                 return false

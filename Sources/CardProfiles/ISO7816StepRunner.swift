@@ -33,7 +33,7 @@ final class ISO7816StepRunner: StepRunner {
                 }
                 if r.statusWord.isSuccess { return .answered(.data(r.data)) }
                 var result = StepResult.refused(.status(r.statusWord))
-                result.command = sent.description
+                result.command = { sent.description }
                 return result
             case .select(let candidates):
                 var last: (ResponseAPDU, CommandAPDU)?
@@ -46,8 +46,9 @@ final class ISO7816StepRunner: StepRunner {
                     last = (r, sent)
                 }
                 selectionFailed = true
-                var result = StepResult.refused(.status(last!.0.statusWord))
-                result.command = last!.1.description
+                let (answer, sent) = last!
+                var result = StepResult.refused(.status(answer.statusWord))
+                result.command = { sent.description }
                 return result
             case .readRecords(let reads):
                 return try readRecords(reads, end: step.end, profile)
@@ -129,7 +130,7 @@ final class ISO7816StepRunner: StepRunner {
                 }
                 guard r.statusWord.isSuccess else {
                     var result = StepResult.refused(.status(r.statusWord), keeping: .records(records))
-                    result.command = sent.description
+                    result.command = { sent.description }
                     return result
                 }
                 records.append(r.data)
@@ -163,7 +164,7 @@ final class ISO7816StepRunner: StepRunner {
             if end.contains(r.statusWord) { break }
             guard r.statusWord.isSuccess else {
                 var result = StepResult.refused(.status(r.statusWord), keeping: .records(records))
-                result.command = sent.description
+                result.command = { sent.description }
                 return result
             }
             records.append(r.data)

@@ -67,46 +67,50 @@ public final class ProfileEngine {
         throw .unrecognised(tried: tried, atr: session.atr)
     }
 
-    /// Runs the detection steps; nil when the card fits, else why not.
-    func recognises(_ p: Profile) throws(ReadError) -> String? {
+    /// Runs the detection steps; nil when the card fits, else why not — told only when asked:
+    /// a detection that tries many profiles shows none of the reasons (building each was a
+    /// tenth of a detected replay's time).
+    func recognises(_ p: Profile) throws(ReadError) -> (() -> String)? {
         for step in p.steps.prefix(p.detect.lastStep + 1) {
             if let why = try run(step, in: p, detecting: true), !step.optional {
+                let name = step.name
                 if case .noSuchSystem(let code) = why {
-                    return "the card has no system \(code) (step '\(step.name)': Polling got no answer)"
+                    return { "the card has no system \(code) (step '\(name)': Polling got no answer)" }
                 }
-                return "step '\(step.name)' answered \(why)"
+                return { "step '\(name)' answered \(why)" }
             }
         }
         for q in p.detect.require {
             let bytes: [UInt8]
             if let n = q.record {
                 guard case .records(let list)? = answers[q.answer], n <= list.count else {
-                    return "answer '\(q.answer)' has no record \(n) (line \(q.line))"
+                    return { "answer '\(q.answer)' has no record \(n) (line \(q.line))" }
                 }
                 bytes = list[n - 1]
             } else {
-                guard let data = answers.data(q.answer) else { return "answer '\(q.answer)' is missing" }
+                guard let data = answers.data(q.answer) else { return { "answer '\(q.answer)' is missing" } }
                 bytes = data
             }
             if let field = q.field {
                 guard let value = p.decode(bytes, of: q.answer, until: field)?.values[field]?.integer else {
-                    return "'\(q.answer)' has no value '\(field)' (line \(q.line))"
+                    return { "'\(q.answer)' has no value '\(field)' (line \(q.line))" }
                 }
                 let masked = q.fieldMask.map { value & $0 } ?? value
                 if masked != q.fieldValue {
-                    return
+                    return {
                         "'\(field)' of '\(q.answer)' is 0x\(String(value, radix: 16, uppercase: true)), not 0x\(String(q.fieldValue, radix: 16, uppercase: true)) (line \(q.line))"
+                    }
                 }
                 continue
             }
             if q.equals.isEmpty { continue }
             guard bytes.count >= q.offset + q.equals.count else {
-                return "answer '\(q.answer)' has \(bytes.count) bytes, too short for the check at line \(q.line)"
+                return { "answer '\(q.answer)' has \(bytes.count) bytes, too short for the check at line \(q.line)" }
             }
             let got = Array(bytes[q.offset..<(q.offset + q.equals.count)])
             let masked = q.mask.map { m in zip(got, m).map { $0 & $1 } } ?? got
             if masked != q.equals {
-                return "bytes \(q.offset)… of '\(q.answer)' are \(got.hexString), not \(q.equals.hexString) (line \(q.line))"
+                return { "bytes \(q.offset)… of '\(q.answer)' are \(got.hexString), not \(q.equals.hexString) (line \(q.line))" }
             }
         }
         return nil
@@ -127,7 +131,7 @@ public final class ProfileEngine {
                     profile: p.id, reason: "the card speaks \(session.technology.words) and the profile reads \(p.technology.words) cards"))
         }
         do {
-            if let why = try recognises(p) { return ReadResult(report: nil, error: .notThisCard(profile: p.id, reason: why)) }
+            if let why = try recognises(p) { return ReadResult(report: nil, error: .notThisCard(profile: p.id, reason: why())) }
         } catch {
             if case .notThisCard = error { return ReadResult(report: nil, error: error) }
             return ReadResult(report: report(p, variant: nil, partial: true), error: error)
@@ -161,16 +165,24 @@ public final class ProfileEngine {
             return nil
         }
         if case .each(let each) = step.action { return try runEach(each, step, in: p, detecting: detecting) }
-        var step = step
         if case .iso7816(.dependent(let d)) = step.action {
             switch d.resolve(in: answers, terminal: { self.terminal.value(for: $0, length: $1, in: p) }) {
-            case .success(let plain): step.action = .iso7816(plain)
+            case .success(let plain):
+                var resolved = step
+                resolved.action = .iso7816(plain)
+                return try runResolved(resolved, in: p, detecting: detecting)
             case .failure(let why):
                 answers[step.name] = .absent(why)
                 if detecting || step.optional { return why }
                 throw .stepFailed(profile: p.id, step: step.name, line: step.line, command: nil, reason: why)
             }
         }
+        return try runResolved(step, in: p, detecting: detecting)
+    }
+
+    /// ``run(_:in:detecting:)`` for a step whose command is known (a dependent step resolved):
+    /// the step is copied only when it had to be resolved (a step is a large value).
+    private func runResolved(_ step: Step, in p: Profile, detecting: Bool) throws(ReadError) -> Absence? {
         if let u = step.useIfPresent, let outer = answers.data(u.answer),
             let node = try? BERTLV.parse(outer), let hit = node.first(path: u.tlvPath)
         {
@@ -186,7 +198,7 @@ public final class ProfileEngine {
             if case .records(let r) = result.answer, !r.isEmpty { return nil }
             return refusal
         }
-        throw .stepFailed(profile: p.id, step: step.name, line: step.line, command: result.command, reason: refusal)
+        throw .stepFailed(profile: p.id, step: step.name, line: step.line, command: result.command?(), reason: refusal)
     }
 
     /// A `for-each` step: its steps once per entry, each run in its own copy of the answers

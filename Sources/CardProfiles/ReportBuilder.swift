@@ -360,7 +360,7 @@ public struct ReportBuilder {
                 guard let decoded else { return nil }
                 guard let bits = decoded.values[name] else {
                     // Not in the record: absent from its bitmap (nothing to say), or past its end.
-                    if let problem = decoded.problem, !decoded.absent.contains(name) {
+                    if let problem = decoded.problem, !decoded.isAbsent(name) {
                         throw FieldDecoder.Failure(reason: "\(name) not read: \(problem)")
                     }
                     return nil

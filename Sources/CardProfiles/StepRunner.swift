@@ -17,8 +17,10 @@ protocol StepRunner: AnyObject {
 struct StepResult {
     var answer: Answer
     var refusal: Absence?
-    /// The command the card refused, as an error message shows it.
-    var command: String?
+    /// The command the card refused, as an error message shows it. Described only when a
+    /// message needs it: a detection tries many profiles and their refused commands are never
+    /// shown (formatting each was a tenth of a detected replay's time).
+    var command: (() -> String)?
     /// The transport failed after `answer` was partly collected (records read before the
     /// card was removed): the answer is kept, then the read ends with this error.
     var interrupted: ReadError?

@@ -3,7 +3,8 @@
 //   CardscanBench replay FIXTURES_DIR PROFILES_DIR [SECONDS]
 //       transcripts replayed per second through the profile engine (one core), parsed
 //       once; and with parsing included
-//       (BENCH_ENGINE_ONLY=1: only the first figure, for profiling)
+//       (BENCH_ENGINE_ONLY=1: only the first figure, for profiling; BENCH_PER_FIXTURE=1: each
+//       fixture's time a replay, costliest first)
 //   CardscanBench pcsc READER N
 //       N APDUs (a Shanghai read sequence, repeated) through PCSCTransport + the exchange
 //       layer; prints the median and the quartiles per APDU in microseconds
@@ -58,6 +59,27 @@ case "replay":
             rates.append(Double(n) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
         }
         return rates
+    }
+    if ProcessInfo.processInfo.environment["BENCH_PER_FIXTURE"] != nil {
+        // Each fixture alone, costliest first: where the engine's time goes by card.
+        var costs: [(String, Double)] = []
+        for (i, f) in files.enumerated() {
+            var samples: [Double] = []
+            for _ in 0..<5 {
+                let start = ContinuousClock.now
+                for _ in 0..<200 { _ = try! TranscriptReplay.run(parsed[i], file: f, registry: registry) }
+                let d = ContinuousClock.now - start
+                samples.append((Double(d.components.seconds) * 1e6 + Double(d.components.attoseconds) / 1e12) / 200)
+            }
+            costs.append((f, median(samples)))
+        }
+        let total = costs.reduce(0) { $0 + $1.1 }
+        for (f, us) in costs.sorted(by: { $0.1 > $1.1 }) {
+            print(String(format: "%8.1f µs  %4.1f %%  %@", us, us / total * 100, f))
+        }
+        print(
+            String(format: "mean %.1f µs a transcript: %.0f transcripts/s", total / Double(costs.count), Double(costs.count) / total * 1e6))
+        exit(0)
     }
     let engineOnly = rate { i in _ = try! TranscriptReplay.run(parsed[i], file: files[i], registry: registry) }
     if ProcessInfo.processInfo.environment["BENCH_ENGINE_ONLY"] != nil {

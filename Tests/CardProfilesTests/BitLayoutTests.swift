@@ -286,6 +286,33 @@ import Testing
         #expect(layout.decode([0x3D], until: "network").problem != nil)  // cut short before it: a problem, not a value
     }
 
+    /// A bitmap's absent elements are told apart from values a record cut short, under the
+    /// prefix of the repeat they sit in (and a nested element's names, with theirs).
+    @Test func absentMeansLeftOutByABitmapNotCutShort() throws {
+        let layout = BitLayout(
+            name: "list",
+            elements: [
+                .repeated(
+                    name: "c", countBits: 2, countFrom: nil,
+                    elements: [
+                        .bitmap(
+                            bits: 2,
+                            elements: [.value(name: "a", bits: 4), .sequence([.value(name: "b", bits: 2), .value(name: "d", bits: 2)])])
+                    ]),
+                .value(name: "z", bits: 8),
+            ],
+            line: 1)
+        // count 2; c[0]: bitmap 01 (a), a = 1010; c[1]: bitmap 10 (b, d), b = 01, d = 01; z = 0xFF.
+        let full: [UInt8] = [0b1001_1010, 0b1001_0111, 0b1111_1100]
+        let whole = layout.decode(full)
+        #expect(whole.problem == nil && whole.values["z"]?.integer == 0xFF && whole.values["c[1].d"]?.integer == 1)
+        let cut = layout.decode(Array(full.prefix(2)))  // z is not reached
+        #expect(cut.problem != nil && cut.values["z"] == nil)
+        #expect(cut.isAbsent("c[0].b") && cut.isAbsent("c[0].d") && cut.isAbsent("c[1].a"))
+        #expect(!cut.isAbsent("c[0].a") && !cut.isAbsent("c[1].b") && !cut.isAbsent("z"))
+        #expect(!cut.isAbsent("b") && !cut.isAbsent("c[2].a") && !cut.isAbsent("c[0].bd"))
+    }
+
     /// What can never work is refused when the profile loads, with the line.
     @Test(arguments: [
         ("layouts:\n  l:\n    - bitmap: 3\n      fields: [ { name: a, bits: 4 } ]\n", "a 3-bit bitmap stands for 3 elements, not 1"),
