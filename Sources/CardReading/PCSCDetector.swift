@@ -7,9 +7,10 @@ import PCSCTransport
 /// (Type 2: pages through READ BINARY pseudo-APDUs); anything else is an ISO 7816 card.
 public enum PCSCDetector {
     /// Connects to the card on `reader` and tells what it is. `transmitTimeout` bounds each
-    /// command (pcsc-lite has no timeout of its own).
+    /// command, and each wait for the reader (connecting, beginning a transaction): pcsc-lite
+    /// has no time-out of its own.
     public static func connect(_ context: PCSCContext, reader: String, transmitTimeout: Duration? = .seconds(5)) throws -> CardConnection {
-        let card = try context.connect(to: reader)
+        let card = try context.connect(to: reader, timeout: transmitTimeout)
         card.transmitTimeout = transmitTimeout
         return try detect(card)
     }

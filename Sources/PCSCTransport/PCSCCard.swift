@@ -33,9 +33,11 @@ public final class PCSCCard: CardChannel, @unchecked Sendable {
     /// The protocol pcscd negotiated (T=0 or T=1).
     public private(set) var activeProtocol: Protocols = []
     public private(set) var atr: [UInt8] = []
-    /// A transmit that takes longer than this fails with `SCARD_E_TIMEOUT`. pcsc-lite has
-    /// no transmit timeout of its own (a mute card blocks it forever), so with a timeout the
-    /// call runs on a worker thread; after a timeout this card object is unusable.
+    /// A transmit, or a wait to begin a transaction, that takes longer than this fails with
+    /// `SCARD_E_TIMEOUT`. pcsc-lite has no time-out of its own (a mute card, or a reader held by
+    /// another program, blocks it forever), so with a time-out the call runs on a worker
+    /// thread (``boundedCall(on:timeout:_:afterTimeout:)``); after a time-out this card object
+    /// is unusable.
     public var transmitTimeout: Duration?
     private var connected = false
     private var abandoned = false
@@ -79,23 +81,14 @@ public final class PCSCCard: CardChannel, @unchecked Sendable {
     public func transmit(_ command: [UInt8]) throws -> [UInt8] {
         guard !abandoned else { throw PCSCError(code: .timeout, function: "SCardTransmit", reader: reader) }
         guard let timeout = transmitTimeout else { return try transmitOnce(command, retryAfterReset: true) }
-        nonisolated(unsafe) var result: Result<[UInt8], Error>? = nil
-        let done = DispatchSemaphore(value: 0)
-        worker.async { [self] in
-            result = Result { try self.transmitOnce(command, retryAfterReset: true) }
-            done.signal()
+        let call: @Sendable () -> Result<[UInt8], PCSCError> = { [self] in
+            Result { () throws(PCSCError) -> [UInt8] in try self.transmitOnce(command, retryAfterReset: true) }
         }
-        let ms = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-        if done.wait(timeout: .now() + .milliseconds(ms)) == .timedOut {
+        guard let result = boundedCall(on: worker, timeout: timeout, call) else {
             abandoned = true
             throw PCSCError(code: .timeout, function: "SCardTransmit", reader: reader)
         }
-        // The worker's block holds this card until libdispatch releases it, just after the
-        // signal. Wait for that (the queue is serial): otherwise the card's last release, and
-        // SCardDisconnect, could run on the worker while the program exits and libpcsclite's
-        // destructor frees its handles — a SIGSEGV after the last answer was printed.
-        worker.sync {}
-        return try result!.get()
+        return try result.get()
     }
 
     private func transmitOnce(_ command: [UInt8], retryAfterReset: Bool) throws(PCSCError) -> [UInt8] {
@@ -137,11 +130,14 @@ public final class PCSCCard: CardChannel, @unchecked Sendable {
     /// thread may still be blocked in SCardTransmit on this handle, and pcsc-lite would make
     /// SCardEndTransaction wait for it: the transaction is then ended on that worker, after
     /// the blocked transmit returns, and the caller does not wait.
+    ///
+    /// With ``transmitTimeout``, waiting for the transaction (another program's transaction,
+    /// or pcscd still waiting on a card that stopped answering) is bounded by it too.
     public func withTransaction<T>(_ body: () throws -> T) throws -> T {
-        var rv = SCardBeginTransaction(handle)
+        var rv = try beginTransaction()
         if PCSCError.Code(rawValue: UInt32(truncatingIfNeeded: Int(rv))) == .resetCard {
             try reconnect(initialization: .leave)
-            rv = SCardBeginTransaction(handle)
+            rv = try beginTransaction()
         }
         guard rv == SCARD_S_SUCCESS else { throw PCSCError(rawCode: Int(rv), function: "SCardBeginTransaction", reader: reader) }
         // pcscd checks the lock before a transmit waits for the reader: another client's
@@ -160,6 +156,22 @@ public final class PCSCCard: CardChannel, @unchecked Sendable {
             }
         }
         return try body()
+    }
+
+    /// SCardBeginTransaction, waited for at most ``transmitTimeout``. A transaction that
+    /// begins after the time-out is ended at once, and the card released, on the worker.
+    private func beginTransaction() throws(PCSCError) -> LONG {
+        let h = handle
+        guard let timeout = transmitTimeout else { return SCardBeginTransaction(h) }
+        let undo: @Sendable (LONG) -> Void = { rv in
+            if rv == SCARD_S_SUCCESS { SCardEndTransaction(h, DWORD(SCARD_LEAVE_CARD)) }
+            SCardDisconnect(h, DWORD(SCARD_LEAVE_CARD))
+        }
+        guard let rv = boundedCall(on: worker, timeout: timeout, { SCardBeginTransaction(h) }, afterTimeout: undo) else {
+            abandoned = true
+            throw PCSCError(code: .timeout, function: "SCardBeginTransaction", reader: reader)
+        }
+        return rv
     }
 
     /// SCardDisconnect with `disposition`.

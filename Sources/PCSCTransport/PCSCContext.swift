@@ -117,6 +117,24 @@ public final class PCSCContext: @unchecked Sendable {
     ) throws(PCSCError) -> PCSCCard {
         try PCSCCard(context: self, reader: reader, share: share, protocols: protocols)
     }
+
+    /// Connects to the card on `reader`, waiting at most `timeout` for pcscd to give the reader
+    /// (nil: as long as it takes). SCardConnect waits behind another program's exclusive
+    /// connection, and behind a command pcscd still waits on (a card that stopped answering a
+    /// program that has since gone): without a bound, that wait never ends. A connection made
+    /// after the time-out is released on the worker.
+    public func connect(
+        to reader: String, share: PCSCCard.ShareMode = .shared, protocols: PCSCCard.Protocols = .any, timeout: Duration?
+    ) throws(PCSCError) -> PCSCCard {
+        guard let timeout else { return try connect(to: reader, share: share, protocols: protocols) }
+        let call: @Sendable () -> Result<PCSCCard, PCSCError> = { [self] in
+            Result { () throws(PCSCError) -> PCSCCard in try PCSCCard(context: self, reader: reader, share: share, protocols: protocols) }
+        }
+        guard let result = boundedCall(on: DispatchQueue(label: "cardscan.pcsc.connect"), timeout: timeout, call) else {
+            throw PCSCError(code: .timeout, function: "SCardConnect", reader: reader)
+        }
+        return try result.get()
+    }
 }
 
 /// A reader and what pcscd says about it (SCARD_READERSTATE).

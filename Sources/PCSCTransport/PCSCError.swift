@@ -78,6 +78,8 @@ public struct PCSCError: CardTransportError, Equatable {
         case .noSmartcard: return "no card\(on)"
         case .removedCard: return "the card was removed\(on)"
         case .sharingViolation: return "another program holds the card\(on) (\(code.name))"
+        case .timeout where function != "SCardTransmit":
+            return "pcscd did not give the reader\(on) in time (\(function)): another program holds it, or a card there stopped answering"
         case .timeout: return "timed out waiting for the card\(on)"
         case .resetCard: return "the card was reset by another program\(on)"
         case .unresponsiveCard, .unpoweredCard: return "the card does not respond\(on) (\(code.name))"
@@ -98,6 +100,9 @@ public struct PCSCError: CardTransportError, Equatable {
         case .noSmartcard, .removedCard: return "hold the card still on the reader until the read completes"
         case .sharingViolation:
             return "close the other program using \(reader ?? "the reader") (a browser, opensc, another cardscan) and try again"
+        case .timeout where function != "SCardTransmit":
+            return
+                "close the other program using \(reader ?? "the reader"), or take the card away and present it again; if the reader stays busy, restart pcscd (`sudo systemctl restart pcscd`)"
         case .timeout: return "the card took too long: hold it flat on the reader, or allow it more time"
         case .resetCard: return "try again; if it keeps happening another program is resetting the card"
         case .unresponsiveCard, .unpoweredCard: return "take the card away and present it again"

@@ -85,7 +85,7 @@ struct APDUCommand: ParsableCommand {
             throw nothingPresented(within: timeout)
         }
         try guarded {
-            let card = try readers.context.connect(to: state.name)
+            let card = try readers.context.connect(to: state.name, timeout: .seconds(5))
             card.transmitTimeout = .seconds(5)
             let exchange = CardExchange(channel: card, handlesT0: !raw)
             let style = Style()

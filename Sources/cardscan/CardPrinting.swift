@@ -123,7 +123,9 @@ struct CardSourceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Read through this libnfc device instead of PC/SC (e.g. pn532_uart:/dev/ttyUSB0).", valueName: "CONNSTRING"))
     var device: String?
     @Option(help: ArgumentHelp("Seconds to wait for a card.", valueName: "SECONDS")) var timeout: Double = 60
-    @Option(name: .customLong("apdu-timeout"), help: ArgumentHelp("Seconds one command may take.", valueName: "SECONDS"))
+    @Option(
+        name: .customLong("apdu-timeout"),
+        help: ArgumentHelp("Seconds one command, or the wait for a busy reader, may take.", valueName: "SECONDS"))
     var apduTimeout: Double = 5
 
     func waitForCard(what: String) throws -> CardConnection {

@@ -24,7 +24,8 @@ struct Scan: ParsableCommand {
     var timeout: Double = 60
     @Option(
         name: .customLong("apdu-timeout"),
-        help: ArgumentHelp("Seconds one command may take before the card counts as unresponsive.", valueName: "SECONDS"))
+        help: ArgumentHelp(
+            "Seconds one command (or the wait for a busy reader) may take before the card counts as unresponsive.", valueName: "SECONDS"))
     var apduTimeout: Double = 5
     @Flag(help: "Print the report as JSON.") var json = false
     @Flag(help: "Print the trips as CSV (RFC 4180): a header, then one row per trip.") var csv = false

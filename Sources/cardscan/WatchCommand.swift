@@ -24,7 +24,9 @@ struct Watch: ParsableCommand {
     @Flag(help: "One JSON report per line, flushed after each card.") var jsonl = false
     @Flag(help: "The trips as CSV (RFC 4180): the header once, then rows as cards come.") var csv = false
     @Flag(help: "Print each exchange to stderr.") var trace = false
-    @Option(name: .customLong("apdu-timeout"), help: ArgumentHelp("Seconds one command may take.", valueName: "SECONDS"))
+    @Option(
+        name: .customLong("apdu-timeout"),
+        help: ArgumentHelp("Seconds one command, or the wait for a busy reader, may take.", valueName: "SECONDS"))
     var apduTimeout: Double = 5
     @Option(help: ArgumentHelp("Watch this libnfc device instead of PC/SC readers.", valueName: "CONNSTRING"))
     var device: String?

@@ -69,6 +69,27 @@ import Testing
         }
     }
 
+    /// A card that stops answering keeps pcscd waiting on the reader after cardscan gave up
+    /// (exit 74); the next cardscan does not wait for the reader forever (SCardConnect has no
+    /// time-out of its own) but ends within --apdu-timeout, exit 69, saying why.
+    @Test func aReaderStuckOnAMuteCardIsExit69NotAHang() throws {
+        try Lab.exclusive {
+            let card = try Lab.Card(shanghai, options: ["--mute-after", "3"])
+            defer { card.stop() }
+            let first = try Lab.cardscan(["--profile", "shanghai-transit", "--apdu-timeout", "0.5", "--timeout", "5"], timeout: 20)
+            #expect(first.status == 74, "\(first.stderr)")
+            #expect(first.stderr.contains("timed out waiting for the card on Virtual PCD 00 00"), "\(first.stderr)")
+            for args in [
+                ["--profile", "shanghai-transit", "--apdu-timeout", "0.5", "--timeout", "5"], ["apdu", "--timeout", "5", "00 B2 01 C4 00"],
+            ] {
+                let next = try Lab.cardscan(args, timeout: 20)
+                #expect(next.status == 69, "\(args): \(next.stderr)")
+                #expect(next.stderr.contains("pcscd did not give the reader on Virtual PCD 00 00 in time (SCardConnect)"), "\(next.stderr)")
+                #expect(next.stderr.contains("restart pcscd"), "\(next.stderr)")
+            }
+        }
+    }
+
     @Test func noCardBeforeTheTimeoutIsExit75() throws {
         try Lab.exclusive {
             let start = Date()

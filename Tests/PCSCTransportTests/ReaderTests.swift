@@ -205,6 +205,54 @@ import Testing
         }
     }
 
+    /// While another connection holds a transaction, pcsc-lite makes a new SCardConnect wait,
+    /// and an SCardBeginTransaction of a connection made before — both forever. With a time-out
+    /// both end: `connect(to:timeout:)`, and `withTransaction` bounded by the transmit time-out.
+    /// A transaction that begins after its time-out is ended on the worker, so the reader is
+    /// free for the next client.
+    @Test func waitingForTheReaderTimesOutAndLeavesItFree() throws {
+        try Lab.exclusive {
+            let card = try Lab.Card(Self.tenRecordsPath())
+            defer { card.stop() }
+            let holder = try PCSCContext().connect(to: card.reader)
+            let waiter = try PCSCContext().connect(to: card.reader)
+            waiter.transmitTimeout = .milliseconds(300)
+            let began = DispatchSemaphore(value: 0), ended = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                _ = try? holder.withTransaction {
+                    began.signal()
+                    usleep(1_500_000)
+                }
+                ended.signal()
+            }
+            began.wait()
+            var start = ContinuousClock.now
+            #expect(throws: PCSCError(code: .timeout, function: "SCardBeginTransaction", reader: card.reader)) {
+                try waiter.withTransaction { Issue.record("the transaction began while another held it") }
+            }
+            var took = ContinuousClock.now - start
+            #expect(took >= .milliseconds(300) && took < .milliseconds(1_200), "\(took)")
+            start = ContinuousClock.now
+            #expect(throws: PCSCError(code: .timeout, function: "SCardConnect", reader: card.reader)) {
+                _ = try PCSCContext().connect(to: card.reader, timeout: .milliseconds(300))
+            }
+            took = ContinuousClock.now - start
+            #expect(took >= .milliseconds(300) && took < .milliseconds(1_200), "\(took)")
+            ended.wait()
+            // The waiter's transaction begins late (pcsc-lite's client polls every 100 ms) and is
+            // ended at once: other clients go on reading, each within its bound, for 6 polls.
+            let readFrom = ContinuousClock.now
+            var reads = 0
+            while ContinuousClock.now - readFrom < .milliseconds(600) {
+                let next = try PCSCContext().connect(to: card.reader, timeout: .seconds(2))
+                next.transmitTimeout = .seconds(2)
+                #expect(try next.withTransaction { try next.transmit([0x00, 0xB2, 0x01, 0xC4, 0x04]) } == [1, 1, 1, 1, 0x90, 0x00])
+                reads += 1
+            }
+            #expect(reads > 1)
+        }
+    }
+
     /// Clients nobody here wrote: pcsc_scan sees the ATR, scriptor gets the recorded answers.
     @Test func interoperatesWithPcscToolsClients() throws {
         try Lab.exclusive {
