@@ -107,14 +107,32 @@ public final class PCSCCard: CardChannel, @unchecked Sendable {
         }
         let error = PCSCError(rawCode: Int(rv), function: "SCardTransmit", reader: reader)
         if error.code == .resetCard, retryAfterReset {
-            try reconnect(initialization: .leave)
+            // On the worker already when timed: the unbounded call (a bounded one would wait
+            // for this very block).
+            try reconnectNow(initialization: .leave)
             return try transmitOnce(command, retryAfterReset: false)
         }
         throw error
     }
 
-    /// SCardReconnect, e.g. after another program reset the card.
+    /// SCardReconnect, e.g. after another program reset the card. With ``transmitTimeout``,
+    /// bounded by it: pcsc-lite makes SCardReconnect wait behind another program's transaction,
+    /// without a time-out. A reconnection that completes after the time-out is released.
     public func reconnect(initialization: Disposition = .leave) throws(PCSCError) {
+        guard let timeout = transmitTimeout else { return try reconnectNow(initialization: initialization) }
+        let h = handle
+        let call: @Sendable () -> Result<Void, PCSCError> = { [self] in
+            Result { () throws(PCSCError) in try self.reconnectNow(initialization: initialization) }
+        }
+        let undo: @Sendable (Result<Void, PCSCError>) -> Void = { _ in SCardDisconnect(h, DWORD(SCARD_LEAVE_CARD)) }
+        guard let result = boundedCall(on: worker, timeout: timeout, call, afterTimeout: undo) else {
+            abandoned = true
+            throw PCSCError(code: .timeout, function: "SCardReconnect", reader: reader)
+        }
+        try result.get()
+    }
+
+    private func reconnectNow(initialization: Disposition) throws(PCSCError) {
         var active: DWORD = 0
         let mode = DWORD(share == .exclusive ? SCARD_SHARE_EXCLUSIVE : SCARD_SHARE_SHARED)
         let rv = SCardReconnect(handle, mode, DWORD(Protocols.any.rawValue), initialization.raw, &active)

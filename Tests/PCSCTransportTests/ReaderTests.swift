@@ -206,10 +206,11 @@ import Testing
     }
 
     /// While another connection holds a transaction, pcsc-lite makes a new SCardConnect wait,
-    /// and an SCardBeginTransaction of a connection made before — both forever. With a time-out
-    /// both end: `connect(to:timeout:)`, and `withTransaction` bounded by the transmit time-out.
-    /// A transaction that begins after its time-out is ended on the worker, so the reader is
-    /// free for the next client.
+    /// and an SCardBeginTransaction or SCardReconnect of a connection made before — all
+    /// forever. With a time-out they end: `connect(to:timeout:)`, and `withTransaction` and
+    /// `reconnect` bounded by the transmit time-out. A transaction that begins, or a
+    /// reconnection that completes, after its time-out is undone on the worker, so the reader
+    /// is free for the next client.
     @Test func waitingForTheReaderTimesOutAndLeavesItFree() throws {
         try Lab.exclusive {
             let card = try Lab.Card(Self.tenRecordsPath())
@@ -217,11 +218,13 @@ import Testing
             let holder = try PCSCContext().connect(to: card.reader)
             let waiter = try PCSCContext().connect(to: card.reader)
             waiter.transmitTimeout = .milliseconds(300)
+            let reconnecting = try PCSCContext().connect(to: card.reader)
+            reconnecting.transmitTimeout = .milliseconds(300)
             let began = DispatchSemaphore(value: 0), ended = DispatchSemaphore(value: 0)
             DispatchQueue.global().async {
                 _ = try? holder.withTransaction {
                     began.signal()
-                    usleep(1_500_000)
+                    usleep(2_500_000)
                 }
                 ended.signal()
             }
@@ -235,6 +238,12 @@ import Testing
             start = ContinuousClock.now
             #expect(throws: PCSCError(code: .timeout, function: "SCardConnect", reader: card.reader)) {
                 _ = try PCSCContext().connect(to: card.reader, timeout: .milliseconds(300))
+            }
+            took = ContinuousClock.now - start
+            #expect(took >= .milliseconds(300) && took < .milliseconds(1_200), "\(took)")
+            start = ContinuousClock.now
+            #expect(throws: PCSCError(code: .timeout, function: "SCardReconnect", reader: card.reader)) {
+                try reconnecting.reconnect(initialization: .leave)
             }
             took = ContinuousClock.now - start
             #expect(took >= .milliseconds(300) && took < .milliseconds(1_200), "\(took)")
