@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// Runs a pcsc-lite call that may block forever on `queue` (a serial queue) and waits at most
 /// `timeout` for it. pcsc-lite has no time-out of its own for SCardConnect,
@@ -26,7 +27,11 @@ func boundedCall<T: Sendable>(
     }
     let ms = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
     if done.wait(timeout: .now() + .milliseconds(ms)) == .timedOut {
-        if let afterTimeout { queue.async { afterTimeout(slot.value!) } }
+        PCSCCallsLeftRunning.started()
+        queue.async {
+            afterTimeout?(slot.value!)
+            PCSCCallsLeftRunning.ended()
+        }
         return nil
     }
     queue.sync {}
@@ -37,4 +42,40 @@ func boundedCall<T: Sendable>(
 /// semaphore (or, after a time-out, only by later blocks on the same serial queue).
 private final class Slot<T>: @unchecked Sendable {
     var value: T?
+}
+
+/// pcsc-lite calls that timed out and still run on a worker thread. While one does, the
+/// process must not leave through `exit`: libpcsclite's destructor frees the client's list of
+/// contexts without a lock, and a waiting SCardBeginTransaction, SCardReconnect or SCardStatus
+/// looks in that list again every 100 ms. A program leaves with ``leaveProcess(_:)`` instead.
+public enum PCSCCallsLeftRunning {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var running = 0
+
+    /// How many timed-out calls have not returned yet.
+    public static var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return running
+    }
+
+    static func started() {
+        lock.lock()
+        running += 1
+        lock.unlock()
+    }
+
+    static func ended() {
+        lock.lock()
+        running -= 1
+        lock.unlock()
+    }
+
+    /// Ends the process with `status`: through `exit` normally, through `_exit` (after
+    /// flushing C's buffers; no destructors) while a timed-out call still runs.
+    public static func leaveProcess(_ status: Int32) -> Never {
+        if count == 0 { exit(status) }
+        fflush(nil)
+        _exit(status)
+    }
 }

@@ -66,6 +66,7 @@ public final class PCSCCard: CardChannel, @unchecked Sendable {
 
     /// SCardStatus: the reader's state flags and the card's ATR.
     public func status() throws(PCSCError) -> (state: UInt, atr: [UInt8]) {
+        try checkNotAbandoned("SCardStatus")
         var nameLength: DWORD = 0
         var state: DWORD = 0
         var proto: DWORD = 0
@@ -79,7 +80,7 @@ public final class PCSCCard: CardChannel, @unchecked Sendable {
     /// SCardTransmit with the negotiated protocol's PCI and the extended buffer. A reset
     /// by another program reconnects once and retries; a 0-byte answer means "removed".
     public func transmit(_ command: [UInt8]) throws -> [UInt8] {
-        guard !abandoned else { throw PCSCError(code: .timeout, function: "SCardTransmit", reader: reader) }
+        try checkNotAbandoned("SCardTransmit")
         guard let timeout = transmitTimeout else { return try transmitOnce(command, retryAfterReset: true) }
         let call: @Sendable () -> Result<[UInt8], PCSCError> = { [self] in
             Result { () throws(PCSCError) -> [UInt8] in try self.transmitOnce(command, retryAfterReset: true) }
@@ -109,7 +110,7 @@ public final class PCSCCard: CardChannel, @unchecked Sendable {
         if error.code == .resetCard, retryAfterReset {
             // On the worker already when timed: the unbounded call (a bounded one would wait
             // for this very block).
-            try reconnectNow(initialization: .leave)
+            activeProtocol = try Self.reconnect(handle, share, .leave, reader)
             return try transmitOnce(command, retryAfterReset: false)
         }
         throw error
@@ -119,25 +120,39 @@ public final class PCSCCard: CardChannel, @unchecked Sendable {
     /// bounded by it: pcsc-lite makes SCardReconnect wait behind another program's transaction,
     /// without a time-out. A reconnection that completes after the time-out is released.
     public func reconnect(initialization: Disposition = .leave) throws(PCSCError) {
-        guard let timeout = transmitTimeout else { return try reconnectNow(initialization: initialization) }
-        let h = handle
-        let call: @Sendable () -> Result<Void, PCSCError> = { [self] in
-            Result { () throws(PCSCError) in try self.reconnectNow(initialization: initialization) }
+        try checkNotAbandoned("SCardReconnect")
+        guard let timeout = transmitTimeout else {
+            activeProtocol = try Self.reconnect(handle, share, initialization, reader)
+            return
         }
-        let undo: @Sendable (Result<Void, PCSCError>) -> Void = { _ in SCardDisconnect(h, DWORD(SCARD_LEAVE_CARD)) }
+        let (h, share, reader) = (handle, share, reader)
+        let call: @Sendable () -> Result<Protocols, PCSCError> = {
+            Result { () throws(PCSCError) -> Protocols in try Self.reconnect(h, share, initialization, reader) }
+        }
+        let undo: @Sendable (Result<Protocols, PCSCError>) -> Void = { _ in SCardDisconnect(h, DWORD(SCARD_LEAVE_CARD)) }
         guard let result = boundedCall(on: worker, timeout: timeout, call, afterTimeout: undo) else {
             abandoned = true
             throw PCSCError(code: .timeout, function: "SCardReconnect", reader: reader)
         }
-        try result.get()
+        // Set here, on the caller's thread (a late reconnection on the worker changes nothing).
+        activeProtocol = try result.get()
     }
 
-    private func reconnectNow(initialization: Disposition) throws(PCSCError) {
+    /// SCardReconnect itself: the protocol it negotiated.
+    private static func reconnect(
+        _ handle: SCARDHANDLE, _ share: ShareMode, _ initialization: Disposition, _ reader: String
+    ) throws(PCSCError) -> Protocols {
         var active: DWORD = 0
         let mode = DWORD(share == .exclusive ? SCARD_SHARE_EXCLUSIVE : SCARD_SHARE_SHARED)
         let rv = SCardReconnect(handle, mode, DWORD(Protocols.any.rawValue), initialization.raw, &active)
         guard rv == SCARD_S_SUCCESS else { throw PCSCError(rawCode: Int(rv), function: "SCardReconnect", reader: reader) }
-        activeProtocol = Protocols(rawValue: UInt(active))
+        return Protocols(rawValue: UInt(active))
+    }
+
+    /// After a call timed out the card is given up (the worker may still be inside pcsc-lite
+    /// with this handle): every later call fails at once, as the time-out it follows from.
+    private func checkNotAbandoned(_ function: String) throws(PCSCError) {
+        if abandoned { throw PCSCError(code: .timeout, function: function, reader: reader) }
     }
 
     /// Runs `body` inside SCardBeginTransaction / SCardEndTransaction; the transaction
@@ -152,6 +167,7 @@ public final class PCSCCard: CardChannel, @unchecked Sendable {
     /// With ``transmitTimeout``, waiting for the transaction (another program's transaction,
     /// or pcscd still waiting on a card that stopped answering) is bounded by it too.
     public func withTransaction<T>(_ body: () throws -> T) throws -> T {
+        try checkNotAbandoned("SCardBeginTransaction")
         var rv = try beginTransaction()
         if PCSCError.Code(rawValue: UInt32(truncatingIfNeeded: Int(rv))) == .resetCard {
             try reconnect(initialization: .leave)

@@ -123,6 +123,10 @@ public final class PCSCContext: @unchecked Sendable {
     /// connection, and behind a command pcscd still waits on (a card that stopped answering a
     /// program that has since gone): without a bound, that wait never ends. A connection made
     /// after the time-out is released on the worker.
+    ///
+    /// After a time-out, this context's other calls wait until pcscd answers the abandoned
+    /// one (pcsc-lite's client holds the context's lock for the whole wait): go on with a new
+    /// context, as `cardscan watch` does for every card.
     public func connect(
         to reader: String, share: PCSCCard.ShareMode = .shared, protocols: PCSCCard.Protocols = .any, timeout: Duration?
     ) throws(PCSCError) -> PCSCCard {

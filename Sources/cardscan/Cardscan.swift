@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import PCSCTransport
 
 @main
 struct Cardscan: ParsableCommand {
@@ -23,4 +25,23 @@ struct Cardscan: ParsableCommand {
         ],
         defaultSubcommand: Scan.self
     )
+
+    /// ArgumentParser's `main`, left through `PCSCCallsLeftRunning.leaveProcess`: after a
+    /// pcsc-lite call timed out it may still run on a worker thread, and `exit` would then
+    /// free what it uses (docs/reliability.md, "A crash at exit").
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            guard PCSCCallsLeftRunning.count > 0 else { exit(withError: error) }
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if !message.isEmpty {
+                (code.isSuccess ? FileHandle.standardOutput : FileHandle.standardError).write(Data((message + "\n").utf8))
+            }
+            PCSCCallsLeftRunning.leaveProcess(code.rawValue)
+        }
+        PCSCCallsLeftRunning.leaveProcess(0)
+    }
 }
