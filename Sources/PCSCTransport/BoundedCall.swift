@@ -3,7 +3,7 @@ import Foundation
 
 /// Runs a pcsc-lite call that may block forever on `queue` (a serial queue) and waits at most
 /// `timeout` for it. pcsc-lite has no time-out of its own for SCardConnect,
-/// SCardBeginTransaction or SCardTransmit: a card that stopped answering, or a reader that
+/// SCardBeginTransaction, SCardReconnect or SCardTransmit: a card that stopped answering, or a reader that
 /// another program holds, keeps them waiting — and pcscd keeps the reader busy for every later
 /// client too.
 ///

@@ -33,7 +33,7 @@ public final class PCSCCard: CardChannel, @unchecked Sendable {
     /// The protocol pcscd negotiated (T=0 or T=1).
     public private(set) var activeProtocol: Protocols = []
     public private(set) var atr: [UInt8] = []
-    /// A transmit, or a wait to begin a transaction, that takes longer than this fails with
+    /// A transmit, or a wait to begin a transaction or reconnect, that takes longer than this fails with
     /// `SCARD_E_TIMEOUT`. pcsc-lite has no time-out of its own (a mute card, or a reader held by
     /// another program, blocks it forever), so with a time-out the call runs on a worker
     /// thread (``boundedCall(on:timeout:_:afterTimeout:)``); after a time-out this card object

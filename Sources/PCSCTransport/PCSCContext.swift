@@ -119,8 +119,8 @@ public final class PCSCContext: @unchecked Sendable {
     }
 
     /// Connects to the card on `reader`, waiting at most `timeout` for pcscd to give the reader
-    /// (nil: as long as it takes). SCardConnect waits behind another program's exclusive
-    /// connection, and behind a command pcscd still waits on (a card that stopped answering a
+    /// (nil: as long as it takes). SCardConnect waits behind another program's transaction,
+    /// and behind a command pcscd still waits on (a card that stopped answering a
     /// program that has since gone): without a bound, that wait never ends. A connection made
     /// after the time-out is released on the worker.
     ///

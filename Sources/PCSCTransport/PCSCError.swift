@@ -71,6 +71,12 @@ public struct PCSCError: CardTransportError, Equatable {
 
     private var on: String { reader.map { " on \($0)" } ?? "" }
 
+    /// A time-out waiting for the reader (SCardConnect, SCardBeginTransaction, SCardReconnect
+    /// bounded by ``PCSCCard/transmitTimeout``), not for the card's answer: another program
+    /// holds the reader, or pcscd still waits on a card that stopped answering. Nothing was
+    /// read.
+    public var isBusyReader: Bool { code == .timeout && function != "SCardTransmit" }
+
     public var message: String {
         switch code {
         case .noService, .serviceStopped: return "pcscd is not running (\(function): \(code.name))"
@@ -78,7 +84,7 @@ public struct PCSCError: CardTransportError, Equatable {
         case .noSmartcard: return "no card\(on)"
         case .removedCard: return "the card was removed\(on)"
         case .sharingViolation: return "another program holds the card\(on) (\(code.name))"
-        case .timeout where function != "SCardTransmit":
+        case .timeout where isBusyReader:
             return "pcscd did not give the reader\(on) in time (\(function)): another program holds it, or a card there stopped answering"
         case .timeout: return "timed out waiting for the card\(on)"
         case .resetCard: return "the card was reset by another program\(on)"
@@ -100,7 +106,7 @@ public struct PCSCError: CardTransportError, Equatable {
         case .noSmartcard, .removedCard: return "hold the card still on the reader until the read completes"
         case .sharingViolation:
             return "close the other program using \(reader ?? "the reader") (a browser, opensc, another cardscan) and try again"
-        case .timeout where function != "SCardTransmit":
+        case .timeout where isBusyReader:
             return
                 "close the other program using \(reader ?? "the reader"), or take the card away and present it again; if the reader stays busy, restart pcscd (`sudo systemctl restart pcscd`)"
         case .timeout: return "the card took too long: hold it flat on the reader, or allow it more time"

@@ -37,9 +37,9 @@ enum ExitStatus: Int32 {
         case let e as ReadError: self.init(for: e)
         case let e as ValidationErrorWithPlace: self = e.status
         case let e as PCSCError:
-            // A time-out waiting for the reader (SCardConnect, SCardBeginTransaction) is a busy
-            // reader: nothing was read. One during a command is the card failing mid-read.
-            let card = e.code == .removedCard || e.code == .commError || (e.code == .timeout && e.function == "SCardTransmit")
+            // A busy reader is unavailable (nothing was read); a time-out during a command is the
+            // card failing mid-read.
+            let card = e.code == .removedCard || e.code == .commError || (e.code == .timeout && !e.isBusyReader)
             self = card ? .cardFailed : .unavailable
         case is ReaderSelectionError: self = .usage
         case let e as NFCError: self = e.code == .noDevice ? .unavailable : .cardFailed
@@ -120,7 +120,7 @@ func commandLineHint(for error: any UserFacingError) -> String? {
         case .noService, .serviceStopped: return (e.hint ?? "") + "; `cardscan doctor` checks the setup"
         case .noReadersAvailable:
             return "plug in a reader; `cardscan doctor` lists what pcscd sees. No reader? scripts/lab.sh starts a virtual one"
-        case .timeout where e.function != "SCardTransmit": return e.hint
+        case .timeout where e.isBusyReader: return e.hint
         case .timeout: return "the card took too long: hold it flat on the reader, or raise --apdu-timeout"
         case .unknownReader, .readerUnavailable: return "list readers with `cardscan readers`"
         default: return nil
