@@ -5,7 +5,7 @@ APT_PACKAGES := libpcsclite-dev libnfc-dev libnfc-bin libusb-dev pcscd vsmartcar
 DEMO_TRANSCRIPT := Tests/Fixtures/shanghai-transit/full-read.apdu
 BIN = $(shell swift build --show-bin-path)
 
-.PHONY: setup apt-packages build demo test lab-stop install bench man clean format lint fuzz fuzz-smoke soak
+.PHONY: setup apt-packages build demo test lab-stop install bench man man-check clean format lint fuzz fuzz-smoke soak
 
 apt-packages:
 	@echo $(APT_PACKAGES)
@@ -46,6 +46,7 @@ test: setup build
 	  $(MAKE) --no-print-directory lab-stop; exit $$status
 	SOAK_TAPS=50 CARDSCAN_BIN=$(BIN) scripts/soak.sh
 	$(MAKE) --no-print-directory lint
+	$(MAKE) --no-print-directory man-check
 	$(MAKE) --no-print-directory fuzz-smoke
 
 ## format: rewrite the Swift sources in the house style (.swift-format; the toolchain's `swift format`)
@@ -102,6 +103,13 @@ install:
 ## man: regenerate docs/man/*.1 from the commands' --help (swift-argument-parser's plugin)
 man:
 	swift package --allow-writing-to-directory docs/man generate-manual --output-directory docs/man --authors "the cardscan developers"
+
+## man-check: fails when docs/man is not what `make man` writes now (a --help text changed without it)
+man-check:
+	@tmp=$$(mktemp -d); \
+	  swift package --allow-writing-to-directory $$tmp generate-manual --output-directory $$tmp --authors "the cardscan developers" >/dev/null; \
+	  if diff -r -u docs/man $$tmp; then echo "docs/man is current"; rm -rf $$tmp; \
+	  else echo "docs/man is stale: run make man and commit it"; rm -rf $$tmp; exit 1; fi
 
 ## bench: the release-build benchmarks (docs/performance.md)
 bench: setup

@@ -69,6 +69,11 @@ for t in $TARGETS; do
   slow=$(grep -o 'slowest input [0-9.]* ms' "$WORK/$t.log" | grep -o '[0-9.]*' | tail -1 || echo 0)
   leaks=0; crashes=0
   if grep -q "LeakSanitizer" "$WORK/$t.log"; then leaks=1; fi
+  if [ $leaks -eq 0 ] && grep -q "libFuzzer: run interrupted" "$WORK/$t.log"; then
+    # Stopped by a SIGINT (a campaign cut at a session's end): no crash, and no final timing.
+    printf '%-18s %14s %10s %8s %6s %12s\n' "$t" "${runs:-0}" "${rate:-0}" 0 "$leaks" "interrupted"
+    continue
+  fi
   if [ $rc -ne 0 ] && [ $leaks -eq 0 ]; then crashes=1; fi
   printf '%-18s %14s %10s %8s %6s %12s\n' "$t" "${runs:-0}" "${rate:-0}" "$crashes" "$leaks" "${slow:-?}"
   if [ $rc -ne 0 ]; then

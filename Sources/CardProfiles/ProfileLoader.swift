@@ -456,29 +456,46 @@ public enum ProfileLoader {
             r.issue(node, path, "no layout file '\(name)' (looked for \(paths.joined(separator: ", ")))")
             return [:]
         }
-        let text: String
-        do { text = try TextFile.read(file) } catch {
-            r.issue(node, path, error.message)
-            return [:]
-        }
-        let inner = YAMLReader(file: file)
-        var layouts: [String: BitLayout] = [:]
-        do {
-            if let root = try Yams.compose(yaml: text, .basic, .default, .utf8),
-                let m = inner.mapping(root, "", allowed: ["notes", "source", "layouts"])
-            {
-                if let l = m.first(where: { $0.key == "layouts" })?.node {
-                    layouts = BitLayoutParser.parse(l, inner)
+        let read = layoutFiles.get(file) { () -> LayoutFile in
+            let text: String
+            do throws(FileError) { text = try TextFile.read(file) } catch { return .unreadable(error.message) }
+            let inner = YAMLReader(file: file)
+            var layouts: [String: BitLayout] = [:]
+            do {
+                if let root = try Yams.compose(yaml: text, .basic, .default, .utf8),
+                    let m = inner.mapping(root, "", allowed: ["notes", "source", "layouts"])
+                {
+                    if let l = m.first(where: { $0.key == "layouts" })?.node {
+                        layouts = BitLayoutParser.parse(l, inner)
+                    } else {
+                        inner.issue(root, "layouts", "required key 'layouts' is missing")
+                    }
                 } else {
-                    inner.issue(root, "layouts", "required key 'layouts' is missing")
+                    inner.issue(nil, "", "the file is empty")
                 }
-            } else {
-                inner.issue(nil, "", "the file is empty")
-            }
-        } catch { inner.issues.append(yamlSyntaxIssue(error, file: file)) }
-        r.issues += inner.issues
-        return layouts
+            } catch { inner.issues.append(yamlSyntaxIssue(error, file: file)) }
+            return .read(layouts, inner.issues)
+        }
+        switch read {
+        case .unreadable(let message):
+            r.issue(node, path, message)
+            return [:]
+        case .read(let layouts, let issues):
+            r.issues += issues
+            return layouts
+        }
     }
+
+    /// A layout file as read: its layouts and its own problems (which name its lines), or why
+    /// it could not be read.
+    enum LayoutFile {
+        case read([String: BitLayout], [ProfileIssue])
+        case unreadable(String)
+    }
+
+    /// Layout files are read once per process, like tables, whichever profiles name them
+    /// (seven Calypso and DESFire profiles share `intercode`'s).
+    static let layoutFiles = ProcessCache<String, LayoutFile>()
 
     static func parseContracts(_ node: Node, _ r: YAMLReader, _ fields: FieldParser, path: String = "contracts") -> ContractSpec? {
         guard let m = r.mapping(node, path, allowed: ["from", "list", "layout", "fields"] + (path == "contracts" ? ["more"] : []))

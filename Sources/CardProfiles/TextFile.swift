@@ -57,9 +57,21 @@ public enum TextFile {
     ///
     /// Read with one `open` and `read` calls into a buffer sized by `fstat` (a regression run
     /// reads two files per transcript; Foundation's `String(contentsOfFile:)` cost a fifth of
-    /// it), and checked to be UTF-8.
-    public static func read(_ path: String) throws(FileError) -> String {
-        let bytes = try bytes(path)
+    /// it), and checked to be UTF-8; a leading byte order mark is dropped.
+    public static func read(_ path: String) throws(FileError) -> String { try text(try bytes(path), path: path) }
+
+    /// Standard input's text (`cardscan replay -`), read and checked as a file's, and named
+    /// "standard input" in errors.
+    public static func readStandardInput() throws(FileError) -> String {
+        let name = "standard input"
+        return try text(try bytes(of: STDIN_FILENO, path: name), path: name)
+    }
+
+    private static func text(_ bytes: [UInt8], path: String) throws(FileError) -> String {
+        var bytes = bytes
+        // A byte order mark some editors put first (Windows Notepad) is not part of the text:
+        // the first line is then what the user sees.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw FileError(path: path, reason: .unreadable("it is not UTF-8 text"))
         }
@@ -77,6 +89,11 @@ public enum TextFile {
             throw FileError(path: path, reason: code == ENOENT || code == ENOTDIR ? .missing : .unreadable(String(cString: strerror(code))))
         }
         defer { close(fd) }
+        return try bytes(of: fd, path: path)
+    }
+
+    /// What the open descriptor `fd` holds, to its end, within ``maximumSize``.
+    private static func bytes(of fd: Int32, path: String) throws(FileError) -> [UInt8] {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw FileError(path: path, reason: .unreadable(String(cString: strerror(errno)))) }
         if info.st_mode & S_IFMT == S_IFDIR { throw FileError(path: path, reason: .unreadable("it is a folder")) }
@@ -153,11 +170,135 @@ public enum TextFile {
         return found.sorted().map { folder + "/" + $0 }
     }
 
-    /// Writes `text` atomically (Foundation writes a temporary file beside it, then renames):
-    /// an interrupted run never leaves half a file.
-    public static func write(_ text: String, to path: String) throws(FileError) {
-        do { try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
-            throw FileError(path: path, reason: .unwritable(error.localizedDescription))
+    /// Writes `text` to `path`.
+    ///
+    /// A regular file (or a new one) is written atomically: into a new file beside it, then
+    /// renamed over it, so an interrupted run or a full disk never leaves half a file; a file
+    /// it replaces keeps its permissions (a private transcript stays private), and with
+    /// `durable` the data is on the disk before the rename (as Foundation's atomic write did;
+    /// `test --update`, writing thousands of reports, does without). Through a symbolic link,
+    /// the file the link names is written and the link stays. A device or a pipe is written in
+    /// place, never replaced by a file (`/dev/null` stays a device). A file this process already
+    /// writes as standard output or error (`--record /dev/stdout`) is written through that
+    /// descriptor, after what was printed. A failure gives the system's reason.
+    public static func write(_ text: String, to path: String, durable: Bool = true) throws(FileError) {
+        func failure(_ code: Int32) -> FileError {
+            FileError(
+                path: path,
+                reason: .unwritable(code == ENOENT ? "no file can be made in \(folder(of: path))" : String(cString: strerror(code))))
         }
+        try checkWritable(path)
+        var info = stat()
+        if stat(path, &info) == 0 {
+            if let fd = standardDescriptor(writing: info) {
+                if let failed = writeAll(text, to: fd) { throw failure(failed) }
+                return
+            }
+            if info.st_mode & S_IFMT != S_IFREG {
+                let fd = open(path, O_WRONLY | O_CLOEXEC)
+                guard fd >= 0 else { throw failure(errno) }
+                let code = writeAll(text, to: fd)
+                let closed = close(fd) == 0 ? nil : errno
+                if let failed = code ?? closed { throw failure(failed) }
+                return
+            }
+        }
+        let destination = linkTarget(path) ?? path
+        let mode = stat(destination, &info) == 0 ? info.st_mode & 0o7777 : nil
+        // A name of its own (a random part; retried if taken), short whatever the file's name.
+        var temporary = ""
+        var fd: Int32 = -1
+        for _ in 0..<16 {
+            temporary = folder(of: destination) + "/.cardscan-\(String(UInt64.random(in: 0...UInt64.max), radix: 36)).tmp"
+            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            if fd >= 0 || errno != EEXIST { break }
+        }
+        guard fd >= 0 else { throw failure(errno) }
+        var code = writeAll(text, to: fd)
+        if code == nil, let mode, fchmod(fd, mode) != 0 { code = errno }
+        if code == nil, durable, fsync(fd) != 0 { code = errno }
+        let closed = close(fd) == 0 ? nil : errno
+        if let failed = code ?? closed {
+            unlink(temporary)
+            throw failure(failed)
+        }
+        guard rename(temporary, destination) == 0 else {
+            let failed = errno
+            unlink(temporary)
+            throw failure(failed)
+        }
+    }
+
+    /// Whether `path` can be written, checked before a card is read (so a read is not lost for
+    /// a wrong `--record` or `--image` path): not a folder; an existing device, pipe or
+    /// standard output writable itself; otherwise the folder the file goes in exists and is
+    /// writable.
+    public static func checkWritable(_ path: String) throws(FileError) {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            if info.st_mode & S_IFMT == S_IFDIR {
+                throw FileError(path: path, reason: .unwritable("it is a folder (give a file name)"))
+            }
+            if info.st_mode & S_IFMT != S_IFREG || standardDescriptor(writing: info) != nil {
+                guard access(path, W_OK) == 0 else { throw FileError(path: path, reason: .unwritable(String(cString: strerror(errno)))) }
+                return
+            }
+        }
+        let dir = folder(of: linkTarget(path) ?? path)
+        guard stat(dir, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            throw FileError(path: path, reason: .unwritable("no such folder"))
+        }
+        guard access(dir, W_OK | X_OK) == 0 else {
+            throw FileError(path: path, reason: .unwritable(String(cString: strerror(errno))))
+        }
+    }
+
+    /// Standard output or error, when it is the file `info` describes.
+    private static func standardDescriptor(writing info: stat) -> Int32? {
+        for fd in [STDOUT_FILENO, STDERR_FILENO] {
+            var open = stat()
+            if fstat(fd, &open) == 0, open.st_dev == info.st_dev, open.st_ino == info.st_ino { return fd }
+        }
+        return nil
+    }
+
+    /// The path a symbolic link at `path` names (its folder's when relative, one level; a
+    /// dangling link's too), or nil when `path` is not a link.
+    private static func linkTarget(_ path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return nil }
+        if let resolved = realpath(path, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink(path, &buffer, buffer.count - 1)
+        guard n > 0 else { return nil }
+        let target = String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return target.hasPrefix("/") ? target : folder(of: path) + "/" + target
+    }
+
+    /// `text` written whole to the open descriptor `fd` with write(2) (standard output, a
+    /// file): nil, or the errno of the write that failed. Foundation's `FileHandle.write`
+    /// traps instead.
+    public static func writeAll(_ text: String, to fd: Int32) -> Int32? {
+        var utf8 = Array(text.utf8)
+        return utf8.withUnsafeMutableBytes { buffer in
+            var done = 0
+            while done < buffer.count {
+                let n = Glibc.write(fd, buffer.baseAddress! + done, buffer.count - done)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                done += n
+            }
+            return nil
+        }
+    }
+
+    private static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 }

@@ -81,7 +81,7 @@ public final class PN532Emulator {
     }
 
     private func log(_ s: @autoclosure () -> String) {
-        if verbose { FileHandle.standardError.write(Data("cardsim: \(s())\n".utf8)) }
+        if verbose { writeToStandardError("cardsim: \(s())\n") }
     }
 
     /// The emulator for a card file: an ISO 7816, DESFire or FeliCa card image (JSON), or a

@@ -24,8 +24,7 @@ public enum VPCDConnection {
             }
             close(fd)
             if !warned {
-                FileHandle.standardError.write(
-                    Data("cardsim: waiting for vpcd on \(host):\(port) (is pcscd running with vsmartcard-vpcd?)\n".utf8))
+                writeToStandardError("cardsim: waiting for vpcd on \(host):\(port) (is pcscd running with vsmartcard-vpcd?)\n")
                 warned = true
             }
             usleep(200_000)
@@ -138,7 +137,7 @@ public final class VirtualCard {
     }
 
     private func log(_ s: String) {
-        if verbose { FileHandle.standardError.write(Data("cardsim: \(s)\n".utf8)) }
+        if verbose { writeToStandardError("cardsim: \(s)\n") }
     }
 
     /// Reads exactly `count` bytes. TCP_QUICKACK is set before every receive (Linux clears

@@ -38,6 +38,10 @@ case "replay":
     let registry = ProfileRegistry(directories: [.init(path: profilesDir, isBuiltIn: true)])
     let files = (FileManager.default.enumerator(atPath: fixtures)?.compactMap { $0 as? String } ?? [])
         .filter { $0.hasSuffix(".apdu") && !$0.contains("bad-") }.sorted()
+    guard !files.isEmpty else {
+        FileHandle.standardError.write(Data("no .apdu transcripts under \(fixtures) (give a folder)\n".utf8))
+        exit(66)
+    }
     let texts = files.map { try! String(contentsOfFile: fixtures + "/" + $0, encoding: .utf8) }
     let parsed = zip(files, texts).map { try! Transcript(parsing: $1, file: $0) }
     // Check once that every fixture reads.

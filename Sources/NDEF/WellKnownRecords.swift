@@ -52,7 +52,9 @@ public enum NDEFPayload: Hashable, Sendable {
         }
     }
 
-    /// The record for this payload.
+    /// The record for this payload. A Text record's language code has a 6-bit length (NFC
+    /// Forum Text RTD 1.0 §3.2.1): one longer than 63 bytes is cut there; `cardscan ndef write`
+    /// refuses such a code before anything is written.
     public var record: NDEFRecord {
         switch self {
         case .text(let s, let lang):

@@ -165,7 +165,8 @@ public final class PCSCCard: CardChannel, @unchecked Sendable {
     /// the blocked transmit returns, and the caller does not wait.
     ///
     /// With ``transmitTimeout``, waiting for the transaction (another program's transaction,
-    /// or pcscd still waiting on a card that stopped answering) is bounded by it too.
+    /// or pcscd still waiting on a card that stopped answering) is bounded by it too, and so is
+    /// the wait behind another program's command that begins it.
     public func withTransaction<T>(_ body: () throws -> T) throws -> T {
         try checkNotAbandoned("SCardBeginTransaction")
         var rv = try beginTransaction()
@@ -174,22 +175,55 @@ public final class PCSCCard: CardChannel, @unchecked Sendable {
             rv = try beginTransaction()
         }
         guard rv == SCARD_S_SUCCESS else { throw PCSCError(rawCode: Int(rv), function: "SCardBeginTransaction", reader: reader) }
-        // pcscd checks the lock before a transmit waits for the reader: another client's
-        // command checked just before the lock was taken may still run. Asking the reader for
-        // an attribute (SCARD_ATTR_ATR_STRING; nothing reaches the card) waits behind it, so
-        // it runs before this transaction's first command rather than between two of them.
-        var attribute = [UInt8](repeating: 0, count: 33)
-        var attributeLength = DWORD(attribute.count)
-        _ = SCardGetAttrib(handle, DWORD(0x0009_0303), &attribute, &attributeLength)
+        try waitForCommandsBeforeTheLock()
         defer {
             if abandoned {
+                // After a transmit timed out: ended (and the handle let go, as nothing else will)
+                // on the worker once the stuck call returns, counted as a call left running so
+                // the process does not `exit` under it.
                 let h = handle
-                worker.async { _ = SCardEndTransaction(h, DWORD(SCARD_LEAVE_CARD)) }
+                PCSCCallsLeftRunning.started()
+                worker.async {
+                    SCardEndTransaction(h, DWORD(SCARD_LEAVE_CARD))
+                    SCardDisconnect(h, DWORD(SCARD_LEAVE_CARD))
+                    PCSCCallsLeftRunning.ended()
+                }
             } else {
                 SCardEndTransaction(handle, DWORD(SCARD_LEAVE_CARD))
             }
         }
         return try body()
+    }
+
+    /// pcscd checks the lock before a transmit waits for the reader: another client's command
+    /// checked just before the lock was taken may still run. Asking the reader for an attribute
+    /// (SCARD_ATTR_ATR_STRING; nothing reaches the card) waits behind it, so it runs before this
+    /// transaction's first command rather than between two of them.
+    ///
+    /// That wait has no time-out in pcsc-lite: behind another client's command to a card that
+    /// stopped answering it lasts until the card is taken away (measured with two C clients:
+    /// the transaction began at once, SCardGetAttrib had not returned after 25 s). With
+    /// ``transmitTimeout`` it is bounded; after a time-out the transaction is ended, and the card
+    /// released, on the worker once the call returns.
+    private func waitForCommandsBeforeTheLock() throws(PCSCError) {
+        let h = handle
+        let ask: @Sendable () -> LONG = {
+            var attribute = [UInt8](repeating: 0, count: 33)
+            var attributeLength = DWORD(attribute.count)
+            return SCardGetAttrib(h, DWORD(0x0009_0303), &attribute, &attributeLength)
+        }
+        guard let timeout = transmitTimeout else {
+            _ = ask()
+            return
+        }
+        let undo: @Sendable (LONG) -> Void = { _ in
+            SCardEndTransaction(h, DWORD(SCARD_LEAVE_CARD))
+            SCardDisconnect(h, DWORD(SCARD_LEAVE_CARD))
+        }
+        guard boundedCall(on: worker, timeout: timeout, ask, afterTimeout: undo) != nil else {
+            abandoned = true
+            throw PCSCError(code: .timeout, function: "SCardGetAttrib", reader: reader)
+        }
     }
 
     /// SCardBeginTransaction, waited for at most ``transmitTimeout``. A transaction that

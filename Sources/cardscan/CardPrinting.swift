@@ -23,11 +23,13 @@ struct ScanSettings {
         self.trace = trace
         self.verbose = verbose
         self.record = record
+        try refuseUnwritableOutput(record)
         showPersonal = options.showPersonal
         self.options = options
     }
 
-    /// Reads the card on `connection` (the library does the work), writing `--record`'s transcript.
+    /// Reads the card on `connection` (the library does the work); ``print(_:json:jsonl:csv:)``
+    /// writes `--record`'s transcript.
     func read(_ connection: CardConnection) throws -> CardReadOutcome {
         if verbose || trace { eprint("Card on \(connection.reader): \(connection.card)" + (connection.carriage.map { ", \($0)" } ?? "")) }
         var reader = CardReader(registry: registry, profile: profile)
@@ -40,16 +42,31 @@ struct ScanSettings {
         if verbose { reader.onProfileChosen = { p in eprint("Profile \(p.id) (\(p.source))") } }
         let outcome = reader.read(connection)
         if trace { for line in outcome.report?.skipped ?? [] { eprint(line) } }
-        if let record, let transcript = outcome.transcript {
-            try guarded { try TextFile.write(transcript.serialized(), to: record) }
-            if outcome.ndef != nil { eprint("note: the card is an NFC Forum tag, not a transit card: \(record) holds its NDEF read") }
-        }
         return outcome
+    }
+
+    /// Writes `--record`'s transcript, then prints the outcome (``show(_:json:jsonl:csv:)``): a
+    /// report that cannot be printed (a closed pipe) does not cost the transcript, and a
+    /// transcript that cannot be written (a full disk) costs neither the report nor the read's
+    /// own exit status; alone, it ends with exit 74.
+    func print(_ outcome: CardReadOutcome, json: Bool, jsonl: Bool, csv: CSVOutput? = nil) throws {
+        var unwritten: FileError? = nil
+        if let record, let transcript = outcome.transcript {
+            do {
+                try TextFile.write(transcript.serialized(), to: record)
+                if outcome.ndef != nil { eprint("note: the card is an NFC Forum tag, not a transit card: \(record) holds its NDEF read") }
+            } catch { unwritten = error }
+        }
+        do { try show(outcome, json: json, jsonl: jsonl, csv: csv) } catch {
+            if let unwritten { printError(unwritten) }
+            throw error
+        }
+        if let unwritten { throw fail(unwritten, ExitStatus(for: unwritten)) }
     }
 
     /// Prints the report (or the NDEF content of a tag no profile knew); a failed read exits
     /// with its status after printing what was read, unless `jsonl` (watch goes on).
-    func print(_ outcome: CardReadOutcome, json: Bool, jsonl: Bool, csv: CSVOutput? = nil) throws {
+    private func show(_ outcome: CardReadOutcome, json: Bool, jsonl: Bool, csv: CSVOutput?) throws {
         if let ndef = outcome.ndef {
             if csv != nil {
                 eprint("note: the card is an NFC Forum tag: no trips for --csv (`cardscan ndef read` shows its content)")
@@ -67,7 +84,7 @@ struct ScanSettings {
             }
         }
         if let error = outcome.error {
-            if !jsonl || outcome.report == nil { printError(error) }
+            printError(error)  // also beside a --jsonl line: its "partial" says only that it stopped
             if !jsonl { throw ExitStatus(for: error).exit }
         }
     }
@@ -122,10 +139,12 @@ struct CardSourceOptions: ParsableArguments {
     var reader: String?
     @Option(help: ArgumentHelp("Read through this libnfc device instead of PC/SC (e.g. pn532_uart:/dev/ttyUSB0).", valueName: "CONNSTRING"))
     var device: String?
-    @Option(help: ArgumentHelp("Seconds to wait for a card.", valueName: "SECONDS")) var timeout: Double = 60
+    @Option(help: ArgumentHelp("Seconds to wait for a card. (default: 60)", valueName: "SECONDS"), transform: seconds) var timeout: Double =
+        60
     @Option(
         name: .customLong("apdu-timeout"),
-        help: ArgumentHelp("Seconds one command, or the wait for a busy reader, may take.", valueName: "SECONDS"))
+        help: ArgumentHelp("Seconds one command, or the wait for a busy reader, may take. (default: 5)", valueName: "SECONDS"),
+        transform: commandSeconds)
     var apduTimeout: Double = 5
 
     func waitForCard(what: String) throws -> CardConnection {
@@ -143,4 +162,32 @@ func openNFC(_ connectionString: String, apduTimeout: Double?) throws -> NFCDevi
 extension Duration {
     /// From a command-line number of seconds.
     static func seconds(option: Double) -> Duration { .milliseconds(Int(option * 1000)) }
+}
+
+/// An output path (`--record`, `--image`) that cannot be written (a missing folder, a folder)
+/// is said before a card is waited for and read for nothing: exit 74.
+func refuseUnwritableOutput(_ path: String?) throws {
+    if let path { try guarded { try TextFile.checkWritable(path) } }
+}
+
+/// The largest number of seconds an option takes (a week): longer is no time-out a user means,
+/// and every wait converts its seconds to whole milliseconds.
+let maximumOptionSeconds: Double = 7 * 24 * 3600
+
+/// `--timeout`, `--apdu-timeout`: a number of seconds from 0 to a week. Anything else (`nan`,
+/// `inf`, `1e300`, `-1`) is a usage error naming the option, never a trap where it becomes
+/// milliseconds.
+func seconds(_ argument: String) throws -> Double {
+    guard let value = Double(argument), value.isFinite, value >= 0, value <= maximumOptionSeconds else {
+        throw ValidationError("a number of seconds from 0 to \(Int(maximumOptionSeconds)) (a week), not '\(argument)'")
+    }
+    return value
+}
+
+/// `--apdu-timeout`: as ``seconds(_:)``, at least a millisecond. 0 would fail every command at
+/// once through PC/SC, and means "wait forever" to libnfc.
+func commandSeconds(_ argument: String) throws -> Double {
+    let value = try seconds(argument)
+    guard value >= 0.001 else { throw ValidationError("at least 0.001 (a millisecond) for one command, not '\(argument)'") }
+    return value
 }

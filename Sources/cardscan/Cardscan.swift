@@ -14,7 +14,7 @@ struct Cardscan: ParsableCommand {
 
             Exit codes: 0 success, 1 test mismatch, 64 usage, 65 invalid
             profile/transcript, 66 no such file or profile, 69 no pcscd/reader, 74 card
-            failed mid-read (partial report printed), 75 no card before the timeout, 76
+            failed mid-read (partial report printed) or output not written, 75 no card before the timeout, 76
             card not recognised.
             """,
         version: "cardscan 0.1.0",
@@ -34,12 +34,11 @@ struct Cardscan: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
         } catch {
-            guard PCSCCallsLeftRunning.count > 0 else { exit(withError: error) }
+            // Printed here, not by ArgumentParser's `exit(withError:)`: its stdio `print` loses
+            // `--help` on a full disk and exits 0; `out` says so and exits 74.
             let code = exitCode(for: error)
             let message = fullMessage(for: error)
-            if !message.isEmpty {
-                (code.isSuccess ? FileHandle.standardOutput : FileHandle.standardError).write(Data((message + "\n").utf8))
-            }
+            if !message.isEmpty { code.isSuccess ? out(message) : eprint(message) }
             PCSCCallsLeftRunning.leaveProcess(code.rawValue)
         }
         PCSCCallsLeftRunning.leaveProcess(0)

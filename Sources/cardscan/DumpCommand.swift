@@ -98,6 +98,7 @@ struct DumpOutputOptions: ParsableArguments {
     /// Waits for the card (`what` names it in the messages); an ISO 7816 card, else exit 76;
     /// with --trace, says which card and traces every exchange.
     func connect(_ source: CardSourceOptions, what: String) throws -> (CardConnection, PresentedCard.ISO7816Card, CardExchange) {
+        try refuseUnwritableOutput(image)
         let connection = try source.waitForCard(what: what)
         guard case .iso7816(let card) = connection.card else {
             throw fail(NotISO7816(what: "the card on \(connection.reader) is not an ISO 7816 card (\(connection.card))"), .notRecognised)

@@ -24,6 +24,9 @@ enum ExitStatus: Int32 {
     case software = 70
     /// The card failed mid-read (removed, communication error); a partial report is printed.
     case cardFailed = 74
+    /// EX_IOERR too: an output could not be written (stdout, a `--record` transcript, an
+    /// image: a full disk, a missing folder).
+    static let outputFailed = ExitStatus.cardFailed
     /// No card was presented before the timeout.
     case noCard = 75
     /// The card answered, but no profile recognises it.
@@ -45,7 +48,8 @@ enum ExitStatus: Int32 {
         case let e as NFCError: self = e.code == .noDevice ? .unavailable : .cardFailed
         case let e as NDEFTags.Failure: if case .notNDEF = e { self = .notRecognised } else { self = .invalidInput }
         case let e as NDEFTags.WriteFailure: if case .verification = e { self = .cardFailed } else { self = .invalidInput }
-        case let e as FileError: self = e.isMissing ? .noSuchInput : .invalidInput
+        case let e as FileError:
+            if case .unwritable = e.reason { self = .outputFailed } else { self = e.isMissing ? .noSuchInput : .invalidInput }
         case is ProfileLoadError, is TranscriptError, is ReplayChannel.Mismatch, is TranscriptReplay.Failure, is DecodingError,
             is FeliCaCardImage.Invalid, is JSONParseError:
             self = .invalidInput
@@ -155,17 +159,22 @@ func guarded<T>(_ body: () throws -> T) throws -> T {
 }
 
 func eprint(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    _ = TextFile.writeAll(text + "\n", to: STDERR_FILENO)  // nowhere left to say that stderr failed
 }
 
-/// Writes to stdout and flushes (for --jsonl consumers reading line by line).
+/// Writes to stdout at once (for --jsonl consumers reading line by line).
 func out(_ text: String) {
-    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    outRaw(text + "\n")
 }
 
-/// `text` on stdout as it is (CSV brings its own CRLF line ends).
+/// `text` on stdout as it is (CSV brings its own CRLF line ends). Output that cannot be
+/// written (a full disk, an I/O error) ends cardscan with exit 74, saying so; Foundation's
+/// `FileHandle.write` trapped instead. A closed pipe ends it by SIGPIPE, as any filter.
 func outRaw(_ text: String) {
-    if !text.isEmpty { FileHandle.standardOutput.write(Data(text.utf8)) }
+    guard !text.isEmpty, let code = TextFile.writeAll(text, to: STDOUT_FILENO) else { return }
+    eprint("error: cannot write the output: \(String(cString: strerror(code)))")
+    eprint("hint: check the disk or the file standard output goes to")
+    PCSCCallsLeftRunning.leaveProcess(ExitStatus.outputFailed.rawValue)
 }
 
 /// A card is there, but not a FeliCa one (exit 76).

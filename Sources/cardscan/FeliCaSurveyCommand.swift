@@ -34,6 +34,7 @@ struct FeliCaSurveyCommand: ParsableCommand {
     var image: String?
 
     func run() throws {
+        try refuseUnwritableOutput(image)
         let connection = try waitForFeliCa()
         guard case .felica = connection.card, let poll = connection.felicaPoller else { preconditionFailure() }
         let exchange = Tracer.exchange(connection.channel, felica: true, trace: trace)

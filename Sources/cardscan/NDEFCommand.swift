@@ -96,6 +96,14 @@ extension NDEFCommand {
 
         func validate() throws {
             if (text == nil) == (uri == nil) { throw ValidationError("give exactly one of --text or --uri") }
+            // NFC Forum Text RTD 1.0 §3.2.1: the language code's length has 6 bits (≤ 63 bytes);
+            // RFC 5646 tags are letters, digits and hyphens. A longer one was cut short unasked.
+            if text != nil,
+                lang.isEmpty || lang.utf8.count > 63 || !lang.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
+            {
+                throw ValidationError("--lang is a language tag of 1 to 63 letters, digits and hyphens (en, de-CH), not '\(lang)'")
+            }
+            if uri?.isEmpty == true { throw ValidationError("--uri is empty: give the URI to write") }
         }
 
         func run() throws {
@@ -118,7 +126,8 @@ struct TagOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp("Use this libnfc device instead of PC/SC (e.g. pn532_uart:/dev/ttyUSB0, acr122_usb).", valueName: "CONNSTRING"))
     var device: String?
-    @Option(help: ArgumentHelp("Seconds to wait for a tag.", valueName: "SECONDS")) var timeout: Double = 60
+    @Option(help: ArgumentHelp("Seconds to wait for a tag. (default: 60)", valueName: "SECONDS"), transform: seconds) var timeout: Double =
+        60
     @Flag(help: "Print each exchange to stderr.") var trace = false
 
     /// Waits for a tag (exit 75 after the timeout); exit 76 for a FeliCa card without NDEF.

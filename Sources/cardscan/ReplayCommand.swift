@@ -17,7 +17,7 @@ struct Replay: ParsableCommand {
             --json
             """)
 
-    @Argument(help: ArgumentHelp("Transcript files.", valueName: "FILE")) var files: [String]
+    @Argument(help: ArgumentHelp("Transcript files (`-`: standard input).", valueName: "FILE")) var files: [String]
     @OptionGroup var profiles: ProfileOptions
     @Flag(help: "Print the report as JSON.") var json = false
     @Flag(help: "Print the trips as CSV (RFC 4180): one header, then one row per trip of every file.") var csv = false
@@ -26,6 +26,7 @@ struct Replay: ParsableCommand {
 
     func validate() throws {
         if csv && json { throw ValidationError("--csv and --json: choose one") }
+        if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("'-' (standard input) can be given once") }
     }
 
     func run() throws {
@@ -34,9 +35,12 @@ struct Replay: ParsableCommand {
         var worst: Int32 = 0
         for file in files {
             let code: Int32 = try guarded { () throws -> Int32 in
-                let transcript = try Transcript(parsing: try TextFile.read(file), file: file)
+                // `-`: standard input, as filters take it (`ssh gate cat t.apdu | cardscan replay -`).
+                let name = file == "-" ? "standard input" : file
+                let text = try file == "-" ? TextFile.readStandardInput() : TextFile.read(file)
+                let transcript = try Transcript(parsing: text, file: name)
                 let outcome = try TranscriptReplay.run(
-                    transcript, file: file, registry: registry, explicit: profiles.profile,
+                    transcript, file: name, registry: registry, explicit: profiles.profile,
                     lenient: lenient, showsPersonalData: profiles.showPersonal,
                     observer: trace ? { Tracer(felica: transcript.technology == "felica", raw: profiles.recordRaw).observe($0) } : nil,
                     showsFullNumbers: profiles.showPAN)
@@ -53,7 +57,7 @@ struct Replay: ParsableCommand {
                     return ExitStatus(for: error).rawValue
                 }
                 if !outcome.unused.isEmpty {
-                    let e = TranscriptReplay.Failure.unusedExchanges(file: file, lines: outcome.unused.map(\.line))
+                    let e = TranscriptReplay.Failure.unusedExchanges(file: name, lines: outcome.unused.map(\.line))
                     printError(e)
                     return ExitStatus.invalidInput.rawValue
                 }

@@ -20,12 +20,15 @@ struct Scan: ParsableCommand {
         name: [.short, .long],
         help: ArgumentHelp("Reader: index, exact name or unique substring (default: $CARDSCAN_READER, else any).", valueName: "READER"))
     var reader: String?
-    @Option(help: ArgumentHelp("Seconds to wait for a card (0: only a card already there).", valueName: "SECONDS"))
+    @Option(
+        help: ArgumentHelp("Seconds to wait for a card (0: only a card already there). (default: 60)", valueName: "SECONDS"),
+        transform: seconds)
     var timeout: Double = 60
     @Option(
         name: .customLong("apdu-timeout"),
         help: ArgumentHelp(
-            "Seconds one command (or the wait for a busy reader) may take before the card counts as unresponsive.", valueName: "SECONDS"))
+            "Seconds one command (or the wait for a busy reader) may take before the card counts as unresponsive. (default: 5)",
+            valueName: "SECONDS"), transform: commandSeconds)
     var apduTimeout: Double = 5
     @Flag(help: "Print the report as JSON.") var json = false
     @Flag(help: "Print the trips as CSV (RFC 4180): a header, then one row per trip.") var csv = false

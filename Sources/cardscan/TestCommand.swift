@@ -14,6 +14,7 @@ struct TestCommand: ParsableCommand {
             field path with the expected and actual values. A transcript without an
             expected report fails ("no expected report"), unless --allow-missing skips it.
             The last line is `N passed, N failed` (and `, N skipped` when some were).
+            A directory with no transcript in it is an error (exit 66), not a pass.
             --update rewrites the expected reports, for a maintainer who changed a
             profile on purpose.
 
@@ -66,11 +67,20 @@ struct TestCommand: ParsableCommand {
                 throw fail(FileError(path: p, reason: .missing), .noSuchInput)
             }
             if isDir.boolValue {
-                do { transcripts += try TextFile.files(under: p, endingIn: ".apdu") } catch { throw fail(error, .noSuchInput) }
+                let found: [String]
+                do { found = try TextFile.files(under: p, endingIn: ".apdu") } catch { throw fail(error, .noSuchInput) }
+                // A folder with nothing to check is a wrong path, not a passing corpus (a
+                // shard that happens to be empty, below, is fine).
+                if found.isEmpty { throw fail(NoTranscripts(folder: p), .noSuchInput) }
+                transcripts += found
             } else {
                 transcripts.append(p)
             }
         }
+        // A transcript named twice (a folder and a file in it) is checked once: two threads
+        // would otherwise update the same expected report at once.
+        var seen = Set<String>()
+        transcripts = transcripts.filter { seen.insert(Self.identity(of: $0)).inserted }
         if let shard = shard.flatMap(Shard.init) { transcripts = transcripts.filter(shard.contains) }
         let jobs = max(1, self.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         var passed = 0, failed = 0, skipped = 0
@@ -118,7 +128,8 @@ struct TestCommand: ParsableCommand {
             return Result(file: file, status: .fail, error: (error as? UserFacingError)?.message ?? "\(error)")
         }
         if update {
-            do { try TextFile.write(actual.serialized(pretty: true) + "\n", to: expectedPath) } catch {
+            // Not synced one by one: an update rewrites thousands; one cut short is re-run.
+            do { try TextFile.write(actual.serialized(pretty: true) + "\n", to: expectedPath, durable: false) } catch {
                 return Result(file: file, status: .fail, error: error.message)
             }
             return Result(file: file, status: .updated)
@@ -165,5 +176,23 @@ struct TestCommand: ParsableCommand {
         }
         if let e = r.error { pairs.append(("error", .string(e))) }
         return JSONValue.object(pairs).serialized()
+    }
+}
+
+extension TestCommand {
+    /// The file a path names, whatever way it is written (`a.apdu`, `./a.apdu`, a link).
+    static func identity(of path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
+
+/// `cardscan test FOLDER` found no transcript under FOLDER (exit 66).
+struct NoTranscripts: UserFacingError {
+    let folder: String
+    var message: String { "\(folder): no transcripts (*.apdu) in it or below it" }
+    var hint: String? {
+        "check the path; `cardscan --record FILE.apdu` records one, and `cardscan test --update` writes its expected report"
     }
 }

@@ -26,7 +26,8 @@ struct Watch: ParsableCommand {
     @Flag(help: "Print each exchange to stderr.") var trace = false
     @Option(
         name: .customLong("apdu-timeout"),
-        help: ArgumentHelp("Seconds one command, or the wait for a busy reader, may take.", valueName: "SECONDS"))
+        help: ArgumentHelp("Seconds one command, or the wait for a busy reader, may take. (default: 5)", valueName: "SECONDS"),
+        transform: commandSeconds)
     var apduTimeout: Double = 5
     @Option(help: ArgumentHelp("Watch this libnfc device instead of PC/SC readers.", valueName: "CONNSTRING"))
     var device: String?

@@ -32,14 +32,14 @@ struct PN532: ParsableCommand {
 
     func run() throws {
         guard let data = FileManager.default.contents(atPath: card) else {
-            FileHandle.standardError.write(Data("cardsim: \(card): cannot read\n".utf8))
+            writeToStandardError("cardsim: \(card): cannot read\n")
             throw ExitCode(66)
         }
         let emulator: PN532Emulator
         do {
             emulator = try PN532Emulator.load(data, file: card, removeAfter: removeAfter, silentAfter: silentAfter, verbose: verbose)
         } catch {
-            FileHandle.standardError.write(Data("cardsim: \(error)\n".utf8))
+            writeToStandardError("cardsim: \(error)\n")
             throw ExitCode(65)
         }
         installSignalHandlers()
@@ -49,7 +49,7 @@ struct PN532: ParsableCommand {
         var unlock: Int32 = 0
         var number: UInt32 = 0
         guard master >= 0, ioctl(master, UInt(0x4004_5431), &unlock) == 0, ioctl(master, UInt(0x8004_5430), &number) == 0 else {
-            FileHandle.standardError.write(Data("cardsim: cannot open a pseudo-terminal\n".utf8))
+            writeToStandardError("cardsim: cannot open a pseudo-terminal\n")
             throw ExitCode(71)
         }
         let slavePath = "/dev/pts/\(number)"
@@ -61,10 +61,10 @@ struct PN532: ParsableCommand {
         tcsetattr(slave, TCSANOW, &tio)
         unlink(pty)
         guard symlink(slavePath, pty) == 0 else {
-            FileHandle.standardError.write(Data("cardsim: cannot link \(pty) → \(slavePath)\n".utf8))
+            writeToStandardError("cardsim: cannot link \(pty) → \(slavePath)\n")
             throw ExitCode(73)
         }
-        FileHandle.standardError.write(Data("cardsim: PN532 on \(pty) (\(slavePath))\n".utf8))
+        writeToStandardError("cardsim: PN532 on \(pty) (\(slavePath))\n")
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {

@@ -71,6 +71,7 @@ struct VPCD: ParsableCommand {
     }
 
     func validate() throws {
+        if !(1...65535).contains(port) { throw ValidationError("--port is a TCP port, 1 to 65535 (not \(port))") }
         if cycle != nil, cycleTimes == nil { throw ValidationError("--cycle is P:A in milliseconds, e.g. 800:400 (not '\(cycle!)')") }
         if taps != nil || removeMidReadEvery != nil, cycle == nil {
             throw ValidationError("--taps and --remove-mid-read-every go with --cycle")
@@ -80,12 +81,12 @@ struct VPCD: ParsableCommand {
 
     func run() throws {
         guard let data = FileManager.default.contents(atPath: transcript) else {
-            FileHandle.standardError.write(Data("cardsim: \(transcript): cannot read\n".utf8))
+            writeToStandardError("cardsim: \(transcript): cannot read\n")
             throw ExitCode(66)
         }
         var options = VirtualCardOptions()
         do { options.atr = try atr.map { try Hex.parse($0) } } catch {
-            FileHandle.standardError.write(Data("cardsim: --atr: \((error as? UserFacingError)?.message ?? "\(error)")\n".utf8))
+            writeToStandardError("cardsim: --atr: \((error as? UserFacingError)?.message ?? "\(error)")\n")
             throw ExitCode(64)
         }
         options.acr122 = acr122
@@ -96,7 +97,7 @@ struct VPCD: ParsableCommand {
         options.verbose = verbose
         let card: VirtualCard
         do { card = try VirtualCard.load(data, file: transcript, options: options) } catch {
-            FileHandle.standardError.write(Data("cardsim: \(error)\n".utf8))
+            writeToStandardError("cardsim: \(error)\n")
             throw ExitCode(error == .noATR ? 64 : 65)
         }
         installSignalHandlers()

@@ -69,6 +69,23 @@ import Testing
         }
     }
 
+    /// A transcript that cannot be written after the card was read (a full disk) costs nothing
+    /// read: the report is printed, then the error, exit 74.
+    @Test func aTranscriptThatCannotBeWrittenKeepsTheReport() throws {
+        try Lab.exclusive {
+            let card = try Lab.Card(shanghai)
+            defer { card.stop() }
+            let r = try Lab.cardscan(["--profile", "shanghai-transit", "--json", "--record", "/dev/full", "--timeout", "5"])
+            #expect(r.status == 74, "\(r.stderr)")
+            #expect(r.stdout.contains("\"amount\": 5710") && r.stdout.contains("\"partial\": false"), "\(r.stdout)")
+            #expect(r.stderr.contains("error: /dev/full: cannot write: No space left on device"), "\(r.stderr)")
+            // And to a device that takes it, the transcript goes there (not a file put in its place).
+            let out = try Lab.cardscan(["--profile", "shanghai-transit", "--record", "/dev/stderr", "--timeout", "5"])
+            #expect(out.status == 0, "\(out.stderr)")
+            #expect(out.stderr.hasPrefix("# cardscan transcript 1\n"), "\(out.stderr.prefix(200))")
+        }
+    }
+
     /// A card that stops answering keeps pcscd waiting on the reader after cardscan gave up
     /// (exit 74); the next cardscan does not wait for the reader forever (SCardConnect has no
     /// time-out of its own) but ends within --apdu-timeout, exit 69, saying why.
@@ -225,9 +242,26 @@ import Testing
         }
     }
 
-    /// `cardscan watch ARGS` in the background, its stdout and stderr going to `OUT.out` and
-    /// `OUT.err`; returns the process and OUT.
-    func startWatch(_ args: [String]) throws -> (Subprocess, String) {
+    /// What a running `cardscan watch` wrote: stdout in `PATH.out`, stderr in `PATH.err`.
+    struct WatchOutput {
+        let path: String
+        var text: String { (try? String(contentsOfFile: path + ".out", encoding: .utf8)) ?? "" }
+        var stderr: String { (try? String(contentsOfFile: path + ".err", encoding: .utf8)) ?? "" }
+        func lines() -> [String] { text.split(separator: "\n").map(String.init) }
+        /// Whether `ready` holds within 15 s, looking every `every`.
+        func wait(every: useconds_t = 50_000, _ ready: () -> Bool) -> Bool {
+            let deadline = Date().addingTimeInterval(15)
+            while Date() < deadline {
+                if ready() { return true }
+                usleep(every)
+            }
+            return false
+        }
+        func waitForLines(_ n: Int) -> Bool { wait { lines().count >= n } }
+    }
+
+    /// `cardscan watch ARGS` in the background; returns the process and where its output goes.
+    func startWatch(_ args: [String]) throws -> (Subprocess, WatchOutput) {
         let out = NSTemporaryDirectory() + "watch-\(UUID().uuidString)"
         let outFD = open(out + ".out", O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644),
             errFD = open(out + ".err", O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
@@ -237,7 +271,7 @@ import Testing
         }
         let watch = try Subprocess(
             [Lab.binDir + "/cardscan", "watch"] + args, environment: Lab.childEnvironment(), stdout: outFD, stderr: errFD)
-        return (watch, out)
+        return (watch, WatchOutput(path: out))
     }
 
     /// A card presented three times gives three JSON lines; pcscd restarting is survived.
@@ -245,34 +279,43 @@ import Testing
         try Lab.exclusive {
             let (watch, out) = try startWatch(["--jsonl"])
             defer { watch.terminate() }
-            func lines() -> [String] {
-                ((try? String(contentsOfFile: out + ".out", encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-            }
-            func waitForLines(_ n: Int) -> Bool {
-                let deadline = Date().addingTimeInterval(15)
-                while Date() < deadline {
-                    if lines().count >= n { return true }
-                    usleep(50_000)
-                }
-                return false
-            }
             for i in 1...3 {
                 let card = try Lab.Card(shanghai)
-                #expect(waitForLines(i), "card \(i): \(lines().count) line(s)")
+                #expect(out.waitForLines(i), "card \(i): \(out.lines().count) line(s)")
                 card.stop()
             }
             #expect(
-                lines().allSatisfy {
+                out.lines().allSatisfy {
                     $0.hasPrefix("{\"profile\":\"shanghai-transit\"") && $0.hasSuffix("\"exchanges\":14,\"partial\":false}")
                 })
             try Lab.stopPCSCD()
             try Lab.ensurePCSCD()
             let card = try Lab.Card(shanghai)
             defer { card.stop() }
-            #expect(waitForLines(4), "after the restart: \(lines().count) line(s)")
-            let err = (try? String(contentsOfFile: out + ".err", encoding: .utf8)) ?? ""
+            #expect(out.waitForLines(4), "after the restart: \(out.lines().count) line(s)")
+            let err = out.stderr
             #expect(err.contains("pcscd stopped; waiting for it to come back"), "\(err)")
             #expect(err.contains("pcscd is back"))
+        }
+    }
+
+    /// A card that stops answering in `watch --jsonl`: its partial line, the reason on stderr
+    /// (the line's `partial` says only that it stopped), and the next card read in full.
+    @Test func watchGoesOnAfterACardStopsAnswering() throws {
+        try Lab.exclusive {
+            let (watch, out) = try startWatch(["--jsonl", "--apdu-timeout", "0.5"])
+            defer { watch.terminate() }
+            let mute = try Lab.Card(shanghai, options: ["--mute-after", "3"])
+            #expect(out.waitForLines(1), "the mute card: \(out.lines().count) line(s)")
+            mute.stop()
+            let card = try Lab.Card(shanghai)
+            defer { card.stop() }
+            #expect(out.waitForLines(2), "the next card: \(out.lines().count) line(s)")
+            let all = out.lines()
+            #expect(all.first?.hasSuffix("\"exchanges\":4,\"partial\":true}") == true, "\(all.first ?? "")")
+            #expect(all.last?.hasSuffix("\"exchanges\":14,\"partial\":false}") == true, "\(all.last ?? "")")
+            let err = out.stderr
+            #expect(err.contains("error: timed out waiting for the card on Virtual PCD 00 00"), "\(err)")
         }
     }
 
@@ -282,17 +325,13 @@ import Testing
         try Lab.exclusive {
             let (watch, out) = try startWatch(["--jsonl"])
             defer { watch.terminate() }
-            func lines() -> [String] {
-                ((try? String(contentsOfFile: out + ".out", encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-            }
             let start = Date()
             for i in 1...100 {
                 let card = try Lab.Card(Lab.root + "/Tests/LabCards/opal-image.json")
-                let deadline = Date().addingTimeInterval(15)
-                while lines().count < i, Date() < deadline { usleep(20_000) }
+                _ = out.wait(every: 20_000) { out.lines().count >= i }
                 card.stop()
             }
-            let all = lines()
+            let all = out.lines()
             print("watch: \(all.count) DESFire reads in \(String(format: "%.1f", Date().timeIntervalSince(start))) s")
             #expect(all.count == 100)
             #expect(Set(all).count == 1, "reads differ: \(Set(all).prefix(2))")
@@ -306,15 +345,8 @@ import Testing
         try Lab.exclusive {
             let (watch, out) = try startWatch(["--csv"])
             defer { watch.terminate() }
-            func text() -> String { (try? String(contentsOfFile: out + ".out", encoding: .utf8)) ?? "" }
-            func waitFor(_ rows: Int) -> Bool {
-                let deadline = Date().addingTimeInterval(15)
-                while Date() < deadline {
-                    if text().components(separatedBy: "\r\n").count - 1 >= rows { return true }
-                    usleep(50_000)
-                }
-                return false
-            }
+            func text() -> String { out.text }
+            func waitFor(_ rows: Int) -> Bool { out.wait { text().components(separatedBy: "\r\n").count - 1 >= rows } }
             let first = try Lab.Card(shanghai)
             #expect(waitFor(11), "\(text())")  // the header and ten trips
             first.stop()

@@ -22,6 +22,84 @@ import Testing
         return dir
     }
 
+    /// Output that cannot be written (a full disk) is an error with exit 74, never a trap, for
+    /// every way cardscan prints; a --record path that cannot be written is refused before a
+    /// reader is even looked for (no pcscd is needed to see it).
+    @Test func outputThatCannotBeWrittenIsExit74() throws {
+        for command in [
+            "replay \(shanghai) --json", "replay \(shanghai)", "profiles list", "test \(Lab.fixture("octopus"))", "--help", "--version",
+        ] {
+            let r = try Lab.shell(["/bin/sh", "-c", "exec \"$CARDSCAN_BIN/cardscan\" \(command) > /dev/full"])
+            #expect(r.status == 74, "\(command): \(r.stderr)")
+            #expect(r.stderr.contains("error: cannot write the output: No space left on device"), "\(command): \(r.stderr)")
+            #expect(!r.stderr.contains("Fatal error"), "\(command): \(r.stderr)")
+        }
+        for command in [["dump", "--image"], ["desfire", "--image"], ["felica", "--image"]] {
+            let r = try Lab.cardscan(
+                command + ["/nonexistent/card.json", "--timeout", "1"], environment: ["PCSCLITE_CSOCK_NAME": "/nonexistent"])
+            #expect(
+                r.status == 74 && r.stderr.contains("error: /nonexistent/card.json: cannot write: no such folder"),
+                "\(command): \(r.stderr)")
+            #expect(!r.stderr.contains("pcscd"), "\(command): looked for a reader first: \(r.stderr)")
+        }
+        for (path, reason) in [("/nonexistent/x.apdu", "no such folder"), (NSTemporaryDirectory(), "it is a folder (give a file name)")] {
+            let r = try cardscan(
+                "--profile", "shanghai-transit", "--record", path, "--timeout", "1", env: ["PCSCLITE_CSOCK_NAME": "/nonexistent"])
+            #expect(r.status == 74, "\(path): \(r.stderr)")
+            #expect(r.stderr.contains("error: \(path): cannot write: \(reason)"), "\(path): \(r.stderr)")
+            #expect(!r.stderr.contains("pcscd"), "\(path): looked for a reader first: \(r.stderr)")
+        }
+    }
+
+    /// A number of seconds that is not one (`nan`, `inf`, `1e300`, negative) is a usage error
+    /// naming the option; it trapped where it became milliseconds.
+    @Test func secondsThatAreNotSecondsAreAUsageError() throws {
+        for (option, value) in [
+            ("--apdu-timeout", "nan"), ("--apdu-timeout", "1e300"), ("--timeout", "inf"), ("--timeout", "-1"), ("--timeout", "604801"),
+            ("--apdu-timeout", "0"),
+        ] {
+            // (apdu has no --apdu-timeout, watch no --timeout.)
+            for command in [[], ["watch"], ["apdu"], ["dump"]]
+            where !(command == ["apdu"] && option == "--apdu-timeout") && !(command == ["watch"] && option == "--timeout") {
+                let r = try Lab.cardscan(command + ["\(option)=\(value)"])
+                #expect(r.status == 64, "\(command) \(option)=\(value): \(r.stderr)")
+                let reason =
+                    value == "0" ? "at least 0.001 (a millisecond) for one command" : "a number of seconds from 0 to 604800 (a week)"
+                #expect(r.stderr.contains("\(reason), not '\(value)'"), "\(r.stderr)")
+                #expect(!r.stderr.contains("Fatal error") && !r.stderr.contains("runtime failure"), "\(r.stderr)")
+            }
+        }
+        #expect(try cardscan("scan", "--help").stdout.contains("(default: 60)"))
+    }
+
+    /// cardsim's numbers are checked too: a port outside 1…65535 trapped converting to 16 bits.
+    /// And a message it cannot write (stderr on a full disk) trapped in `FileHandle.write`.
+    @Test func cardsimRefusesAPortThatIsNotOne() throws {
+        for port in ["0", "65536", "99999"] {
+            let r = try Lab.shell([Lab.binDir + "/cardsim", "vpcd", shanghai, "--port", port])
+            #expect(r.status == 64 && r.stderr.contains("--port is a TCP port, 1 to 65535 (not \(port))"), "\(port): \(r.stderr)")
+        }
+        // Its messages on a full disk are lost, not a trap.
+        let full = try Lab.shell(
+            ["/bin/sh", "-c", "exec \"$CARDSIM_BIN\" vpcd /nonexistent.apdu 2> /dev/full"],
+            environment: ["CARDSIM_BIN": Lab.binDir + "/cardsim"])
+        #expect(full.status == 66, "\(full.stdout)")
+    }
+
+    /// `ndef write` refuses before waiting for a tag what it would write wrong: a language tag
+    /// longer than the Text record's 6-bit length (it was cut to 63 bytes unasked), or not a
+    /// tag at all, and an empty URI.
+    @Test func ndefWriteRefusesWhatItWouldWriteWrong() throws {
+        for args in [
+            ["--text", "hi", "--lang", String(repeating: "x", count: 64)], ["--text", "hi", "--lang", ""],
+            ["--text", "hi", "--lang", "en us"], ["--text", "hi", "--lang", "日本"], ["--uri", ""],
+        ] {
+            let r = try Lab.cardscan(["ndef", "write"] + args + ["--timeout", "0"])
+            #expect(r.status == 64, "\(args): \(r.stderr)")
+            #expect(r.stderr.contains("--lang is a language tag") || r.stderr.contains("--uri is empty"), "\(args): \(r.stderr)")
+        }
+    }
+
     @Test func helpAndVersion() throws {
         let help = try cardscan("--help")
         #expect(help.status == 0)
@@ -52,6 +130,23 @@ import Testing
         // Thousands are grouped: a Suica holding 1270 yen (no minor unit), a 2000-yen top-up.
         let suica = try cardscan("replay", Lab.fixture("suica/full-read.apdu"))
         #expect(suica.stdout.contains("  Balance  ¥1,270\n") && suica.stdout.contains("¥2,000"), "\(suica.stdout)")
+    }
+
+    /// What other tools hand over: a transcript on standard input (`-`), one saved by an editor
+    /// with a byte order mark, or with CRLF line ends — each reads as the original.
+    @Test func replayTakesStandardInputABOMAndCRLF() throws {
+        let original = try cardscan("replay", "--json", shanghai)
+        let text = try String(contentsOfFile: shanghai, encoding: .utf8)
+        let bom = try Lab.writeTranscript("\u{FEFF}" + text, name: "bom")
+        let crlf = try Lab.writeTranscript(text.replacingOccurrences(of: "\n", with: "\r\n"), name: "crlf")
+        for file in [bom, crlf] {
+            let r = try cardscan("replay", "--json", file)
+            #expect(r.status == 0 && r.stdout == original.stdout, "\(file): \(r.stderr)")
+        }
+        let piped = try Lab.shell(["/bin/sh", "-c", "exec \"$CARDSCAN_BIN/cardscan\" replay --json - < '\(shanghai)'"])
+        #expect(piped.status == 0 && piped.stdout == original.stdout, "\(piped.stderr)")
+        let twice = try cardscan("replay", "-", "-")
+        #expect(twice.status == 64 && twice.stderr.contains("'-' (standard input) can be given once"), "\(twice.stderr)")
     }
 
     @Test func replayJSONIsTheContract() throws {
@@ -135,6 +230,23 @@ import Testing
         // What --update wrote holds the card's values (worked out from its bytes, not read back).
         let written = try String(contentsOfFile: dir + "/b.expected.json", encoding: .utf8)
         #expect(written.contains("\"number\": \"1009123456781234\"") && written.contains("\"amount\": 1234"), "\(written)")
+        // A folder with no transcript in it is a wrong path (exit 66), not "0 passed".
+        let empty = dir + "/empty"
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        let none = try cardscan("test", empty)
+        #expect(none.status == 66, "\(none.stdout)\(none.stderr)")
+        #expect(none.stderr.contains("error: \(empty): no transcripts (*.apdu) in it or below it"), "\(none.stderr)")
+        #expect(try cardscan("test", dir, empty).status == 66)
+        // A transcript named twice is checked once (two threads updated one report at once).
+        let twice = try cardscan("test", dir + "/a.apdu", dir + "/./a.apdu", "--update", "--jobs", "2")
+        #expect(twice.status == 0 && twice.stdout.hasSuffix("1 passed, 0 failed\n"), "\(twice.stdout)\(twice.stderr)")
+        // An expected report that is a link to standard output is written there, after what
+        // was printed before (not over it).
+        try FileManager.default.removeItem(atPath: dir + "/b.expected.json")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/b.expected.json", withDestinationPath: "/dev/stdout")
+        let both = try Lab.shell(["/bin/sh", "-c", "echo EARLIER; exec \"$CARDSCAN_BIN/cardscan\" test --update '\(dir)/b.apdu'"])
+        #expect(both.status == 0 && both.stdout.hasPrefix("EARLIER\n{\n  \"profile\": \"ezlink\""), "\(both.stdout)")
+        #expect(both.stdout.hasSuffix("UPDATED \(dir)/b.apdu\n1 passed, 0 failed\n"), "\(both.stdout)")
     }
 
     /// `--shard I/N` for N = 1, 2, 7: the shards' union is the whole corpus, no transcript twice;

@@ -2,6 +2,7 @@ import APDU
 import Foundation
 import LabSupport
 import PCSCTransport
+import Synchronization
 import Testing
 
 @Suite struct ReaderSelectionTests {
@@ -152,6 +153,51 @@ import Testing
             // Not before the timeout; the upper bound only says "not a hang" (a loaded 2-core
             // CI machine runs other tests' processes meanwhile).
             #expect(took >= .milliseconds(800) && took < .seconds(4), "\(took)")
+        }
+    }
+
+    /// Another client's command to a card that stopped answering keeps pcscd's reader busy. A
+    /// connection made before it still begins a transaction at once, but the wait for commands
+    /// checked before the lock (SCardGetAttrib) then lasted until the card was taken away. It
+    /// is bounded by the transmit time-out too, and the late call's transaction is ended.
+    @Test func aCommandStuckOnAMuteCardDoesNotHangATransaction() throws {
+        try Lab.exclusive {
+            let card = try Lab.Card(Self.tenRecordsPath(), options: ["--mute-after", "1"])
+            defer { card.stop() }
+            let ours = try PCSCContext().connect(to: card.reader)
+            ours.transmitTimeout = .milliseconds(500)
+            let other = try PCSCContext().connect(to: card.reader)
+            other.transmitTimeout = .milliseconds(300)
+            #expect(try other.transmit([0x00, 0xB2, 0x01, 0xC4, 0x04]) == [1, 1, 1, 1, 0x90, 0x00])
+            #expect(throws: PCSCError(code: .timeout, function: "SCardTransmit", reader: card.reader)) {
+                try other.transmit([0x00, 0xB2, 0x02, 0xC4, 0x04])  // pcscd goes on waiting for the card
+            }
+            // On a thread of its own, so that without the bound the test fails instead of hanging.
+            let outcome = Mutex<Result<Void, PCSCError>?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            let start = ContinuousClock.now
+            DispatchQueue.global().async {
+                let r = Result { () throws(PCSCError) in
+                    do { try ours.withTransaction {} } catch let e as PCSCError { throw e } catch { Issue.record("\(error)") }
+                }
+                outcome.withLock { $0 = r }
+                done.signal()
+            }
+            let returned = done.wait(timeout: .now() + .seconds(5)) == .success
+            let took = ContinuousClock.now - start
+            if !returned { card.stop() }  // ends the stuck command, and with it the wait
+            #expect(returned, "withTransaction still waited after 5 s")
+            #expect(took >= .milliseconds(500) && took < .seconds(4), "\(took)")
+            if returned {
+                let error = outcome.withLock { r -> PCSCError? in if case .failure(let e)? = r { return e } else { return nil } }
+                #expect(error == PCSCError(code: .timeout, function: "SCardGetAttrib", reader: card.reader))
+                #expect(error?.isBusyReader == true)
+            }
+            // Taking the card away ends the stuck command; the late call returns and is undone.
+            card.stop()
+            let deadline = ContinuousClock.now + .seconds(5)
+            while PCSCCallsLeftRunning.count > 0, ContinuousClock.now < deadline { usleep(10_000) }
+            #expect(PCSCCallsLeftRunning.count == 0)
         }
     }
 
