@@ -103,9 +103,20 @@ make_netns() {
 
 pcscd_up() { [ -S /run/pcscd/pcscd.comm ] && pidof pcscd >/dev/null; }
 
+# A pcscd that died without cleaning up (killed, crashed) leaves its socket behind, and the
+# next pcscd then refuses to start ("file /run/pcscd/pcscd.comm already exists"). With no
+# pcscd running at all, the socket is nobody's: remove it.
+clear_stale_socket() {
+  if [ -e /run/pcscd/pcscd.comm ] && ! pidof pcscd >/dev/null; then
+    rm -f /run/pcscd/pcscd.comm /run/pcscd/pcscd.pid
+    say "removed the socket a pcscd that is no longer running left in /run/pcscd"
+  fi
+}
+
 start_pcscd() {
   if pcscd_up; then say "reusing running pcscd (pid $(pidof pcscd))"; return; fi
   command -v pcscd >/dev/null || die "pcscd is not installed: run scripts/lab.sh install"
+  clear_stale_socket
   local conf; conf="$(vpcd_conf)" || die "the vpcd driver's reader configuration is missing: run scripts/lab.sh install"
   mkdir -p /run/pcscd "$LAB/reader.conf.d"
   cp "$conf" "$LAB/reader.conf.d/vpcd"
@@ -113,7 +124,7 @@ start_pcscd() {
   in_lab_net pcscd -f -a -c "$LAB/reader.conf.d" > "$LAB/pcscd.log" 2>&1 &
   echo $! > "$LAB/pcscd.pid"
   for _ in $(seq 1 100); do pcscd_up && break; sleep 0.05; done
-  pcscd_up || die "pcscd did not start (see $LAB/pcscd.log)"
+  pcscd_up || die "pcscd did not start within 5 s; the end of $LAB/pcscd.log: $(tail -n 5 "$LAB/pcscd.log" | tr '\n' ' ')"
   say "pcscd started (pid $(cat "$LAB/pcscd.pid"))"
 }
 
@@ -154,11 +165,19 @@ stop() {
   for f in "$LAB"/cardsim-*.pid; do [ -f "$f" ] && { kill "$(cat "$f")" 2>/dev/null || true; rm -f "$f"; }; done
   if [ -f "$LAB/pcscd.pid" ]; then
     local pid; pid="$(cat "$LAB/pcscd.pid")"
+    # pcscd takes about 2 s to stop here, longer on a loaded machine: wait until it is gone
+    # (SIGKILL after 10 s), so that a `start` right after never meets a pcscd still exiting.
     kill "$pid" 2>/dev/null || true
-    for _ in $(seq 1 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.02; done
+    for _ in $(seq 1 500); do kill -0 "$pid" 2>/dev/null || break; sleep 0.02; done
+    if kill -0 "$pid" 2>/dev/null; then
+      say "pcscd (pid $pid) did not stop within 10 s of SIGTERM: killing it"
+      kill -KILL "$pid" 2>/dev/null || true
+      for _ in $(seq 1 250); do kill -0 "$pid" 2>/dev/null || break; sleep 0.02; done
+    fi
     rm -f "$LAB/pcscd.pid"
     say "pcscd stopped"
   fi
+  clear_stale_socket
   if [ -e "$NETNS_PATH" ] && ! pidof pcscd >/dev/null; then ip netns del "$NETNS" 2>/dev/null || true; fi
 }
 

@@ -10,7 +10,9 @@ status=${PIPESTATUS[0]}
 if [ "$status" -ne 0 ]; then
     echo
     echo "=== swift test failed (exit $status); the failures again: ==="
-    # Each "✘" line with the "↳" detail lines under it; a crash's "Fatal error" lines too.
-    awk '/^✘/ { print; keep = 1; next } keep && /^↳|^ / { print; next } { keep = 0 } /Fatal error|error: / { print }' "$log" | head -150
+    # Each "✘" line with the lines under it up to the next test's line (an error's message
+    # can run over several lines, and its reason is often on the last); a crash's "Fatal
+    # error" lines too.
+    awk '/^✘/ { print; keep = 12; next } keep > 0 && !/^(◇|✔)/ { print; keep--; next } { keep = 0 } /Fatal error|error: / { print }' "$log" | head -200
 fi
 exit "$status"

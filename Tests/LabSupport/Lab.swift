@@ -124,7 +124,9 @@ public enum Lab {
     public static func ensurePCSCD() throws {
         if pcscdRunning, (try? PCSCContext().readerNames())?.contains(readers[0]) == true { return }
         let r = try shell([root + "/scripts/lab.sh", "start"])
-        guard r.status == 0 else { throw LabError("the lab could not start pcscd:\n\(r.stderr)") }
+        guard r.status == 0 else {
+            throw LabError("the lab could not start pcscd (scripts/lab.sh start: exit \(r.status)): \(r.stderr)")
+        }
         let deadline = Date().addingTimeInterval(5)
         while Date() < deadline {
             if (try? PCSCContext().readerNames())?.contains(readers[0]) == true { return }

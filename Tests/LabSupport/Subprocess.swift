@@ -4,8 +4,13 @@ import Foundation
 ///
 /// Foundation's Process is not used: test threads (libdispatch workers) block signals, a
 /// child inherits that mask, and then neither cardsim nor pcscd would ever see SIGTERM.
-public struct Subprocess {
+///
+/// Once the child is reaped its exit status is kept, and the process is never signalled
+/// again: its PID may already belong to another process (a lab script, pcscd).
+public final class Subprocess: @unchecked Sendable {
     public let pid: pid_t
+    private let lock = NSLock()
+    private var exitStatus: Int32?
 
     /// Starts `argv` with `environment`; stdout and stderr go to the given descriptors.
     public init(_ argv: [String], environment: [String: String], stdout: Int32, stderr: Int32) throws {
@@ -37,28 +42,36 @@ public struct Subprocess {
         pid = child
     }
 
-    public var isRunning: Bool { kill(pid, 0) == 0 && !reaped() }
+    public var isRunning: Bool { poll() == nil }
 
-    private func reaped() -> Bool {
+    /// The exit status if the child has ended (reaping it), nil while it runs.
+    private func poll() -> Int32? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let exitStatus { return exitStatus }
         var status: Int32 = 0
-        return waitpid(pid, &status, WNOHANG) == pid
+        let r = waitpid(pid, &status, WNOHANG)
+        if r == pid {
+            exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        } else if r < 0 {
+            exitStatus = -1
+        }
+        return exitStatus
     }
 
     /// Waits for the exit status (nil when `timeout` passes first).
     public func wait(timeout: TimeInterval) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
-        var status: Int32 = 0
         while true {
-            let r = waitpid(pid, &status, WNOHANG)
-            if r == pid { return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F) }
-            if r < 0 { return -1 }
+            if let status = poll() { return status }
             if Date() >= deadline { return nil }
             usleep(2_000)
         }
     }
 
-    /// SIGTERM, then SIGKILL after `grace`; always reaps.
+    /// SIGTERM, then SIGKILL after `grace`; always reaps. A child already reaped is left alone.
     public func terminate(grace: TimeInterval = 3) {
+        if poll() != nil { return }
         kill(pid, SIGTERM)
         if wait(timeout: grace) == nil {
             kill(pid, SIGKILL)
