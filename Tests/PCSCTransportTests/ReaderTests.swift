@@ -280,19 +280,19 @@ import Testing
                 try waiter.withTransaction { Issue.record("the transaction began while another held it") }
             }
             var took = ContinuousClock.now - start
-            #expect(took >= .milliseconds(300) && took < .milliseconds(1_200), "\(took)")
+            #expect(took >= .milliseconds(300) && took < .seconds(3), "\(took)")
             start = ContinuousClock.now
             #expect(throws: PCSCError(code: .timeout, function: "SCardConnect", reader: card.reader)) {
                 _ = try PCSCContext().connect(to: card.reader, timeout: .milliseconds(300))
             }
             took = ContinuousClock.now - start
-            #expect(took >= .milliseconds(300) && took < .milliseconds(1_200), "\(took)")
+            #expect(took >= .milliseconds(300) && took < .seconds(3), "\(took)")
             start = ContinuousClock.now
             #expect(throws: PCSCError(code: .timeout, function: "SCardReconnect", reader: card.reader)) {
                 try reconnecting.reconnect(initialization: .leave)
             }
             took = ContinuousClock.now - start
-            #expect(took >= .milliseconds(300) && took < .milliseconds(1_200), "\(took)")
+            #expect(took >= .milliseconds(300) && took < .seconds(3), "\(took)")
             // A card given up fails at once, whatever is asked of it.
             #expect(throws: PCSCError(code: .timeout, function: "SCardBeginTransaction", reader: card.reader)) {
                 try waiter.withTransaction {}
