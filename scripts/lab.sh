@@ -101,13 +101,23 @@ make_netns() {
   ip -n "$NETNS" link set lo up || die "could not bring up the loopback interface of the lab's network namespace"
 }
 
+# Whether process $1 still runs: a zombie does not (pcscd's parent, lab.sh, is gone, and a
+# container's init may take a second or more to reap it; kill -0 succeeds on a zombie).
+running() {
+  local stat; stat="$(cat "/proc/$1/stat" 2>/dev/null)" || return 1
+  stat="${stat##*) }"
+  [ "${stat%% *}" != Z ]
+}
+
 pcscd_up() { [ -S /run/pcscd/pcscd.comm ] && pidof pcscd >/dev/null; }
 
 # A pcscd that died without cleaning up (killed, crashed) leaves its socket behind, and the
 # next pcscd then refuses to start ("file /run/pcscd/pcscd.comm already exists"). With no
-# pcscd running at all, the socket is nobody's: remove it.
+# pcscd running and nothing listening on it, the socket is nobody's: remove it. (systemd's
+# pcscd.socket listens there with no pcscd running until a client comes: that one is left.)
 clear_stale_socket() {
-  if [ -e /run/pcscd/pcscd.comm ] && ! pidof pcscd >/dev/null; then
+  if [ -e /run/pcscd/pcscd.comm ] && ! pidof pcscd >/dev/null \
+     && ! grep -qF " /run/pcscd/pcscd.comm " <<< "$(ss -xl 2>/dev/null)"; then
     rm -f /run/pcscd/pcscd.comm /run/pcscd/pcscd.pid
     say "removed the socket a pcscd that is no longer running left in /run/pcscd"
   fi
@@ -135,7 +145,7 @@ stop_card() {
   if [ -f "$f" ]; then
     local pid; pid="$(cat "$f")"
     kill "$pid" 2>/dev/null || true
-    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.02; done
+    for _ in $(seq 1 100); do running "$pid" || break; sleep 0.02; done
     rm -f "$f"
   fi
 }
@@ -154,7 +164,7 @@ start_card() {
     if "$bin/cardscan" readers --json 2>/dev/null | tr -d " \n" | grep -q "\"name\":\"${reader// /}\",\"present\":true"; then
       say "card present on $reader (cardsim pid $(cat "$LAB/cardsim-$port.pid"))"; return 0
     fi
-    kill -0 "$(cat "$LAB/cardsim-$port.pid")" 2>/dev/null || die "cardsim exited: $(cat "$LAB/cardsim-$port.log")"
+    running "$(cat "$LAB/cardsim-$port.pid")" || die "cardsim exited: $(cat "$LAB/cardsim-$port.log")"
     sleep 0.05
   done
   die "the card did not appear on $reader within 5 s (see $LAB/cardsim-$port.log)"
@@ -168,11 +178,11 @@ stop() {
     # pcscd takes about 2 s to stop here, longer on a loaded machine: wait until it is gone
     # (SIGKILL after 10 s), so that a `start` right after never meets a pcscd still exiting.
     kill "$pid" 2>/dev/null || true
-    for _ in $(seq 1 500); do kill -0 "$pid" 2>/dev/null || break; sleep 0.02; done
-    if kill -0 "$pid" 2>/dev/null; then
+    for _ in $(seq 1 500); do running "$pid" || break; sleep 0.02; done
+    if running "$pid"; then
       say "pcscd (pid $pid) did not stop within 10 s of SIGTERM: killing it"
       kill -KILL "$pid" 2>/dev/null || true
-      for _ in $(seq 1 250); do kill -0 "$pid" 2>/dev/null || break; sleep 0.02; done
+      for _ in $(seq 1 250); do running "$pid" || break; sleep 0.02; done
     fi
     rm -f "$LAB/pcscd.pid"
     say "pcscd stopped"

@@ -174,6 +174,53 @@ import Testing
         }
     }
 
+    /// A pcscd killed with SIGKILL leaves its socket in /run/pcscd, and the next pcscd refuses
+    /// to start beside it ("Another pcscd seems to be running"): the lab removes a socket
+    /// nobody runs or listens on, and leaves one something listens on (systemd's pcscd.socket).
+    @Test func aPcscdThatDiedLeavesNothingThatStopsTheNext() throws {
+        let socketPath = "/run/pcscd/pcscd.comm"
+        func pcscdRuns() -> Bool { (try? Lab.shell(["pidof", "pcscd"]))?.status == 0 }
+        try Lab.exclusive {
+            let dir = ProcessInfo.processInfo.environment["CARDSCAN_LAB_DIR"] ?? "/tmp/cardscan-lab"
+            let pidText = try String(contentsOfFile: dir + "/pcscd.pid", encoding: .utf8)
+            let pid = try #require(pid_t(pidText.trimmingCharacters(in: .whitespacesAndNewlines)))
+            defer { try? Lab.ensurePCSCD() }
+            kill(pid, SIGKILL)
+            let deadline = Date().addingTimeInterval(5)
+            while pcscdRuns(), Date() < deadline { usleep(20_000) }
+            #expect(!pcscdRuns(), "pcscd outlived SIGKILL")
+            #expect(FileManager.default.fileExists(atPath: socketPath), "pcscd cleaned up after SIGKILL: nothing left to test")
+
+            // Something listening there is not the lab's to remove.
+            let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            #expect(listener >= 0)
+            var listening = true
+            defer { if listening { close(listener) } }
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { path in
+                socketPath.utf8CString.withUnsafeBytes { path.copyMemory(from: $0) }
+            }
+            unlink(socketPath)
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            #expect(bound == 0 && listen(listener, 1) == 0, "\(String(cString: strerror(errno)))")
+            _ = try Lab.shell([Lab.root + "/scripts/lab.sh", "stop"])
+            #expect(FileManager.default.fileExists(atPath: socketPath), "lab.sh stop removed a socket something listens on")
+
+            // Nobody's socket now (the listener gone, its file left): the lab starts pcscd anyway.
+            close(listener)
+            listening = false
+            #expect(FileManager.default.fileExists(atPath: socketPath))
+            let start = try Lab.shell([Lab.root + "/scripts/lab.sh", "start"])
+            #expect(start.status == 0, "\(start.stderr)")
+            #expect(start.stderr.contains("removed the socket a pcscd that is no longer running left"), "\(start.stderr)")
+            try Lab.ensurePCSCD()
+            #expect(try PCSCContext().readerNames().contains(Lab.readers[0]))
+        }
+    }
+
     @Test func pcscdNotRunningIsExit69WithTheHint() throws {
         try Lab.exclusive {
             try Lab.stopPCSCD()
