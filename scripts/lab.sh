@@ -116,8 +116,10 @@ pcscd_up() { [ -S /run/pcscd/pcscd.comm ] && pidof pcscd >/dev/null; }
 # pcscd running and nothing listening on it, the socket is nobody's: remove it. (systemd's
 # pcscd.socket listens there with no pcscd running until a client comes: that one is left.)
 clear_stale_socket() {
-  if [ -e /run/pcscd/pcscd.comm ] && ! pidof pcscd >/dev/null \
-     && ! grep -qF " /run/pcscd/pcscd.comm " <<< "$(ss -xl 2>/dev/null)"; then
+  [ -e /run/pcscd/pcscd.comm ] && ! pidof pcscd >/dev/null || return 0
+  local listeners
+  listeners="$(ss -xl 2>/dev/null)" || { say "cannot run ss to see whether /run/pcscd/pcscd.comm is listened on: left as it is"; return 0; }
+  if ! grep -qF " /run/pcscd/pcscd.comm " <<< "$listeners"; then
     rm -f /run/pcscd/pcscd.comm /run/pcscd/pcscd.pid
     say "removed the socket a pcscd that is no longer running left in /run/pcscd"
   fi
@@ -175,9 +177,11 @@ stop() {
   for f in "$LAB"/cardsim-*.pid; do [ -f "$f" ] && { kill "$(cat "$f")" 2>/dev/null || true; rm -f "$f"; }; done
   if [ -f "$LAB/pcscd.pid" ]; then
     local pid; pid="$(cat "$LAB/pcscd.pid")"
+    # Only if that PID is still a pcscd (it could be anything after a reboot).
+    [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = pcscd ] || pid=0
     # pcscd takes about 2 s to stop here, longer on a loaded machine: wait until it is gone
     # (SIGKILL after 10 s), so that a `start` right after never meets a pcscd still exiting.
-    kill "$pid" 2>/dev/null || true
+    [ "$pid" = 0 ] || kill "$pid" 2>/dev/null || true
     for _ in $(seq 1 500); do running "$pid" || break; sleep 0.02; done
     if running "$pid"; then
       say "pcscd (pid $pid) did not stop within 10 s of SIGTERM: killing it"

@@ -13,6 +13,6 @@ if [ "$status" -ne 0 ]; then
     # Each "✘" line with the lines under it up to the next test's line (an error's message
     # can run over several lines, and its reason is often on the last); a crash's "Fatal
     # error" lines too.
-    awk '/^✘/ { print; keep = 12; next } keep > 0 && !/^(◇|✔)/ { print; keep--; next } { keep = 0 } /Fatal error|error: / { print }' "$log" | head -200
+    awk '/^✘/ { print; keep = 1; next } keep && !/^(◇|✔)/ { print; next } { keep = 0 } /Fatal error|error: / { print }' "$log" | head -300
 fi
 exit "$status"

@@ -184,16 +184,19 @@ import Testing
             let dir = ProcessInfo.processInfo.environment["CARDSCAN_LAB_DIR"] ?? "/tmp/cardscan-lab"
             let pidText = try String(contentsOfFile: dir + "/pcscd.pid", encoding: .utf8)
             let pid = try #require(pid_t(pidText.trimmingCharacters(in: .whitespacesAndNewlines)))
+            // Only the lab's own pcscd (a stale pid file could name any process).
+            let name = try String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)
+            try #require(name == "pcscd\n", "the lab's pid file names \(pid), which is \(name)")
             defer { try? Lab.ensurePCSCD() }
-            kill(pid, SIGKILL)
+            try #require(kill(pid, SIGKILL) == 0)
             let deadline = Date().addingTimeInterval(5)
             while pcscdRuns(), Date() < deadline { usleep(20_000) }
-            #expect(!pcscdRuns(), "pcscd outlived SIGKILL")
-            #expect(FileManager.default.fileExists(atPath: socketPath), "pcscd cleaned up after SIGKILL: nothing left to test")
+            try #require(!pcscdRuns(), "pcscd outlived SIGKILL")
+            try #require(FileManager.default.fileExists(atPath: socketPath), "pcscd cleaned up after SIGKILL: nothing left to test")
 
             // Something listening there is not the lab's to remove.
-            let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-            #expect(listener >= 0)
+            let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            try #require(listener >= 0)
             var listening = true
             defer { if listening { close(listener) } }
             var address = sockaddr_un()
@@ -205,7 +208,7 @@ import Testing
             let bound = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
             }
-            #expect(bound == 0 && listen(listener, 1) == 0, "\(String(cString: strerror(errno)))")
+            try #require(bound == 0 && listen(listener, 1) == 0, "\(String(cString: strerror(errno)))")
             _ = try Lab.shell([Lab.root + "/scripts/lab.sh", "stop"])
             #expect(FileManager.default.fileExists(atPath: socketPath), "lab.sh stop removed a socket something listens on")
 

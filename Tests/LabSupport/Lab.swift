@@ -125,7 +125,10 @@ public enum Lab {
         if pcscdRunning, (try? PCSCContext().readerNames())?.contains(readers[0]) == true { return }
         let r = try shell([root + "/scripts/lab.sh", "start"])
         guard r.status == 0 else {
-            throw LabError("the lab could not start pcscd (scripts/lab.sh start: exit \(r.status)): \(r.stderr)")
+            // One line, ending in the script's last words (its reason; apt-get's output, when
+            // it installed something, comes before).
+            let last = r.stderr.split(separator: "\n").suffix(4).joined(separator: " | ")
+            throw LabError("the lab could not start pcscd (scripts/lab.sh start: exit \(r.status)): \(last)")
         }
         let deadline = Date().addingTimeInterval(5)
         while Date() < deadline {

@@ -71,11 +71,20 @@ public final class Subprocess: @unchecked Sendable {
 
     /// SIGTERM, then SIGKILL after `grace`; always reaps. A child already reaped is left alone.
     public func terminate(grace: TimeInterval = 3) {
-        if poll() != nil { return }
-        kill(pid, SIGTERM)
+        guard signal(SIGTERM) else { return }
         if wait(timeout: grace) == nil {
-            kill(pid, SIGKILL)
+            _ = signal(SIGKILL)
             _ = wait(timeout: 5)
         }
+    }
+
+    /// Sends `signal` unless the child was reaped (under the lock that reaping takes, so the
+    /// PID cannot be freed in between); false when it was.
+    private func signal(_ signal: Int32) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if exitStatus != nil { return false }
+        kill(pid, signal)
+        return true
     }
 }
