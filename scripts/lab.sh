@@ -109,6 +109,12 @@ running() {
   [ "${stat%% *}" != Z ]
 }
 
+# Waits up to $2 × 20 ms for process $1 to be gone; fails if it still runs.
+wait_gone() {
+  for _ in $(seq 1 "$2"); do running "$1" || return 0; sleep 0.02; done
+  ! running "$1"
+}
+
 pcscd_up() { [ -S /run/pcscd/pcscd.comm ] && pidof pcscd >/dev/null; }
 
 # A pcscd that died without cleaning up (killed, crashed) leaves its socket behind, and the
@@ -147,7 +153,7 @@ stop_card() {
   if [ -f "$f" ]; then
     local pid; pid="$(cat "$f")"
     kill "$pid" 2>/dev/null || true
-    for _ in $(seq 1 100); do running "$pid" || break; sleep 0.02; done
+    wait_gone "$pid" 100 || true
     rm -f "$f"
   fi
 }
@@ -177,16 +183,15 @@ stop() {
   for f in "$LAB"/cardsim-*.pid; do [ -f "$f" ] && { kill "$(cat "$f")" 2>/dev/null || true; rm -f "$f"; }; done
   if [ -f "$LAB/pcscd.pid" ]; then
     local pid; pid="$(cat "$LAB/pcscd.pid")"
-    # Only if that PID is still a pcscd (it could be anything after a reboot).
-    [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = pcscd ] || pid=0
-    # pcscd takes about 2 s to stop here, longer on a loaded machine: wait until it is gone
-    # (SIGKILL after 10 s), so that a `start` right after never meets a pcscd still exiting.
-    [ "$pid" = 0 ] || kill "$pid" 2>/dev/null || true
-    for _ in $(seq 1 500); do running "$pid" || break; sleep 0.02; done
-    if running "$pid"; then
-      say "pcscd (pid $pid) did not stop within 10 s of SIGTERM: killing it"
-      kill -KILL "$pid" 2>/dev/null || true
-      for _ in $(seq 1 250); do running "$pid" || break; sleep 0.02; done
+    # Only if that PID is still a pcscd (it could be anything after a reboot). Wait until it is
+    # gone (SIGKILL after 10 s), so that a `start` right after never meets a pcscd still exiting.
+    if [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = pcscd ]; then
+      kill "$pid" 2>/dev/null || true
+      if ! wait_gone "$pid" 500; then
+        say "pcscd (pid $pid) did not stop within 10 s of SIGTERM: killing it"
+        kill -KILL "$pid" 2>/dev/null || true
+        wait_gone "$pid" 250 || true
+      fi
     fi
     rm -f "$LAB/pcscd.pid"
     say "pcscd stopped"
