@@ -8,7 +8,8 @@
 #                                           35964 = 00 01); waits until the card is present
 #   scripts/lab.sh card TRANSCRIPT [PORT [options…]]   just (re)start cardsim on PORT
 #   scripts/lab.sh stop                     stop what this script started (by PID)
-#   scripts/lab.sh stop-cards               stop only the cards (cardsim) it started; pcscd stays
+#   scripts/lab.sh stop-cards               stop only the cards (cardsim) it started, and wait
+#                                           until pcscd shows the readers empty; pcscd stays
 #   scripts/lab.sh status
 #   scripts/lab.sh system-vpcd on|off       let the system's own pcscd load vpcd (opt-in) or not
 #
@@ -155,7 +156,20 @@ stop_card() {
     kill "$pid" 2>/dev/null || true
     wait_gone "$pid" 100 || true
     rm -f "$f"
+    # The process gone is not the card gone: wait until pcscd shows the reader empty, so that
+    # whoever uses it next does not meet the card still there.
+    local reader bin; reader="$(reader_for_port "$port")"
+    bin="${CARDSCAN_BIN:-$(cd "$ROOT" && swift build --show-bin-path 2>/dev/null || true)}"
+    if [ -n "$reader" ] && pcscd_up && [ -x "$bin/cardscan" ]; then
+      for _ in $(seq 1 100); do card_present "$bin" "$reader" || return 0; sleep 0.05; done
+      say "pcscd still shows a card on $reader 5 s after its cardsim stopped"
+    fi
   fi
+}
+
+# Whether pcscd shows a card on the reader (SCardGetStatusChange inside `cardscan readers`).
+card_present() {
+  grep -q "\"name\":\"${2// /}\",\"present\":true" <<< "$("$1/cardscan" readers --json 2>/dev/null | tr -d " \n")"
 }
 
 start_card() {
@@ -169,7 +183,7 @@ start_card() {
   [ -n "$reader" ] || return 0
   # Wait for pcscd to see the card (SCardGetStatusChange inside `cardscan readers`), not a sleep.
   for _ in $(seq 1 100); do
-    if "$bin/cardscan" readers --json 2>/dev/null | tr -d " \n" | grep -q "\"name\":\"${reader// /}\",\"present\":true"; then
+    if card_present "$bin" "$reader"; then
       say "card present on $reader (cardsim pid $(cat "$LAB/cardsim-$port.pid"))"; return 0
     fi
     running "$(cat "$LAB/cardsim-$port.pid")" || die "cardsim exited: $(cat "$LAB/cardsim-$port.log")"
