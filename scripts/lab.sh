@@ -132,8 +132,15 @@ clear_stale_socket() {
   fi
 }
 
+# Whether the running pcscd is the one this script started (not the system's own).
+ours_pcscd() { [ -f "$LAB/pcscd.pid" ] && [ "$(pidof pcscd)" = "$(cat "$LAB/pcscd.pid")" ]; }
+
 start_pcscd() {
-  if pcscd_up; then say "reusing running pcscd (pid $(pidof pcscd))"; return; fi
+  if pcscd_up; then
+    if ours_pcscd; then say "reusing running pcscd (pid $(pidof pcscd))"
+    else say "reusing a pcscd this script did not start (pid $(pidof pcscd)): its readers are the lab's only if it loads vpcd"; fi
+    return
+  fi
   command -v pcscd >/dev/null || die "pcscd is not installed: run scripts/lab.sh install"
   clear_stale_socket
   local conf; conf="$(vpcd_conf)" || die "the vpcd driver's reader configuration is missing: run scripts/lab.sh install"
@@ -149,52 +156,81 @@ start_pcscd() {
 
 reader_for_port() { case "$1" in 35963) echo "Virtual PCD 00 00";; 35964) echo "Virtual PCD 00 01";; *) echo "";; esac; }
 
+# Whether process $1 is a cardsim (a pid file outlives its process when cardsim ends on its
+# own, with --once or --remove-after; the PID may since be anyone's). nsenter execs cardsim,
+# so its name is cardsim's.
+is_cardsim() { [ "$(cat "/proc/$1/comm" 2>/dev/null)" = cardsim ]; }
+
 stop_card() {
   local port="$1" f="$LAB/cardsim-$1.pid"
-  if [ -f "$f" ]; then
-    local pid; pid="$(cat "$f")"
+  [ -f "$f" ] || return 0
+  local pid; pid="$(cat "$f")"
+  if is_cardsim "$pid"; then
     kill "$pid" 2>/dev/null || true
-    wait_gone "$pid" 100 || true
-    rm -f "$f"
-    # The process gone is not the card gone: wait until pcscd shows the reader empty, so that
-    # whoever uses it next does not meet the card still there.
-    local reader bin; reader="$(reader_for_port "$port")"
-    bin="${CARDSCAN_BIN:-$(cd "$ROOT" && swift build --show-bin-path 2>/dev/null || true)}"
-    if [ -n "$reader" ] && pcscd_up && [ -x "$bin/cardscan" ]; then
-      for _ in $(seq 1 100); do card_present "$bin" "$reader" || return 0; sleep 0.05; done
-      say "pcscd still shows a card on $reader 5 s after its cardsim stopped"
+    if ! wait_gone "$pid" 100 && is_cardsim "$pid"; then
+      say "cardsim (pid $pid) did not stop within 2 s of SIGTERM: killing it"
+      kill -KILL "$pid" 2>/dev/null || true
+      wait_gone "$pid" 100 || true
     fi
+  fi
+  rm -f "$f"
+  # The process gone is not the card gone: wait until pcscd shows the reader empty, so that
+  # whoever uses it next does not meet the card still there.
+  local reader bin; reader="$(reader_for_port "$port")"
+  bin="${CARDSCAN_BIN:-$(cd "$ROOT" && swift build --show-bin-path 2>/dev/null || true)}"
+  if [ -n "$reader" ] && pcscd_up && [ -x "$bin/cardscan" ]; then
+    for _ in $(seq 1 100); do
+      card_present "$bin" "$reader" || [ $? = 2 ] || return 0
+      sleep 0.05
+    done
+    say "pcscd still shows a card on $reader 5 s after its cardsim stopped"
+    return 1
   fi
 }
 
-# Whether pcscd shows a card on the reader (SCardGetStatusChange inside `cardscan readers`).
+# Whether pcscd shows a card on the reader (SCardGetStatusChange inside `cardscan readers`):
+# 0 yes, 1 no, 2 cannot tell (`cardscan readers` failed).
 card_present() {
-  grep -q "\"name\":\"${2// /}\",\"present\":true" <<< "$("$1/cardscan" readers --json 2>/dev/null | tr -d " \n")"
+  local out; out="$("$1/cardscan" readers --json 2>/dev/null)" || return 2
+  grep -q "\"name\":\"${2// /}\",\"present\":true" <<< "$(tr -d " \n" <<< "$out")"
 }
 
 start_card() {
   local transcript="$1" port="${2:-35963}"; shift 2 || shift $#
   [ -f "$transcript" ] || die "$transcript: no such transcript"
   local bin; bin="$(bin_dir)"
-  stop_card "$port"
+  stop_card "$port" || die "the card on $(reader_for_port "$port") did not leave: not starting another"
+  local reader; reader="$(reader_for_port "$port")"
+  # A card this script did not start (a cardsim run by hand or left by a test) holds the port:
+  # a new cardsim would wait behind it in vpcd's queue while the old card answers.
+  if [ -n "$reader" ] && pcscd_up && card_present "$bin" "$reader"; then
+    die "a card this script did not start is on $reader: stop it first (pkill -f 'cardsim vpcd')"
+  fi
   in_lab_net "$bin/cardsim" vpcd "$transcript" --port "$port" "$@" > "$LAB/cardsim-$port.log" 2>&1 &
   echo $! > "$LAB/cardsim-$port.pid"
-  local reader; reader="$(reader_for_port "$port")"
   [ -n "$reader" ] || return 0
   # Wait for pcscd to see the card (SCardGetStatusChange inside `cardscan readers`), not a sleep.
   for _ in $(seq 1 100); do
     if card_present "$bin" "$reader"; then
       say "card present on $reader (cardsim pid $(cat "$LAB/cardsim-$port.pid"))"; return 0
     fi
-    running "$(cat "$LAB/cardsim-$port.pid")" || die "cardsim exited: $(cat "$LAB/cardsim-$port.log")"
+    if ! running "$(cat "$LAB/cardsim-$port.pid")"; then
+      rm -f "$LAB/cardsim-$port.pid"; die "cardsim exited: $(cat "$LAB/cardsim-$port.log")"
+    fi
     sleep 0.05
   done
-  die "the card did not appear on $reader within 5 s (see $LAB/cardsim-$port.log)"
+  local why="see $LAB/cardsim-$port.log"
+  ours_pcscd || why="the running pcscd (pid $(pidof pcscd)) is not the lab's: stop it (systemctl stop pcscd.socket pcscd) and run scripts/lab.sh start again, or let it load vpcd with scripts/lab.sh system-vpcd on"
+  die "the card did not appear on $reader within 5 s ($why)"
 }
 
 stop() {
-  stop_card 35963; stop_card 35964
-  for f in "$LAB"/cardsim-*.pid; do [ -f "$f" ] && { kill "$(cat "$f")" 2>/dev/null || true; rm -f "$f"; }; done
+  stop_card 35963 || true; stop_card 35964 || true
+  for f in "$LAB"/cardsim-*.pid; do
+    [ -f "$f" ] || continue
+    is_cardsim "$(cat "$f")" && kill "$(cat "$f")" 2>/dev/null
+    rm -f "$f"
+  done
   if [ -f "$LAB/pcscd.pid" ]; then
     local pid; pid="$(cat "$LAB/pcscd.pid")"
     # Only if that PID is still a pcscd (it could be anything after a reboot). Wait until it is
@@ -219,7 +255,7 @@ case "${1:-}" in
   start) install; start_pcscd; if [ $# -ge 2 ]; then shift; t="$1"; shift; p="${1:-35963}"; shift || true; start_card "$t" "$p" "$@"; fi ;;
   card) shift; t="$1"; shift; p="${1:-35963}"; shift || true; start_card "$t" "$p" "$@" ;;
   stop) stop ;;
-  stop-cards) stop_card 35963; stop_card 35964 ;;
+  stop-cards) s=0; stop_card 35963 || s=1; stop_card 35964 || s=1; exit $s ;;
   system-vpcd) system_vpcd "${2:-}" ;;
   status) pcscd_up && echo "pcscd: running (pid $(pidof pcscd))" || echo "pcscd: not running"
           for f in "$LAB"/cardsim-*.pid; do [ -f "$f" ] && echo "cardsim: $(basename "$f" .pid) pid $(cat "$f")"; done; true ;;

@@ -50,15 +50,24 @@ sample() {  # reads, RSS kB, open descriptors
 next=100
 restarted=no
 start=$(date +%s)
+# The taps take TAPS × (PRESENT + ABSENT) ms; a run three times as long (and a minute) is stuck:
+# a cardsim waiting for a pcscd that never came back would otherwise keep this loop forever.
+deadline=$(( start + 60 + 3 * TAPS * (PRESENT + ABSENT) / 1000 ))
 while kill -0 "$A" 2>/dev/null || kill -0 "$B" 2>/dev/null; do
   kill -0 "$W" 2>/dev/null || { say "watch exited: $(cat "$OUT/watch.err")"; exit 1; }
+  if [ "$(date +%s)" -gt "$deadline" ]; then
+    say "the taps were not over after $(( deadline - start )) s ($(wc -l < "$OUT/watch.jsonl") reports): stopping; see $OUT"
+    exit 1
+  fi
   n=$(wc -l < "$OUT/watch.jsonl")
   while [ "$n" -ge "$next" ]; do sample; next=$((next + 100)); done
   if [ "$restarted" = no ] && [ "$n" -ge "$TAPS" ]; then
     say "read $n: killing pcscd"
     kill "$(cat "$LAB/pcscd.pid")"
     for _ in $(seq 1 100); do pidof pcscd >/dev/null || break; sleep 0.05; done
-    scripts/lab.sh start >&2
+    # `lab.sh start` would take a pcscd still exiting for a running one.
+    if pidof pcscd >/dev/null; then say "pcscd (pid $(pidof pcscd)) outlived SIGTERM by 5 s"; exit 1; fi
+    scripts/lab.sh start >&2 || { say "the lab could not start pcscd again"; exit 1; }
     restarted=yes
     echo "$n" > "$OUT/restart.txt"
   fi

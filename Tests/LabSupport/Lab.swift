@@ -55,9 +55,14 @@ public enum Lab {
         }
         if !clearedLeftoverCards {
             // A virtual card left on a reader by `make demo` (scripts/lab.sh) is not a test's:
-            // take it away once, so that tests start from empty readers.
+            // take it away once, so that tests start from empty readers. If that fails, say so
+            // here, not as every later test's "a card is already on" the reader.
+            let r = try shell([root + "/scripts/lab.sh", "stop-cards"])
+            guard r.status == 0 else {
+                let last = r.stderr.split(separator: "\n").suffix(4).joined(separator: " | ")
+                throw LabError("scripts/lab.sh stop-cards could not take the lab's cards away (exit \(r.status)): \(last)")
+            }
             clearedLeftoverCards = true
-            _ = try? shell([root + "/scripts/lab.sh", "stop-cards"])
         }
         try ensurePCSCD()
         return try body()
@@ -169,9 +174,12 @@ public enum Lab {
         public init(_ transcript: String, slot: Int = 0, options: [String] = [], waitForPresence: Bool = true) throws {
             reader = Lab.readers[slot]
             log = "/tmp/cardscan-lab-cardsim-\(slot).log"
-            if try PCSCContext().state(of: reader).isPresent {
+            // The previous test's card may still be leaving (pcscd polls vpcd): wait for that
+            // first, and complain only about a card that stays.
+            let context = try PCSCContext()
+            if try context.state(of: reader).isPresent, try !context.waitForRemoval(from: reader, timeout: .seconds(5)) {
                 throw LabError(
-                    "a card is already on \(reader) (a cardsim left running?): stop it with `scripts/lab.sh stop` or `pkill -f 'cardsim vpcd'`"
+                    "a card is on \(reader) and has not left in 5 s (a cardsim left running?): stop it with `scripts/lab.sh stop` or `pkill -f 'cardsim vpcd'`"
                 )
             }
             let fd = open(log, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
