@@ -10,6 +10,9 @@
 #   FUZZ_BIN=/tmp/CardscanFuzz scripts/fuzz.sh             use that binary instead of building one
 #   FUZZ_KEEP=/var/tmp/cardscan-corpus scripts/fuzz.sh     keep each target's corpus there (a campaign
 #                                                          in several runs goes on from what it found)
+#   FUZZ_TIMEOUT=30 scripts/fuzz.sh   an input running longer (wall time) is a hang (default 5 s; a
+#                                     campaign at nice 19 beside builds can be starved that long)
+# A timeout's input is run again alone, and its time printed: a hang times out again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH="${FUZZ_SECONDS:-60}"
@@ -60,7 +63,7 @@ for t in $TARGETS; do
   mkdir -p "$corpus"
   set +e
   FUZZ_TARGET="$t" ASAN_OPTIONS="detect_leaks=1" "$BIN" -max_total_time="$SECONDS_EACH" -runs="${FUZZ_RUNS:--1}" -print_final_stats=1 \
-    -timeout=5 -rss_limit_mb=2048 -max_len="$(max_len_of "$t")" -report_slow_units=1000 -artifact_prefix="fuzz-artifacts/$t-" \
+    -timeout="${FUZZ_TIMEOUT:-5}" -rss_limit_mb=2048 -max_len="$(max_len_of "$t")" -report_slow_units=1000 -artifact_prefix="fuzz-artifacts/$t-" \
     "$corpus" "Fuzz/Corpus/$t" > "$WORK/$t.log" 2>&1
   rc=$?
   set -e
@@ -80,6 +83,16 @@ for t in $TARGETS; do
     status=1
     cp "$WORK/$t.log" "fuzz-artifacts/$t.log"
     grep -m3 -E "ERROR|SUMMARY|Test unit written" "$WORK/$t.log" | sed 's/^/    /' || true
+    unit="$(grep -o 'Test unit written to [^ ]*' "$WORK/$t.log" | tail -1 | sed 's/^Test unit written to //')"
+    if grep -q "libFuzzer: timeout" "$WORK/$t.log" && [ -f "$unit" ]; then
+      # A machine too busy to run the fuzzer looks like a hang: tell them apart.
+      again="$(FUZZ_TARGET="$t" "$BIN" -runs=1 -timeout="${FUZZ_TIMEOUT:-5}" "$unit" 2>&1 || true)"
+      if grep -q "libFuzzer: timeout" <<< "$again"; then
+        echo "    run again alone, it times out again: a hang"
+      else
+        echo "    run again alone: $(grep -o 'slowest input [0-9.]* ms' <<< "$again" | tail -1) (not a hang: the fuzzer was starved of CPU)"
+      fi
+    fi
   fi
 done
 exit $status
