@@ -10,6 +10,9 @@
 #   FUZZ_BIN=/tmp/CardscanFuzz scripts/fuzz.sh             use that binary instead of building one
 #   FUZZ_KEEP=/var/tmp/cardscan-corpus scripts/fuzz.sh     keep each target's corpus there (a campaign
 #                                                          in several runs goes on from what it found)
+#   With FUZZ_KEEP, each run is also written to DIR/TARGET.runs (date, the binary's SHA-256,
+#   executions, crashes, leaks, slowest ms), and the executions on that corpus by that binary
+#   are added up: the account of a campaign in several sittings.
 #   FUZZ_TIMEOUT=30 scripts/fuzz.sh   an input running longer (wall time) is a hang (default 5 s; a
 #                                     campaign at nice 19 beside builds can be starved that long)
 # A timeout's input is run again alone, and its time printed: a hang times out again.
@@ -54,6 +57,16 @@ if ! grep -q 'AddressSanitizer: heap-buffer-overflow' <<< "$canary"; then
 fi
 mkdir -p fuzz-artifacts
 status=0
+binary_id="$(sha256sum "$BIN" | cut -c1-16)"
+# Writes this run to the kept corpus's ledger and prints the corpus's total for this binary.
+account() {  # target executions crashes leaks slowest
+  [ -n "${FUZZ_KEEP:-}" ] || return 0
+  local ledger="$FUZZ_KEEP/$1.runs"
+  [ -f "$ledger" ] || echo "# date binary-sha256 executions crashes leaks slowest-ms" > "$ledger"
+  echo "$(date -u +%FT%TZ) $binary_id $2 $3 $4 ${5:--}" >> "$ledger"
+  awk -v id="$binary_id" '$2 == id { n += $3; k++; if ($4 + $5 > 0) bad++ }
+    END { printf "    on this corpus by this binary: %.0f executions in %d run(s), %d with a crash or leak (%s)\n", n, k, bad, FILENAME }' "$ledger"
+}
 printf '%-18s %14s %10s %8s %6s %12s\n' target executions "exec/s" crashes leaks "slowest ms"
 # Inputs up to 4 kB, except where a target's unit is smaller: a bit-layout record is at most
 # 29 bytes (En1545), so 512 bytes already make 17 records for the report builder.
@@ -76,10 +89,12 @@ for t in $TARGETS; do
     # Stopped by a SIGINT (a campaign cut at a session's end): no crash; the slowest input so
     # far (printed by the harness as it happens, over 1 ms), marked as the run's "stopped".
     printf '%-18s %14s %10s %8s %6s %12s\n' "$t" "${runs:-0}" "${rate:-0}" 0 "$leaks" "${slow:-<1} stopped"
+    account "$t" "${runs:-0}" 0 0 "${slow:-}"
     continue
   fi
   if [ $rc -ne 0 ] && [ $leaks -eq 0 ]; then crashes=1; fi
   printf '%-18s %14s %10s %8s %6s %12s\n' "$t" "${runs:-0}" "${rate:-0}" "$crashes" "$leaks" "${slow:-?}"
+  account "$t" "${runs:-0}" "$crashes" "$leaks" "${slow:-}"
   if [ $rc -ne 0 ]; then
     status=1
     cp "$WORK/$t.log" "fuzz-artifacts/$t.log"
