@@ -35,10 +35,13 @@ mkdir -p "$LAB"
 say() { printf 'lab: %s\n' "$*" >&2; }
 die() { say "$*"; exit 1; }
 
+# Where cardscan and cardsim are (CARDSCAN_BIN, or the build folder), built or not.
+bin_path() { echo "${CARDSCAN_BIN:-$(cd "$ROOT" && swift build --show-bin-path 2>/dev/null || true)}"; }
+
+# The same, building them first when they are missing (unless CARDSCAN_BIN names them).
 bin_dir() {
-  if [ -n "${CARDSCAN_BIN:-}" ]; then echo "$CARDSCAN_BIN"; return; fi
-  local d; d="$(cd "$ROOT" && swift build --show-bin-path 2>/dev/null)"
-  [ -x "$d/cardsim" ] || (cd "$ROOT" && swift build --product cardsim >&2 && swift build --product cardscan >&2)
+  local d; d="$(bin_path)"
+  [ -n "${CARDSCAN_BIN:-}" ] || [ -x "$d/cardsim" ] || (cd "$ROOT" && swift build --product cardsim >&2 && swift build --product cardscan >&2)
   echo "$d"
 }
 
@@ -116,6 +119,18 @@ wait_gone() {
   ! running "$1"
 }
 
+# Stops process $1 if it is still a $2 (/proc/PID/comm: a pid file outlives its process, and
+# the PID may since be anyone's): SIGTERM, and SIGKILL if it still runs after $3 × 20 ms; returns
+# once it is gone.
+terminate() {
+  [ "$(cat "/proc/$1/comm" 2>/dev/null)" = "$2" ] || return 0
+  kill "$1" 2>/dev/null || true
+  wait_gone "$1" "$3" && return 0
+  say "$2 (pid $1) did not stop within $(( $3 / 50 )) s of SIGTERM: killing it"
+  kill -KILL "$1" 2>/dev/null || true
+  wait_gone "$1" 250 || true
+}
+
 pcscd_up() { [ -S /run/pcscd/pcscd.comm ] && pidof pcscd >/dev/null; }
 
 # A pcscd that died without cleaning up (killed, crashed) leaves its socket behind, and the
@@ -156,28 +171,17 @@ start_pcscd() {
 
 reader_for_port() { case "$1" in 35963) echo "Virtual PCD 00 00";; 35964) echo "Virtual PCD 00 01";; *) echo "";; esac; }
 
-# Whether process $1 is a cardsim (a pid file outlives its process when cardsim ends on its
-# own, with --once or --remove-after; the PID may since be anyone's). nsenter execs cardsim,
-# so its name is cardsim's.
-is_cardsim() { [ "$(cat "/proc/$1/comm" 2>/dev/null)" = cardsim ]; }
-
+# Stops the cardsim this script started on port $1 (a cardsim's pid file outlives it when it
+# ends on its own, with --once or --remove-after; nsenter execs cardsim, so its name is
+# cardsim's), and waits until pcscd shows its reader empty.
 stop_card() {
   local port="$1" f="$LAB/cardsim-$1.pid"
   [ -f "$f" ] || return 0
-  local pid; pid="$(cat "$f")"
-  if is_cardsim "$pid"; then
-    kill "$pid" 2>/dev/null || true
-    if ! wait_gone "$pid" 100 && is_cardsim "$pid"; then
-      say "cardsim (pid $pid) did not stop within 2 s of SIGTERM: killing it"
-      kill -KILL "$pid" 2>/dev/null || true
-      wait_gone "$pid" 100 || true
-    fi
-  fi
+  terminate "$(cat "$f")" cardsim 100
   rm -f "$f"
   # The process gone is not the card gone: wait until pcscd shows the reader empty, so that
   # whoever uses it next does not meet the card still there.
-  local reader bin; reader="$(reader_for_port "$port")"
-  bin="${CARDSCAN_BIN:-$(cd "$ROOT" && swift build --show-bin-path 2>/dev/null || true)}"
+  local reader bin; reader="$(reader_for_port "$port")"; bin="$(bin_path)"
   if [ -n "$reader" ] && pcscd_up && [ -x "$bin/cardscan" ]; then
     for _ in $(seq 1 100); do
       card_present "$bin" "$reader" || [ $? = 2 ] || return 0
@@ -228,21 +232,13 @@ stop() {
   stop_card 35963 || true; stop_card 35964 || true
   for f in "$LAB"/cardsim-*.pid; do
     [ -f "$f" ] || continue
-    is_cardsim "$(cat "$f")" && kill "$(cat "$f")" 2>/dev/null
+    terminate "$(cat "$f")" cardsim 100
     rm -f "$f"
   done
   if [ -f "$LAB/pcscd.pid" ]; then
-    local pid; pid="$(cat "$LAB/pcscd.pid")"
-    # Only if that PID is still a pcscd (it could be anything after a reboot). Wait until it is
-    # gone (SIGKILL after 10 s), so that a `start` right after never meets a pcscd still exiting.
-    if [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = pcscd ]; then
-      kill "$pid" 2>/dev/null || true
-      if ! wait_gone "$pid" 500; then
-        say "pcscd (pid $pid) did not stop within 10 s of SIGTERM: killing it"
-        kill -KILL "$pid" 2>/dev/null || true
-        wait_gone "$pid" 250 || true
-      fi
-    fi
+    # Gone before this returns (SIGKILL after 10 s), so that a `start` right after never meets
+    # a pcscd still exiting.
+    terminate "$(cat "$LAB/pcscd.pid")" pcscd 500
     rm -f "$LAB/pcscd.pid"
     say "pcscd stopped"
   fi

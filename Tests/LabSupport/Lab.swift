@@ -59,8 +59,7 @@ public enum Lab {
             // here, not as every later test's "a card is already on" the reader.
             let r = try shell([root + "/scripts/lab.sh", "stop-cards"])
             guard r.status == 0 else {
-                let last = r.stderr.split(separator: "\n").suffix(4).joined(separator: " | ")
-                throw LabError("scripts/lab.sh stop-cards could not take the lab's cards away (exit \(r.status)): \(last)")
+                throw LabError("scripts/lab.sh stop-cards could not take the lab's cards away (exit \(r.status)): \(lastWords(r.stderr))")
             }
             clearedLeftoverCards = true
         }
@@ -123,6 +122,12 @@ public enum Lab {
         return (status, out, err)
     }
 
+    /// A script's reason for failing, on one line: the last lines of its standard error (what
+    /// apt-get printed, when it installed something, comes before).
+    static func lastWords(_ stderr: String) -> String {
+        stderr.split(separator: "\n").suffix(4).joined(separator: " | ")
+    }
+
     public static var pcscdRunning: Bool { (try? PCSCContext())?.isAlive ?? false }
 
     /// Starts pcscd with the vpcd readers unless one is running (scripts/lab.sh start).
@@ -130,10 +135,7 @@ public enum Lab {
         if pcscdRunning, (try? PCSCContext().readerNames())?.contains(readers[0]) == true { return }
         let r = try shell([root + "/scripts/lab.sh", "start"])
         guard r.status == 0 else {
-            // One line, ending in the script's last words (its reason; apt-get's output, when
-            // it installed something, comes before).
-            let last = r.stderr.split(separator: "\n").suffix(4).joined(separator: " | ")
-            throw LabError("the lab could not start pcscd (scripts/lab.sh start: exit \(r.status)): \(last)")
+            throw LabError("the lab could not start pcscd (scripts/lab.sh start: exit \(r.status)): \(lastWords(r.stderr))")
         }
         let deadline = Date().addingTimeInterval(5)
         while Date() < deadline {
