@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Validates profile files against profiles/profile.schema.json (an independent check of
 the built-in profiles, next to cardscan's own loader). Usage: validate-schema.py [FILE…]"""
-import glob, json, os, sys
+import datetime, glob, json, os, sys
 import jsonschema, yaml
 
 root = os.path.join(os.path.dirname(__file__), "..")
@@ -10,6 +10,19 @@ jsonschema.Draft202012Validator.check_schema(schema)
 validator = jsonschema.Draft202012Validator(schema)
 files = sys.argv[1:] or sorted(glob.glob(os.path.join(root, "profiles", "*.yaml")))
 failed = 0
+
+
+def dates_as_text(node):
+    """safe_load makes 2024-01-01 a date; the schema has no date type, only strings."""
+    if isinstance(node, dict):
+        return {k: dates_as_text(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [dates_as_text(v) for v in node]
+    if isinstance(node, (datetime.date, datetime.datetime)):
+        return node.isoformat()
+    return node
+
+
 for f in files:
     doc = yaml.load(open(f), Loader=yaml.BaseLoader)   # every scalar as text, as cardscan reads it
     # BaseLoader keeps booleans and numbers as strings: convert the ones the schema types.
@@ -22,8 +35,13 @@ for f in files:
             return node == "true"
         return node
     errors = sorted(validator.iter_errors(fix(doc)), key=lambda e: list(e.path))
-    for e in errors:
-        print(f"{f}: {'/'.join(map(str, e.path)) or '(top)'}: {e.message}")
+    # An editor checks the schema against the file as a typed YAML reader sees it (61 is a
+    # number there, and to PyYAML's YAML 1.1 NO is false): the schema must accept that too.
+    typed = sorted(validator.iter_errors(dates_as_text(yaml.safe_load(open(f)))), key=lambda e: list(e.path))
+    for e in errors + typed:
+        kind = "" if e in errors else " (as a typed YAML reader sees it)"
+        print(f"{f}: {'/'.join(map(str, e.path)) or '(top)'}{kind}: {e.message}")
+    errors += typed
     failed += bool(errors)
 print(f"{len(files) - failed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
