@@ -2,7 +2,7 @@
 /// typed key instead of a string literal at each use.
 extension Transcript {
     public enum HeaderKey: String, Sendable, CaseIterable {
-        /// `iso7816`, `felica`, `type2` or `desfire`.
+        /// `iso7816`, `felica` or `type2` (a DESFire card is `iso7816`: its commands are wrapped in APDUs).
         case technology
         /// The card's ATR (ISO 7816 over PC/SC, or a contactless reader's pseudo-ATR).
         case atr

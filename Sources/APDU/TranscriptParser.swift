@@ -30,6 +30,22 @@ extension Transcript {
 
     private static let magic = Array("# cardscan transcript ".utf8)
 
+    /// What is wrong with a known header's value (docs/transcripts.md §Lines), nil when it is
+    /// right or the key is not one cardscan reads: a replay that went on with it would read a
+    /// different card than the one recorded.
+    static func check(_ header: Header) -> String? {
+        switch HeaderKey(rawValue: header.key) {
+        case .technology?:
+            let known = ["iso7816", "felica", "type2"]
+            return known.contains(header.value)
+                ? nil : "'# technology:' is iso7816, felica or type2, not '\(header.value)'"
+        case .atr?, .idm?, .pmm?, .systemCode?, .uid?, .pupi?:
+            do { _ = try Hex.parse(header.value) } catch { return "'# \(header.key):' is hex: \(error.message)" }
+            return nil
+        default: return nil
+        }
+    }
+
     init(utf8 b: UnsafeBufferPointer<UInt8>, file: String) throws(TranscriptError) {
         self.init()
         var lineNumber = 0
@@ -78,7 +94,9 @@ extension Transcript {
                     while v0 < v1, isSpace(b[v0]) { v0 += 1 }
                     while v1 > v0, isSpace(b[v1 - 1]) { v1 -= 1 }
                     if k1 > k0, !(k0..<k1).contains(where: { b[$0] == 0x20 }) {
-                        headers.append(Header(text(k0, k1), text(v0, v1)))
+                        let header = Header(text(k0, k1), text(v0, v1))
+                        if let wrong = Self.check(header) { throw fail(v0 - start + 1, wrong) }
+                        headers.append(header)
                         continue
                     }
                 }
