@@ -9,9 +9,12 @@ struct Doctor: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
         abstract: "Check the setup: pcscd, readers, libnfc devices, the ATR list, profile directories.",
-        discussion: "Each line is a check; a failing one says what to do. Exit 0 when cardscan can read cards, 69 when it cannot.")
+        discussion: """
+            Each line is a check; a failing one says what to do. Exit 0 when cardscan can read \
+            cards (through pcscd, or through a libnfc device that opens), 69 when it cannot.
+            """)
 
-    @OptionGroup var profiles: ProfileOptions
+    @OptionGroup var profiles: ProfileSearchOptions
 
     func run() throws {
         let style = Style()
@@ -22,6 +25,13 @@ struct Doctor: ParsableCommand {
             if !ok, let fix { out("     → \(fix)") }
             if !ok && !warnOnly { blocking = true }
         }
+        // A libnfc device that opens reads cards without pcscd (`--device`): then a missing
+        // pcscd is a warning, not the end of reading.
+        let nfcDevices = NFCDevice.list()
+        let nfcOpened = nfcDevices.map { connstring in
+            Result { () throws(NFCError) in try NFCDevice(connectionString: connstring).name }
+        }
+        let nfcWorks = nfcOpened.contains { if case .success = $0 { true } else { false } }
         do {
             let ctx = try PCSCContext()
             check(true, "pcscd is running")
@@ -33,7 +43,9 @@ struct Doctor: ParsableCommand {
                     : "\(readers.count) reader(s): " + readers.map { "\($0.name)\($0.isPresent ? " [card]" : "")" }.joined(separator: ", "),
                 fix: "plug in a reader (for one without hardware: scripts/lab.sh start Tests/Fixtures/shanghai-transit/full-read.apdu)")
         } catch {
-            check(false, error.message, fix: error.hint)
+            check(
+                false, error.message + (nfcWorks ? " (only PC/SC readers need it: the libnfc device below reads without)" : ""),
+                fix: error.hint, warnOnly: nfcWorks)
         }
         let vpcd = FileManager.default.fileExists(atPath: "/etc/reader.conf.d/vpcd")
         check(
@@ -46,14 +58,17 @@ struct Doctor: ParsableCommand {
         check(
             list, list ? "ATR list \(SmartcardList.path)" : "no ATR list at \(SmartcardList.path): `cardscan atr` cannot name cards",
             fix: "apt-get install pcsc-tools", warnOnly: true)
-        let nfcDevices = NFCDevice.list()
-        check(
-            !nfcDevices.isEmpty,
-            nfcDevices.isEmpty
-                ? "no libnfc device (PN532, ACR122U in libnfc mode); only needed for `cardscan --device`"
-                : "libnfc device(s): " + nfcDevices.joined(separator: ", ") + " (use with --device)",
-            fix: "set LIBNFC_DEVICE, e.g. pn532_uart:/dev/ttyUSB0; an ACR122U held by pcscd cannot be opened by libnfc (docs/felica.md)",
-            warnOnly: true)
+        let nfcFix = "set LIBNFC_DEVICE, e.g. pn532_uart:/dev/ttyUSB0; an ACR122U held by pcscd cannot be opened by libnfc (docs/felica.md)"
+        if nfcDevices.isEmpty {
+            check(
+                false, "no libnfc device (PN532, ACR122U in libnfc mode); only needed for `cardscan --device`", fix: nfcFix, warnOnly: true)
+        }
+        for (connstring, opened) in zip(nfcDevices, nfcOpened) {
+            switch opened {
+            case .success(let name): check(true, "libnfc device \(connstring) opens: \(name) (use with --device \(connstring))")
+            case .failure(let e): check(false, "libnfc device \(connstring) does not open: \(e.message)", fix: nfcFix, warnOnly: true)
+            }
+        }
         let registry = profiles.registry()
         for dir in registry.directories {
             var isDir: ObjCBool = false

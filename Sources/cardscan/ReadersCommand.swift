@@ -8,7 +8,11 @@ struct Readers: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "readers",
         abstract: "List PC/SC readers: index, name, whether a card is present, its ATR (and what a contactless one is).",
-        discussion: "The index or any unique part of the name can be given to -r (or CARDSCAN_READER).")
+        discussion: """
+            The index or any unique part of the name can be given to -r (or CARDSCAN_READER). \
+            With pcscd down, the libnfc devices are still listed (with the reason on stderr, exit 0); \
+            with none either, exit 69.
+            """)
 
     @Flag(help: "Print as JSON.") var json = false
     @Flag(
@@ -19,9 +23,18 @@ struct Readers: ParsableCommand {
     var includeNFC = false
 
     func run() throws {
-        let states = try guarded { try PCSCContext().readers() }
         // Configured libnfc devices (LIBNFC_DEVICE, libnfc.conf) always; a scan only with --nfc.
         let nfcDevices = NFCDevice.list(probe: includeNFC)
+        let states: [ReaderState]
+        do {
+            states = try PCSCContext().readers()
+        } catch {
+            // No pcscd: a libnfc device does without it, so list those and say why the PC/SC
+            // readers are missing; with no libnfc device either, it is the command's error.
+            guard !nfcDevices.isEmpty else { throw fail(error, ExitStatus(for: error)) }
+            printError(error)
+            states = []
+        }
         if json {
             out(
                 JSONValue.array(
@@ -36,7 +49,7 @@ struct Readers: ParsableCommand {
             return
         }
         for d in nfcDevices { out("libnfc  \(d)   (use: cardscan --device \(d))") }
-        if states.isEmpty {
+        if states.isEmpty && nfcDevices.isEmpty {
             out("No readers. (`cardscan doctor` checks the setup; scripts/lab.sh starts virtual ones.)")
             return
         }

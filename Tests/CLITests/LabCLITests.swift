@@ -435,8 +435,19 @@ import Testing
             let configured = try Lab.cardscan(["readers"], environment: ["LIBNFC_DEVICE": pn532.connectionString])
             #expect(configured.stdout.contains("libnfc  \(pn532.connectionString)"), "\(configured.stdout)")
             let doctor = try Lab.cardscan(["doctor"], environment: pn532.environment)
-            #expect(doctor.stdout.contains("ok   libnfc device(s): \(pn532.connectionString) (use with --device)"), "\(doctor.stdout)")
+            #expect(doctor.stdout.contains("ok   libnfc device \(pn532.connectionString) opens: "), "\(doctor.stdout)")
             #expect(!doctor.stderr.contains("libnfc.buses"))  // libnfc's own log stays quiet
+            // Without pcscd, a PN532 still reads: doctor warns instead of failing, and readers
+            // lists the device (and says why there is no PC/SC reader).
+            var noPCSCD = pn532.environment
+            noPCSCD["PCSCLITE_CSOCK_NAME"] = "/nonexistent"
+            let alone = try Lab.cardscan(["doctor"], environment: noPCSCD)
+            #expect(alone.status == 0, "\(alone.stdout)")
+            #expect(alone.stdout.contains("warn pcscd is not running") && alone.stdout.contains("the libnfc device below reads without"))
+            let listed = try Lab.cardscan(
+                ["readers"], environment: ["PCSCLITE_CSOCK_NAME": "/nonexistent", "LIBNFC_DEVICE": pn532.connectionString])
+            #expect(listed.status == 0 && listed.stdout.contains("libnfc  \(pn532.connectionString)"), "\(listed.stdout)")
+            #expect(listed.stderr.contains("pcscd is not running"), "\(listed.stderr)")
         }
     }
 
