@@ -87,6 +87,9 @@ public struct TrustedProfiles: Sendable, Equatable {
         return copy
     }
 
+    /// Whether `file` is on the list at all (trusted for some commands, or none).
+    public func lists(_ file: String) -> Bool { files[Self.realPath(file)] != nil }
+
     /// The list without `file`.
     public func removing(_ file: String) -> TrustedProfiles {
         var copy = self

@@ -1,12 +1,21 @@
 import ArgumentParser
 import CardProfiles
 
+/// Where profiles are looked for: what every command that knows profiles takes.
+struct ProfileSearchOptions: ParsableArguments {
+    @Option(name: .customLong("profile-dir"), help: ArgumentHelp("Also search this directory for profiles (repeatable).", valueName: "DIR"))
+    var profileDirs: [String] = []
+
+    func registry() -> ProfileRegistry { ProfileRegistry(directories: ProfileRegistry.searchPath(profileDirs: profileDirs)) }
+}
+
+/// What a read takes: which profile, where profiles are, what the report shows and what a
+/// payment card is told (`cardscan`, `watch`, `replay`, `test`).
 struct ProfileOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("A profile id (see `cardscan profiles list`) or a profile file.", valueName: "ID|FILE"))
     var profile: String?
 
-    @Option(name: .customLong("profile-dir"), help: ArgumentHelp("Also search this directory for profiles (repeatable).", valueName: "DIR"))
-    var profileDirs: [String] = []
+    @OptionGroup var search: ProfileSearchOptions
 
     @Flag(
         name: .customLong("show-personal"),
@@ -53,7 +62,5 @@ struct ProfileOptions: ParsableArguments {
         return t
     }
 
-    func registry() -> ProfileRegistry {
-        ProfileRegistry(directories: ProfileRegistry.searchPath(profileDirs: profileDirs))
-    }
+    func registry() -> ProfileRegistry { search.registry() }
 }

@@ -12,7 +12,7 @@ struct Profiles: ParsableCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list", abstract: "Profiles in the search path, and where each comes from.")
-        @OptionGroup var profiles: ProfileOptions
+        @OptionGroup var profiles: ProfileSearchOptions
         @Flag(help: "Print as JSON.") var json = false
 
         func run() throws {
@@ -47,7 +47,7 @@ struct Profiles: ParsableCommand {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Print a profile's file.")
         @Argument(help: ArgumentHelp("Profile id or file.", valueName: "ID")) var id: String
-        @OptionGroup var profiles: ProfileOptions
+        @OptionGroup var profiles: ProfileSearchOptions
 
         func run() throws {
             try guarded {
@@ -77,6 +77,14 @@ struct Profiles: ParsableCommand {
                 } catch let e as ProfileLoadError {
                     for i in e.issues { eprint(i.description) }
                     worst = max(worst, ExitStatus.invalidInput.rawValue)
+                } catch let e as FileError where e.isMissing && !f.contains("/") && (try? ProfileRegistry.standard().resolve(f)) != nil {
+                    // `validate shanghai-transit`: a known profile's id where a file is wanted.
+                    eprint(Style(.standardError).red("error:") + " \(e.message)")
+                    eprint(
+                        Style(.standardError).dim(
+                            "hint: validate checks files; '\(f)' is a profile's id: `cardscan profiles show \(f)` prints it, `> FILE` to edit a copy"
+                        ))
+                    worst = max(worst, ExitStatus.noSuchInput.rawValue)
                 } catch {
                     printError(error)
                     worst = max(worst, ExitStatus(for: error).rawValue)
@@ -134,6 +142,10 @@ struct Profiles: ParsableCommand {
             try guarded {
                 let store = try TrustedProfiles.load(TrustedProfiles.defaultPath())
                 if remove {
+                    guard store.lists(file) else {
+                        out("not trusted, nothing to take back: \(TrustedProfiles.realPath(file))")
+                        return
+                    }
                     try store.removing(file).save()
                     out("no longer trusted: \(TrustedProfiles.realPath(file))")
                     return

@@ -77,8 +77,12 @@ import Testing
 
         // Taking the trust back.
         _ = try userProfile(in: home + "/work")
-        #expect(try cardscan(["profiles", "trust", "--remove", file], home: home).status == 0)
+        let removed = try cardscan(["profiles", "trust", "--remove", file], home: home)
+        #expect(removed.status == 0 && removed.stdout.hasPrefix("no longer trusted: "), "\(removed.stdout)")
         #expect(try cardscan(["replay", transcript, "--profile", file, "--json"], home: home).status == 65)
+        // Taking back a trust that is not there says so, instead of "no longer trusted".
+        let untrusted = try cardscan(["profiles", "trust", "--remove", file], home: home)
+        #expect(untrusted.status == 0 && untrusted.stdout.hasPrefix("not trusted, nothing to take back: "), "\(untrusted.stdout)")
     }
 
     @Test func aMalformedListOfTrustedFilesIsNamedAndNeverOverwritten() throws {
