@@ -9,6 +9,8 @@ import Foundation
 public struct FileError: UserFacingError, Equatable {
     public enum Reason: Equatable, Sendable {
         case missing
+        /// A folder where a file was wanted.
+        case folder
         case unreadable(String)
         case unwritable(String)
         /// Larger than ``TextFile/maximumSize``: refused before it is read.
@@ -28,6 +30,7 @@ public struct FileError: UserFacingError, Equatable {
     public var message: String {
         switch reason {
         case .missing: return "\(path): no such file"
+        case .folder: return "\(path): is a folder, not a file"
         case .unreadable(let why): return "\(path): cannot read: \(why)"
         case .unwritable(let why): return "\(path): cannot write: \(why)"
         case .tooLarge(let limit):
@@ -37,7 +40,8 @@ public struct FileError: UserFacingError, Equatable {
 
     public var hint: String? {
         switch reason {
-        case .missing: return "check the path; a profile can also be named by its id (see the profile list)"
+        case .missing: return "check the path"
+        case .folder: return "give a file in it"
         case .unreadable: return "check the file's permissions and that it is UTF-8 text"
         case .unwritable: return "check that the folder exists and is writable"
         case .tooLarge: return "check that it is the file you meant (a transcript of a whole card is a few kilobytes)"
@@ -96,7 +100,7 @@ public enum TextFile {
     private static func bytes(of fd: Int32, path: String) throws(FileError) -> [UInt8] {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw FileError(path: path, reason: .unreadable(String(cString: strerror(errno)))) }
-        if info.st_mode & S_IFMT == S_IFDIR { throw FileError(path: path, reason: .unreadable("it is a folder")) }
+        if info.st_mode & S_IFMT == S_IFDIR { throw FileError(path: path, reason: .folder) }
         guard Int(info.st_size) <= maximumSize else { throw FileError(path: path, reason: .tooLarge(maximumSize)) }
         var bytes = [UInt8](repeating: 0, count: max(Int(info.st_size), 0) + 1)
         var count = 0

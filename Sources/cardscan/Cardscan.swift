@@ -13,9 +13,10 @@ struct Cardscan: ParsableCommand {
             balance, the card's details and its trips.
 
             Exit codes: 0 success, 1 test mismatch, 64 usage, 65 invalid
-            profile/transcript, 66 no such file or profile, 69 no pcscd/reader, 74 card
-            failed mid-read (partial report printed) or output not written, 75 no card before the timeout, 76
-            card not recognised.
+            profile/transcript, 66 no such file or profile, 69 no pcscd/reader, 70
+            internal error (a bug: please report it), 74 card failed mid-read (partial
+            report printed) or output not written, 75 no card before the timeout, 76 card
+            not recognised.
             """,
         version: "cardscan 0.1.0",
         subcommands: [

@@ -18,6 +18,11 @@ struct TestCommand: ParsableCommand {
             --update rewrites the expected reports, for a maintainer who changed a
             profile on purpose.
 
+            Profiles are found as for a read: one of yours with a built-in's id (in
+            ~/.config/cardscan/profiles or --profile-dir) replaces the built-in, so a
+            run checks your version. To check the built-ins alone, run with
+            XDG_CONFIG_HOME set to an empty folder.
+
             Transcripts are checked on --jobs threads (default: every core); results
             print in the same order whatever N. --shard I/N checks one of N
             deterministic slices, so a CI matrix or GNU parallel can spread a corpus
@@ -36,7 +41,7 @@ struct TestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Transcripts checked at once (default: the number of cores).", valueName: "N")) var jobs: Int?
     @Option(
         help: ArgumentHelp(
-            "Check only the I-th of N deterministic slices (1/4 … 4/4): a transcript's slice depends on its path alone.",
+            "Check only the I-th of N deterministic slices (1/4 ... 4/4): a transcript's slice depends on its path alone.",
             valueName: "I/N"))
     var shard: String?
     @Flag(help: "Print one JSON object a line per transcript (path, status, first difference); the closing line goes to stderr.")

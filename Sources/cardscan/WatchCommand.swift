@@ -47,7 +47,9 @@ struct Watch: ParsableCommand {
         let monitor = CardMonitor()
         if !quiet { eprint("Watching for cards (Ctrl-C to stop)…") }
         var readers: [String] = []
+        var serviceSeen = false
         while let event = monitor.next(timeout: nil) {
+            if event != .serviceLost { serviceSeen = true }
             switch event {
             case .cardPresented(let state):
                 if let choice {
@@ -63,7 +65,11 @@ struct Watch: ParsableCommand {
                 readers = names
                 eprint(names.isEmpty ? "No reader connected; waiting for one…" : "Readers: " + names.joined(separator: ", "))
             case .serviceLost:
-                eprint("pcscd stopped; waiting for it to come back…")
+                eprint(
+                    serviceSeen
+                        ? "pcscd stopped; waiting for it to come back…"
+                        : "pcscd is not running; waiting for it to start (`sudo systemctl start pcscd`, or `sudo pcscd` where there is no systemd)…"
+                )
             case .serviceRestored:
                 eprint("pcscd is back; watching again.")
             }

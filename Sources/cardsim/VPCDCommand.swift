@@ -35,7 +35,7 @@ struct VPCD: ParsableCommand {
     @Option(help: "vpcd's TCP port.") var port: Int = 35963
     @Option(help: "vpcd's host.") var host: String = "127.0.0.1"
     @Option(help: ArgumentHelp("ATR to present (hex), instead of the transcript's.", valueName: "HEX")) var atr: String?
-    @Flag(help: "FeliCa: be a PN532-based ACR122U (ATR … 03 F0 11 …, frames in D4 40 01 pseudo-APDUs).") var acr122 = false
+    @Flag(help: "FeliCa: be a PN532-based ACR122U (ATR ... 03 F0 11 ..., frames in D4 40 01 pseudo-APDUs).") var acr122 = false
     @Option(name: .customLong("remove-after"), help: ArgumentHelp("Vanish (card removed) when command N+1 arrives.", valueName: "N"))
     var removeAfter: Int?
     @Option(name: .customLong("latency-ms"), help: ArgumentHelp("Delay each answer by D milliseconds.", valueName: "D"))
