@@ -31,8 +31,9 @@ struct Profiles: ParsableCommand {
             }
             let style = Style()
             let width = registry.entries.map(\.id.count).max() ?? 0
+            let nameWidth = registry.entries.map(\.profile.name.count).max() ?? 0
             for e in registry.entries {
-                var line = e.id.padding(width) + "  " + e.profile.name
+                var line = e.id.padding(width) + "  " + e.profile.name.padding(nameWidth)
                 line += style.dim("  " + (e.directory.isBuiltIn ? "built-in" : e.file))
                 if !e.overrides.isEmpty { line += style.yellow("  (overrides \(e.overrides.joined(separator: ", ")))") }
                 out(line)

@@ -306,6 +306,12 @@ import Testing
         ] {
             #expect(list.stdout.contains(id))
         }
+        // Three columns: where each comes from starts at one column on every line.
+        let columns = Set(
+            list.stdout.split(separator: "\n").compactMap { line in
+                line.range(of: "built-in").map { line.distance(from: line.startIndex, to: $0.lowerBound) }
+            })
+        #expect(columns.count == 1, "\(list.stdout)")
         let bad = Lab.fixture("bad-profiles/06-write-command.yaml")
         let v = try cardscan("profiles", "validate", bad)
         #expect(v.status == 65)
