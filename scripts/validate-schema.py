@@ -38,6 +38,8 @@ for f in files:
     # An editor checks the schema against the file as a typed YAML reader sees it (61 is a
     # number there, and to PyYAML's YAML 1.1 NO is false): the schema must accept that too.
     typed = sorted(validator.iter_errors(dates_as_text(yaml.safe_load(open(f)))), key=lambda e: list(e.path))
+    seen = {(tuple(e.path), e.message) for e in errors}
+    typed = [e for e in typed if (tuple(e.path), e.message) not in seen]   # said once, not twice
     for e in errors + typed:
         kind = "" if e in errors else " (as a typed YAML reader sees it)"
         print(f"{f}: {'/'.join(map(str, e.path)) or '(top)'}{kind}: {e.message}")

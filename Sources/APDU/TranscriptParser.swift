@@ -30,17 +30,38 @@ extension Transcript {
 
     private static let magic = Array("# cardscan transcript ".utf8)
 
-    /// What is wrong with a known header's value (docs/transcripts.md §Lines), nil when it is
-    /// right or the key is not one cardscan reads: a replay that went on with it would read a
-    /// different card than the one recorded.
-    static func check(_ header: Header) -> String? {
+    /// What is wrong with a known header's value (docs/transcripts.md §Lines), and how far
+    /// into the value; nil when it is right or the key is not one cardscan reads: a replay
+    /// that went on with it would read a different card than the one recorded.
+    static func check(_ header: Header) -> (reason: String, offset: Int)? {
+        func hex(_ text: Substring, at offset: Int) -> (reason: String, offset: Int)? {
+            do { _ = try Hex.parse(text) } catch {
+                let at: Int
+                switch error {
+                case .invalidCharacter(_, let p), .splitByte(let p): at = p
+                case .oddDigitCount: at = 0
+                }
+                return ("'# \(header.key):' is hex: \(error.message)", offset + at)
+            }
+            return nil
+        }
         switch HeaderKey(rawValue: header.key) {
         case .technology?:
-            let known = ["iso7816", "felica", "type2"]
-            return known.contains(header.value)
-                ? nil : "'# technology:' is iso7816, felica or type2, not '\(header.value)'"
+            return ["iso7816", "felica", "type2"].contains(header.value)
+                ? nil : ("'# technology:' is iso7816, felica or type2, not '\(header.value)'", 0)
         case .atr?, .idm?, .pmm?, .systemCode?, .uid?, .pupi?:
-            do { _ = try Hex.parse(header.value) } catch { return "'# \(header.key):' is hex: \(error.message)" }
+            return hex(header.value[...], at: 0)
+        case .systems?:
+            // System codes of 2 bytes each, separated by spaces: `0003 FE00`.
+            var offset = 0
+            for word in header.value.split(separator: " ", omittingEmptySubsequences: false) {
+                defer { offset += word.utf8.count + 1 }
+                if word.isEmpty { continue }
+                if let wrong = hex(word, at: offset) { return wrong }
+                if word.utf8.count != 4 {
+                    return ("'# systems:' is system codes of 4 hex digits separated by spaces, not '\(word)'", offset)
+                }
+            }
             return nil
         default: return nil
         }
@@ -95,7 +116,7 @@ extension Transcript {
                     while v1 > v0, isSpace(b[v1 - 1]) { v1 -= 1 }
                     if k1 > k0, !(k0..<k1).contains(where: { b[$0] == 0x20 }) {
                         let header = Header(text(k0, k1), text(v0, v1))
-                        if let wrong = Self.check(header) { throw fail(v0 - start + 1, wrong) }
+                        if let wrong = Self.check(header) { throw fail(v0 - start + 1 + wrong.offset, wrong.reason) }
                         headers.append(header)
                         continue
                     }

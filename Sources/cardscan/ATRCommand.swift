@@ -37,13 +37,13 @@ struct ATRCommand: ParsableCommand {
             }
             let width = rows.map(\.0.count).max() ?? 0
             for (k, v) in rows { out("  " + k.padding(width) + "  " + v) }
-            if let pseudo = PseudoATR(bytes) {
+            if let pseudo = PseudoATR(atr.bytes) {
                 let ss = [pseudo.standard].hexString, nn = [UInt8(pseudo.cardName >> 8), UInt8(pseudo.cardName & 0xFF)].hexString
                 out("PC/SC part 3 contactless card: standard \(ss), card name \(nn)" + (pseudo.cardDescription.map { ": \($0)" } ?? ""))
                 if pseudo.isFeliCa { out("  read it with `cardscan` (transit profiles) or `cardscan felica` (its services)") }
                 if pseudo.isType2 { out("  read it with `cardscan ndef read`") }
             }
-            if let contactless = ContactlessATR(bytes) { out("PC/SC part 3 contactless card: \(contactless.cardDescription)") }
+            if let contactless = ContactlessATR(atr.bytes) { out("PC/SC part 3 contactless card: \(contactless.cardDescription)") }
             var names = SmartcardList.identify(bytes)
             if mended != nil, names?.isEmpty == true, let asMended = SmartcardList.identify(atr.bytes), !asMended.isEmpty {
                 out("Not in smartcard_list.txt as given; as mended:")

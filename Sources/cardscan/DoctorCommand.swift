@@ -41,10 +41,12 @@ struct Doctor: ParsableCommand {
                 readers.isEmpty
                     ? "no PC/SC reader"
                     : "\(readers.count) reader(s): " + readers.map { "\($0.name)\($0.isPresent ? " [card]" : "")" }.joined(separator: ", "),
-                fix: "plug in a reader (for one without hardware: scripts/lab.sh start Tests/Fixtures/shanghai-transit/full-read.apdu)")
+                fix: "plug in a reader (for one without hardware: scripts/lab.sh start Tests/Fixtures/shanghai-transit/full-read.apdu)",
+                warnOnly: nfcWorks)
         } catch {
+            let down = error.code == .noService || error.code == .serviceStopped
             check(
-                false, error.message + (nfcWorks ? " (only PC/SC readers need it: the libnfc device below reads without)" : ""),
+                false, error.message + (nfcWorks && down ? " (only PC/SC readers need it: the libnfc device below reads without)" : ""),
                 fix: error.hint, warnOnly: nfcWorks)
         }
         let vpcd = FileManager.default.fileExists(atPath: "/etc/reader.conf.d/vpcd")

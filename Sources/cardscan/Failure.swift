@@ -87,13 +87,14 @@ func nothingPresented(_ what: String = "card", within timeout: Double) -> ExitCo
 }
 
 /// Prints `error` and its hint on stderr. `file`: which of several inputs it came from, named
-/// first when the message does not already start with it (`replay a.apdu b.apdu`).
-func printError(_ error: any Error, file: String? = nil) {
+/// first when the message does not already start with it (`replay a.apdu b.apdu`); `hint`:
+/// the command's own, instead of the general one.
+func printError(_ error: any Error, file: String? = nil, hint commandHint: String? = nil) {
     let style = Style(.standardError)
     if let e = error as? UserFacingError {
         let prefix = file.map { e.message.hasPrefix($0 + ":") ? "" : $0 + ": " } ?? ""
         eprint(style.red("error:") + " " + prefix + e.message)
-        if let hint = commandLineHint(for: e) ?? e.hint { eprint(style.dim("hint: " + hint)) }
+        if let hint = commandHint ?? commandLineHint(for: e) ?? e.hint { eprint(style.dim("hint: " + hint)) }
     } else {
         eprint(style.red("error:") + " \(error)")
     }
@@ -149,12 +150,7 @@ func commandLineHint(for error: any UserFacingError) -> String? {
             return "a transit card is read with `cardscan`; `cardscan readers` and `cardscan felica` say what a card is"
         }
         return "`cardscan ndef read --trace` shows the bytes; `cardscan ndef write` replaces the message"
-    case let e as FileError where e.isMissing:
-        // Only --profile takes a file or an id; a transcript, script or image is a file.
-        return e.path.hasSuffix(".yaml") || e.path.hasSuffix(".yml")
-            ? "check the path, or give a profile id from `cardscan profiles list`" : "check the path"
-    case let e as FileError where e.reason == .folder:
-        return "give a file in it; `cardscan test FOLDER` replays every transcript under a folder"
+    case let e as FileError where e.isMissing: return "check the path"
     default: return nil
     }
 }

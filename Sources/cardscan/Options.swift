@@ -1,5 +1,6 @@
 import ArgumentParser
 import CardProfiles
+import Foundation
 
 /// Where profiles are looked for: what every command that knows profiles takes.
 struct ProfileSearchOptions: ParsableArguments {
@@ -49,6 +50,15 @@ struct ProfileOptions: ParsableArguments {
     var terminalCurrency: UInt64?
 
     func validate() throws {
+        // A --profile that is a file (a '/' or a .yaml name, as the registry tells them) and
+        // is not there: said before any reader is looked for, with both ways to name one.
+        if let profile, profile.contains("/") || profile.hasSuffix(".yaml") || profile.hasSuffix(".yml"),
+            access(profile, F_OK) != 0
+        {
+            printError(
+                FileError(path: profile, reason: .missing), hint: "check the path, or give a profile id from `cardscan profiles list`")
+            throw ExitStatus.noSuchInput.exit
+        }
         for (name, v) in [("--terminal-country", terminalCountry), ("--terminal-currency", terminalCurrency)] {
             if let v, v > 999 { throw ValidationError("\(name) takes a numeric code of up to 3 digits (ISO 3166-1 / ISO 4217), not \(v)") }
         }

@@ -10,8 +10,7 @@ struct Readers: ParsableCommand {
         abstract: "List PC/SC readers: index, name, whether a card is present, its ATR (and what a contactless one is).",
         discussion: """
             The index or any unique part of the name can be given to -r (or CARDSCAN_READER). \
-            With pcscd down, the libnfc devices are still listed (with the reason on stderr, exit 0); \
-            with none either, exit 69.
+            With pcscd down, the libnfc devices are still listed, then the error (exit 69).
             """)
 
     @Flag(help: "Print as JSON.") var json = false
@@ -25,16 +24,20 @@ struct Readers: ParsableCommand {
     func run() throws {
         // Configured libnfc devices (LIBNFC_DEVICE, libnfc.conf) always; a scan only with --nfc.
         let nfcDevices = NFCDevice.list(probe: includeNFC)
-        let states: [ReaderState]
-        do {
-            states = try PCSCContext().readers()
-        } catch {
-            // No pcscd: a libnfc device does without it, so list those and say why the PC/SC
-            // readers are missing; with no libnfc device either, it is the command's error.
+        var states: [ReaderState] = []
+        // No pcscd: a libnfc device does without it, so those are still listed; the exit
+        // status stays pcscd's (69), which scripts read as "the readers cannot be told".
+        var pcscFailure: (any Error)? = nil
+        do { states = try PCSCContext().readers() } catch {
             guard !nfcDevices.isEmpty else { throw fail(error, ExitStatus(for: error)) }
-            printError(error)
-            states = []
+            pcscFailure = error
         }
+        list(states, nfcDevices)
+        if let pcscFailure { throw fail(pcscFailure, ExitStatus(for: pcscFailure)) }
+    }
+
+    /// Prints the readers and the libnfc devices, as JSON with --json.
+    private func list(_ states: [ReaderState], _ nfcDevices: [String]) {
         if json {
             out(
                 JSONValue.array(

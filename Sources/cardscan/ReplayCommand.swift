@@ -46,7 +46,10 @@ struct Replay: ParsableCommand {
             do {
                 code = try replay(file, name: name, several: several, registry: registry, table: table)
             } catch {
-                printError(error, file: several ? name : nil)
+                let folder = (error as? FileError)?.reason == .folder
+                printError(
+                    error, file: several ? name : nil,
+                    hint: folder ? "give a file in it; `cardscan test FOLDER` replays every transcript under a folder" : nil)
                 code = ExitStatus(for: error).rawValue
             }
             worst = max(worst, code)

@@ -45,7 +45,7 @@ import Testing
         ]
         list += [
             FileError(path: "f", reason: .missing), FileError(path: "f", reason: .unreadable("why")),
-            FileError(path: "f", reason: .unwritable("why")),
+            FileError(path: "f", reason: .unwritable("why")), FileError(path: "f", reason: .folder),
         ]
         list += [JSONParseError(reason: "r"), FeliCaCardImage.Invalid(reason: "r")]
         list += [FeliCaError.status(StatusFlags(1, 0xA8)), FeliCaError.truncated(command: 6, length: 3), NDEFError.missingMessageEnd]

@@ -56,6 +56,13 @@ import Testing
         // Only --profile takes an id or a file; a transcript is a file.
         let profile = try cardscan("replay", shanghai, "--profile", "/nonexistent/p.yaml")
         #expect(profile.stderr.contains("hint: check the path, or give a profile id from `cardscan profiles list`"), "\(profile.stderr)")
+        let noSuffix = try cardscan("replay", shanghai, "--profile", "./nonexistent")
+        #expect(noSuffix.status == 66 && noSuffix.stderr.contains("give a profile id"), "\(noSuffix.stderr)")
+        // validate takes files only, whatever their names.
+        let validate = try cardscan("profiles", "validate", "/nonexistent/p.yaml")
+        #expect(validate.status == 66 && validate.stderr.hasSuffix("hint: check the path\n"), "\(validate.stderr)")
+        let folderProfile = try cardscan("profiles", "validate", Lab.root + "/profiles")
+        #expect(folderProfile.stderr.hasSuffix("hint: give a file in it\n"), "\(folderProfile.stderr)")
         let transcript = try cardscan("replay", "/nonexistent/t.apdu")
         #expect(transcript.stderr.hasSuffix("hint: check the path\n") && !transcript.stderr.contains("profile id"), "\(transcript.stderr)")
     }
@@ -71,7 +78,11 @@ import Testing
         let atr = try scratch("a.apdu", "# cardscan transcript 1\n# read by hand\n# atr: 3B ZZ\n> 00 B0 00 00 00\n< 90 00\n")
         let a = try cardscan("replay", atr)
         #expect(a.status == 65)
-        #expect(a.stderr.contains("error: \(atr):3:8: '# atr:' is hex: "), "\(a.stderr)")
+        #expect(a.stderr.contains("error: \(atr):3:11: '# atr:' is hex: invalid hex character 'Z' at position 4"), "\(a.stderr)")
+        let systems = try scratch("s.apdu", "# cardscan transcript 1\n# systems: 0003  FE0\n> 00 B0 00 00 00\n< 90 00\n")
+        let y = try cardscan("replay", systems)
+        #expect(y.status == 65)
+        #expect(y.stderr.contains("error: \(systems):2:18: '# systems:' is hex: odd number of hex digits (3)"), "\(y.stderr)")
         // Keys cardscan does not know are kept as they are.
         let other = try scratch(
             "o.apdu",
@@ -97,6 +108,10 @@ import Testing
         let extra = try cardscan("atr", body + " 52 77")
         #expect(extra.status == 0 && extra.stderr.contains("warning: 1 byte(s) after the end of the ATR"), "\(extra.stderr)")
         #expect(extra.stdout.contains("  TCK         52  (correct)"))
+
+        // What the mended ATR says of a contactless card: a FeliCa pseudo-ATR with a byte too many.
+        let felica = try cardscan("atr", "3B8F8001804F0CA0000003061100 3B0000000042 99")
+        #expect(felica.stdout.contains("card name 00 3B: FeliCa\n  read it with `cardscan`"), "\(felica.stdout)")
 
         let early = try cardscan("atr", "3B 8B 80")
         #expect(early.status == 65 && early.stderr.contains("ATR truncated: TD2 missing") && early.stdout.isEmpty)
