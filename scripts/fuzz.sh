@@ -67,6 +67,17 @@ account() {  # target executions crashes leaks slowest
   awk -v id="$binary_id" '$2 == id { n += $3; k++; if ($4 + $5 > 0) bad++ }
     END { printf "    on this corpus by this binary: %.0f executions in %d run(s), %d with a crash or leak (%s)\n", n, k, bad, FILENAME }' "$ledger"
 }
+# Inputs over the campaign's 100 ms bound are kept by the harness (libFuzzer keeps only those
+# that add coverage); each is run again alone, which tells a slow input from a busy machine.
+rerun_slow() {  # target
+  local f again
+  for f in "fuzz-artifacts/$1-slow"/slow-*; do
+    [ -f "$f" ] || continue
+    again="$(FUZZ_TARGET="$1" "$BIN" -runs=1 "$f" 2>&1 | grep -o 'slowest input [0-9.]* ms' | tail -1 || true)"
+    echo "    over 100 ms: $f; run again alone: ${again:-did not run}"
+  done
+  rmdir "fuzz-artifacts/$1-slow" 2>/dev/null || true
+}
 printf '%-18s %14s %10s %8s %6s %12s\n' target executions "exec/s" crashes leaks "slowest ms"
 # Inputs up to 4 kB, except where a target's unit is smaller: a bit-layout record is at most
 # 29 bytes (En1545), so 512 bytes already make 17 records for the report builder.
@@ -75,7 +86,8 @@ for t in $TARGETS; do
   corpus="${FUZZ_KEEP:-$WORK}/$t"
   mkdir -p "$corpus"
   set +e
-  FUZZ_TARGET="$t" ASAN_OPTIONS="detect_leaks=1" "$BIN" -max_total_time="$SECONDS_EACH" -runs="${FUZZ_RUNS:--1}" -print_final_stats=1 \
+  mkdir -p "fuzz-artifacts/$t-slow"
+  FUZZ_TARGET="$t" FUZZ_SLOW_DIR="fuzz-artifacts/$t-slow" ASAN_OPTIONS="detect_leaks=1" "$BIN" -max_total_time="$SECONDS_EACH" -runs="${FUZZ_RUNS:--1}" -print_final_stats=1 \
     -timeout="${FUZZ_TIMEOUT:-5}" -rss_limit_mb=2048 -max_len="$(max_len_of "$t")" -report_slow_units=1000 -artifact_prefix="fuzz-artifacts/$t-" \
     "$corpus" "Fuzz/Corpus/$t" > "$WORK/$t.log" 2>&1
   rc=$?
@@ -90,11 +102,13 @@ for t in $TARGETS; do
     # far (printed by the harness as it happens, over 1 ms), marked as the run's "stopped".
     printf '%-18s %14s %10s %8s %6s %12s\n' "$t" "${runs:-0}" "${rate:-0}" 0 "$leaks" "${slow:-<1} stopped"
     account "$t" "${runs:-0}" 0 0 "${slow:-}"
+    rerun_slow "$t"
     continue
   fi
   if [ $rc -ne 0 ] && [ $leaks -eq 0 ]; then crashes=1; fi
   printf '%-18s %14s %10s %8s %6s %12s\n' "$t" "${runs:-0}" "${rate:-0}" "$crashes" "$leaks" "${slow:-?}"
   account "$t" "${runs:-0}" "$crashes" "$leaks" "${slow:-}"
+  rerun_slow "$t"
   if [ $rc -ne 0 ]; then
     status=1
     cp "$WORK/$t.log" "fuzz-artifacts/$t.log"

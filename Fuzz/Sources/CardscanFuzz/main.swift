@@ -60,5 +60,20 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             FileHandle.standardError.write(Data(text.utf8))
         }
     }
+    if took > slowBound { keepSlow(input, nanoseconds: took) }
     return 0
+}
+
+/// The campaign's bound (docs/reliability.md): an input slower than this is written to
+/// FUZZ_SLOW_DIR, so that it can be run again alone — libFuzzer keeps only inputs that add
+/// coverage, and a slow one that adds none was lost with its run.
+let slowBound = 100e6
+nonisolated(unsafe) var slowKept = 0
+
+func keepSlow(_ input: [UInt8], nanoseconds: Double) {
+    guard let dir = ProcessInfo.processInfo.environment["FUZZ_SLOW_DIR"], slowKept < 20 else { return }
+    slowKept += 1
+    let name = String(format: "%@/slow-%.0fms-%d-%d", dir, nanoseconds / 1e6, getpid(), slowKept)
+    FileManager.default.createFile(atPath: name, contents: Data(input))
+    FileHandle.standardError.write(Data("cardscan-fuzz: input over 100 ms kept as \(name)\n".utf8))
 }
