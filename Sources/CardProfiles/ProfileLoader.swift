@@ -462,7 +462,7 @@ public enum ProfileLoader {
             let inner = YAMLReader(file: file)
             var layouts: [String: BitLayout] = [:]
             do {
-                if let root = try Yams.compose(yaml: text, .basic, .default, .utf8),
+                if let root = try YAMLReader.compose(text, file: file),
                     let m = inner.mapping(root, "", allowed: ["notes", "source", "layouts"])
                 {
                     if let l = m.first(where: { $0.key == "layouts" })?.node {
@@ -473,7 +473,7 @@ public enum ProfileLoader {
                 } else {
                     inner.issue(nil, "", "the file is empty")
                 }
-            } catch { inner.issues.append(yamlSyntaxIssue(error, file: file)) }
+            } catch let e as ProfileLoadError { inner.issues += e.issues } catch { inner.issues.append(yamlSyntaxIssue(error, file: file)) }
             return .read(layouts, inner.issues)
         }
         switch read {

@@ -49,6 +49,32 @@ import Testing
         }
     }
 
+    /// Collections nested deeper than `YAMLReader.maximumDepth` are refused at the first one
+    /// too deep, before Yams builds the tree: Yams hashes each mapping key whole, so mappings
+    /// used as keys, nested 990 deep, took 0.21 s (a fuzzed 951-byte profile: 79 ms under
+    /// AddressSanitizer, over the fuzz campaign's 100 ms bound at 4 kB). Depth 32 is read on.
+    @Test func nestingDeeperThan32IsRefusedBeforeTheTreeIsBuilt() {
+        func nest(_ depth: Int) -> String {
+            "id: deep\nname: " + String(repeating: "{", count: depth) + "a: 1" + String(repeating: "}", count: depth)
+        }
+        // The top-level mapping is one level, so 32 braces make 33.
+        for (depth, refused) in [(31, false), (32, true), (990, true)] {
+            do {
+                _ = try ProfileLoader.load(yaml: nest(depth), file: "d.yaml")
+                Issue.record("accepted")
+            } catch {
+                let deep = error.issues.filter { $0.reason.hasPrefix("collections nested deeper than 32 levels") }
+                #expect(deep.count == (refused ? 1 : 0), "\(depth): \(error.issues)")
+                // The 33rd level's brace: line 2, after "name: " and 31 braces.
+                if refused { #expect(deep.first.map { [$0.line, $0.column] } == [2, 38], "\(depth)") }
+            }
+        }
+        // In a sequence of block mappings as deep: the same.
+        let block = (0..<40).map { String(repeating: "  ", count: $0) + "- " }.joined(separator: "\n") + "x"
+        #expect(YAMLReader.tooDeep(block) != nil)
+        #expect(YAMLReader.tooDeep("") == nil && YAMLReader.tooDeep("a: [") == nil)
+    }
+
     /// A profile that `extends` another takes its keys; a problem under an inherited key names
     /// the line of the file it is written in, not the child's.
     @Test func extendsTakesTheParentsKeysAndNamesItsLinesInErrors() throws {
