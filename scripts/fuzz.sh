@@ -69,14 +69,17 @@ account() {  # target executions crashes leaks slowest
 }
 # Inputs over the campaign's 100 ms bound are kept by the harness (libFuzzer keeps only those
 # that add coverage); each is run again alone, which tells a slow input from a busy machine.
+# The harness writes them to this run's own folder (runs side by side share fuzz-artifacts/);
+# each is then kept in fuzz-artifacts/ as TARGET-slow-….
 rerun_slow() {  # target
-  local f again
-  for f in "fuzz-artifacts/$1-slow"/slow-*; do
+  local f kept again
+  for f in "$WORK/slow-$1"/slow-*; do
     [ -f "$f" ] || continue
-    again="$(FUZZ_TARGET="$1" "$BIN" -runs=1 "$f" 2>&1 | grep -o 'slowest input [0-9.]* ms' | tail -1 || true)"
-    echo "    over 100 ms: $f; run again alone: ${again:-did not run}"
+    kept="fuzz-artifacts/$1-$(basename "$f")"
+    cp "$f" "$kept"
+    again="$(FUZZ_TARGET="$1" "$BIN" -runs=1 "$kept" 2>&1 | grep -o 'slowest input [0-9.]* ms' | tail -1 || true)"
+    echo "    over 100 ms: $kept; run again alone: ${again:-did not run}"
   done
-  rmdir "fuzz-artifacts/$1-slow" 2>/dev/null || true
 }
 printf '%-18s %14s %10s %8s %6s %12s\n' target executions "exec/s" crashes leaks "slowest ms"
 # Inputs up to 4 kB, except where a target's unit is smaller: a bit-layout record is at most
@@ -86,8 +89,8 @@ for t in $TARGETS; do
   corpus="${FUZZ_KEEP:-$WORK}/$t"
   mkdir -p "$corpus"
   set +e
-  mkdir -p "fuzz-artifacts/$t-slow"
-  FUZZ_TARGET="$t" FUZZ_SLOW_DIR="fuzz-artifacts/$t-slow" ASAN_OPTIONS="detect_leaks=1" "$BIN" -max_total_time="$SECONDS_EACH" -runs="${FUZZ_RUNS:--1}" -print_final_stats=1 \
+  mkdir -p "$WORK/slow-$t"
+  FUZZ_TARGET="$t" FUZZ_SLOW_DIR="$WORK/slow-$t" ASAN_OPTIONS="detect_leaks=1" "$BIN" -max_total_time="$SECONDS_EACH" -runs="${FUZZ_RUNS:--1}" -print_final_stats=1 \
     -timeout="${FUZZ_TIMEOUT:-5}" -rss_limit_mb=2048 -max_len="$(max_len_of "$t")" -report_slow_units=1000 -artifact_prefix="fuzz-artifacts/$t-" \
     "$corpus" "Fuzz/Corpus/$t" > "$WORK/$t.log" 2>&1
   rc=$?
