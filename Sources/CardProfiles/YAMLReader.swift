@@ -142,27 +142,49 @@ extension YAMLReader {
     /// fuzzed 951-byte profile 79 ms under AddressSanitizer (docs/reliability.md §Limits).
     public static let maximumDepth = 32
 
-    /// Where `text` first nests collections deeper than ``maximumDepth`` (1-based line and
-    /// column), found by libyaml's event parser before Yams builds anything; nil when it does
-    /// not, or when the text is not YAML (composing it then says what is wrong).
-    static func tooDeep(_ text: String) -> (line: Int, column: Int)? {
+    /// What in `text`'s shape is refused before Yams builds anything, and where (1-based line
+    /// and column), found by libyaml's event parser: collections nested deeper than
+    /// ``maximumDepth``, or a mapping key that is not plain text (a list, a mapping or an
+    /// alias: no data file has one, and Yams compares such keys whole, subtree against
+    /// subtree, to find duplicates — a fuzzed 2.5 kB profile of them took 300–450 ms under
+    /// AddressSanitizer). nil when neither, or when the text is not YAML (composing it then
+    /// says what is wrong).
+    static func refusedShape(_ text: String) -> (line: Int, column: Int, reason: String)? {
         var bytes = Array(text.utf8)
         if bytes.isEmpty { return nil }
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) == 1 else { return nil }
         defer { yaml_parser_delete(&parser) }
-        return bytes.withUnsafeMutableBufferPointer { buffer -> (line: Int, column: Int)? in
+        return bytes.withUnsafeMutableBufferPointer { buffer -> (line: Int, column: Int, reason: String)? in
             yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
             yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
-            var depth = 0
+            // One entry per open collection: whether it is a mapping whose next node is a key.
+            var open: [(isMapping: Bool, expectsKey: Bool)] = []
+            /// A node has ended: the mapping around it now expects the other of key and value.
+            func ended() { if let last = open.indices.last, open[last].isMapping { open[last].expectsKey.toggle() } }
             var event = yaml_event_t()
             while yaml_parser_parse(&parser, &event) == 1 {
                 defer { yaml_event_delete(&event) }
-                switch event.type {
+                let at = (line: Int(event.start_mark.line) + 1, column: Int(event.start_mark.column) + 1)
+                let type = event.type
+                let startsNode =
+                    type == YAML_SCALAR_EVENT || type == YAML_ALIAS_EVENT || type == YAML_SEQUENCE_START_EVENT
+                    || type == YAML_MAPPING_START_EVENT
+                if startsNode, type != YAML_SCALAR_EVENT, open.last?.expectsKey == true {
+                    return (at.line, at.column, "a mapping key must be plain text, not a list, a mapping or an alias")
+                }
+                switch type {
                 case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
-                    depth += 1
-                    if depth > maximumDepth { return (Int(event.start_mark.line) + 1, Int(event.start_mark.column) + 1) }
-                case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT: depth -= 1
+                    open.append((type == YAML_MAPPING_START_EVENT, type == YAML_MAPPING_START_EVENT))
+                    if open.count > maximumDepth {
+                        return (
+                            at.line, at.column, "collections nested deeper than \(maximumDepth) levels (the built-in profiles reach 10)"
+                        )
+                    }
+                case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+                    open.removeLast()
+                    ended()
+                case YAML_SCALAR_EVENT, YAML_ALIAS_EVENT: ended()
                 case YAML_STREAM_END_EVENT: return nil
                 default: break
                 }
@@ -174,12 +196,8 @@ extension YAMLReader {
     /// The YAML tree of `text` — the basic resolver: every scalar stays text, the loaders type
     /// values themselves — or the syntax error with its line.
     static func compose(_ text: String, file: String) throws(ProfileLoadError) -> Node? {
-        if let (line, column) = tooDeep(text) {
-            throw ProfileLoadError(issues: [
-                ProfileIssue(
-                    file: file, line: line, column: column, path: "",
-                    reason: "collections nested deeper than \(maximumDepth) levels (the built-in profiles reach 10)")
-            ])
+        if let (line, column, reason) = refusedShape(text) {
+            throw ProfileLoadError(issues: [ProfileIssue(file: file, line: line, column: column, path: "", reason: reason)])
         }
         do { return try Yams.compose(yaml: text, .basic, .default, .utf8) } catch {
             throw ProfileLoadError(issues: [ProfileLoader.yamlSyntaxIssue(error, file: file)])

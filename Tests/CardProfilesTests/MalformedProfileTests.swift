@@ -55,7 +55,7 @@ import Testing
     /// AddressSanitizer, over the fuzz campaign's 100 ms bound at 4 kB). Depth 32 is read on.
     @Test func nestingDeeperThan32IsRefusedBeforeTheTreeIsBuilt() {
         func nest(_ depth: Int) -> String {
-            "id: deep\nname: " + String(repeating: "{", count: depth) + "a: 1" + String(repeating: "}", count: depth)
+            "id: deep\nname: " + String(repeating: "{a: ", count: depth) + "1" + String(repeating: "}", count: depth)
         }
         // The top-level mapping is one level, so 32 braces make 33.
         for (depth, refused) in [(31, false), (32, true), (990, true)] {
@@ -65,14 +65,26 @@ import Testing
             } catch {
                 let deep = error.issues.filter { $0.reason.hasPrefix("collections nested deeper than 32 levels") }
                 #expect(deep.count == (refused ? 1 : 0), "\(depth): \(error.issues)")
-                // The 33rd level's brace: line 2, after "name: " and 31 braces.
-                if refused { #expect(deep.first.map { [$0.line, $0.column] } == [2, 38], "\(depth)") }
+                // The 33rd level's brace: line 2, after "name: " and 31 "{a: ".
+                if refused { #expect(deep.first.map { [$0.line, $0.column] } == [2, 131], "\(depth)") }
             }
         }
+        // Mappings as keys, the fuzzed shape: refused at the first key that is one.
+        let keys = "id: deep\nname: " + String(repeating: "{", count: 990) + "a: 1" + String(repeating: "}", count: 990)
+        #expect(throws: ProfileLoadError.self) { _ = try ProfileLoader.load(yaml: keys, file: "k.yaml") }
+        #expect(YAMLReader.refusedShape(keys).map { [$0.line, $0.column] } == [2, 8])
         // In a sequence of block mappings as deep: the same.
         let block = (0..<40).map { String(repeating: "  ", count: $0) + "- " }.joined(separator: "\n") + "x"
-        #expect(YAMLReader.tooDeep(block) != nil)
-        #expect(YAMLReader.tooDeep("") == nil && YAMLReader.tooDeep("a: [") == nil)
+        #expect(YAMLReader.refusedShape(block)?.reason.hasPrefix("collections nested deeper") == true)
+        #expect(YAMLReader.refusedShape("") == nil && YAMLReader.refusedShape("a: [") == nil)
+        // A key that is a list, a mapping or an alias: refused where it starts; text keys, and
+        // lists, mappings and aliases as values, are not.
+        for (yaml, at) in [("? [a, b]\n: 1\n", [1, 3]), ("x:\n  ? { a: 1 }\n  : 2\n", [2, 5]), ("a: &k x\n*k : 1\n", [2, 1])] {
+            let r = YAMLReader.refusedShape(yaml)
+            #expect(r?.reason == "a mapping key must be plain text, not a list, a mapping or an alias", "\(yaml)")
+            #expect(r.map { [$0.line, $0.column] } == at, "\(yaml)")
+        }
+        #expect(YAMLReader.refusedShape("a: &v [1, {b: 2}]\nc: *v\nd:\n  - e: f\n    g: [h]\n") == nil)
     }
 
     /// A profile that `extends` another takes its keys; a problem under an inherited key names
