@@ -205,11 +205,15 @@ public final class ProfileRegistry: @unchecked Sendable {
     }
     private var profilesCache: [Profile]?
 
-    /// A profile by id, or by file path (anything with a `/` or a `.yaml`/`.yml` ending).
+    /// Whether `idOrFile` names a profile file rather than an id: it has a `/` or a
+    /// `.yaml`/`.yml` ending (ids have neither).
+    public static func namesFile(_ idOrFile: String) -> Bool {
+        idOrFile.utf8.contains(UInt8(ascii: "/")) || idOrFile.hasSuffix(".yaml") || idOrFile.hasSuffix(".yml")
+    }
+
+    /// A profile by id, or by file path (``namesFile(_:)``).
     public func resolve(_ idOrFile: String) throws -> Profile {
-        if idOrFile.utf8.contains(UInt8(ascii: "/")) || idOrFile.hasSuffix(".yaml") || idOrFile.hasSuffix(".yml") {
-            return try Self.loadFile(idOrFile)
-        }
+        if Self.namesFile(idOrFile) { return try Self.loadFile(idOrFile) }
         if let p = quickLookup(idOrFile) { return p }
         if let e = entries.first(where: { $0.id == idOrFile }) { return e.profile }
         throw LookupError.noSuchProfile(idOrFile, known: entries.map(\.id))

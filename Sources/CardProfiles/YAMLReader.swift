@@ -167,10 +167,8 @@ extension YAMLReader {
                 defer { yaml_event_delete(&event) }
                 let at = (line: Int(event.start_mark.line) + 1, column: Int(event.start_mark.column) + 1)
                 let type = event.type
-                let startsNode =
-                    type == YAML_SCALAR_EVENT || type == YAML_ALIAS_EVENT || type == YAML_SEQUENCE_START_EVENT
-                    || type == YAML_MAPPING_START_EVENT
-                if startsNode, type != YAML_SCALAR_EVENT, open.last?.expectsKey == true {
+                let notText = type == YAML_ALIAS_EVENT || type == YAML_SEQUENCE_START_EVENT || type == YAML_MAPPING_START_EVENT
+                if notText, open.last?.expectsKey == true {
                     return (at.line, at.column, "a mapping key must be plain text, not a list, a mapping or an alias")
                 }
                 switch type {

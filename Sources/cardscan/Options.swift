@@ -50,11 +50,9 @@ struct ProfileOptions: ParsableArguments {
     var terminalCurrency: UInt64?
 
     func validate() throws {
-        // A --profile that is a file (a '/' or a .yaml name, as the registry tells them) and
-        // is not there: said before any reader is looked for, with both ways to name one.
-        if let profile, profile.contains("/") || profile.hasSuffix(".yaml") || profile.hasSuffix(".yml"),
-            access(profile, F_OK) != 0
-        {
+        // A --profile that names a file that is not there: said before any reader is looked
+        // for, with both ways to name a profile.
+        if let profile, ProfileRegistry.namesFile(profile), access(profile, F_OK) != 0 {
             printError(
                 FileError(path: profile, reason: .missing), hint: "check the path, or give a profile id from `cardscan profiles list`")
             throw ExitStatus.noSuchInput.exit

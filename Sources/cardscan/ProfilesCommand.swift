@@ -78,13 +78,15 @@ struct Profiles: ParsableCommand {
                 } catch let e as ProfileLoadError {
                     for i in e.issues { eprint(i.description) }
                     worst = max(worst, ExitStatus.invalidInput.rawValue)
-                } catch let e as FileError where e.isMissing && !f.contains("/") && (try? ProfileRegistry.standard().resolve(f)) != nil {
+                } catch let e as FileError
+                    where e.isMissing && !ProfileRegistry.namesFile(f) && (try? ProfileRegistry.standard().resolve(f)) != nil
+                {
                     // `validate shanghai-transit`: a known profile's id where a file is wanted.
-                    eprint(Style(.standardError).red("error:") + " \(e.message)")
-                    eprint(
-                        Style(.standardError).dim(
-                            "hint: validate checks files; '\(f)' is a profile's id: `cardscan profiles show \(f)` prints it, `> FILE` to edit a copy"
-                        ))
+                    printError(
+                        e,
+                        hint:
+                            "validate checks files; '\(f)' is a profile's id: `cardscan profiles show \(f)` prints it, `> FILE` to edit a copy"
+                    )
                     worst = max(worst, ExitStatus.noSuchInput.rawValue)
                 } catch {
                     printError(error)
