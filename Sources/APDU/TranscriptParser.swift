@@ -63,6 +63,22 @@ extension Transcript {
                 }
             }
             return nil
+        case .terminal?:
+            // The EMV terminal's values a recording used: `9A=261124 9F37=1A2B3C4D`.
+            var offset = 0
+            for part in header.value.split(separator: " ", omittingEmptySubsequences: false) {
+                defer { offset += part.utf8.count + 1 }
+                if part.isEmpty { continue }
+                guard let equals = part.firstIndex(of: "=") else {
+                    return ("'# terminal:' is TAG=HEX pairs separated by spaces, e.g. 9A=261124 9F37=1A2B3C4D, not '\(part)'", offset)
+                }
+                let tag = part[..<equals]
+                guard (try? TLVTag(hex: String(tag))) != nil else {
+                    return ("'# terminal:' names its values by BER-TLV tag (9A, 9F37), not '\(tag)'", offset)
+                }
+                if let wrong = hex(part[part.index(after: equals)...], at: offset + tag.utf8.count + 1) { return wrong }
+            }
+            return nil
         default: return nil
         }
     }

@@ -98,6 +98,8 @@ public enum TranscriptReplay {
         reader.showsFullNumbers = showsFullNumbers
         if let text = transcript[header: .terminal] {
             guard let fixed = TerminalSettings.fixedValues(header: text) else {
+                // The parser refuses a wrong `terminal` header at its line; this is for a
+                // transcript built in code, whose headers follow the magic line as written.
                 let line = (transcript.headers.firstIndex { $0.key == Transcript.HeaderKey.terminal.rawValue } ?? 0) + 2
                 throw TranscriptError(
                     file: file, line: line, column: 1,

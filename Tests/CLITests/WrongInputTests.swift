@@ -83,6 +83,20 @@ import Testing
         let y = try cardscan("replay", systems)
         #expect(y.status == 65)
         #expect(y.stderr.contains("error: \(systems):2:18: '# systems:' is hex: odd number of hex digits (3)"), "\(y.stderr)")
+        // The EMV terminal's values: a pair without '=', a tag that is not one, a value not
+        // hex; each at its own column, below a comment (the line used to be counted from
+        // the header's index).
+        for (value, column, reason) in [
+            ("9A=261124 9F37", 23, "is TAG=HEX pairs separated by spaces, e.g. 9A=261124 9F37=1A2B3C4D, not '9F37'"),
+            ("9F=01", 13, "names its values by BER-TLV tag (9A, 9F37), not '9F'"),
+            ("9A=26112Z", 21, "is hex: invalid hex character 'Z' at position 6"),
+        ] {
+            let terminal = try scratch(
+                "e.apdu", "# cardscan transcript 1\n# read by hand\n# terminal: \(value)\n> 00 B0 00 00 00\n< 90 00\n")
+            let e = try cardscan("replay", terminal)
+            #expect(e.status == 65)
+            #expect(e.stderr.contains("error: \(terminal):3:\(column): '# terminal:' \(reason)"), "\(e.stderr)")
+        }
         // Keys cardscan does not know are kept as they are.
         let other = try scratch(
             "o.apdu",
