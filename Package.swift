@@ -56,7 +56,9 @@ let package = Package(
         .executableTarget(
             name: "cardsim",
             dependencies: ["APDU", "CardSimulator", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .executableTarget(name: "CardscanBench", dependencies: ["APDU", "CardProfiles", "CardReading", "PCSCTransport"]),
+        .executableTarget(
+            name: "CardscanBench",
+            dependencies: ["APDU", "CardProfiles", "CardReading", "PCSCTransport", .product(name: "Yams", package: "Yams")]),
         // The library walk-through (docs/library.md): read whatever card is on the first reader.
         .executableTarget(name: "read-card-example", dependencies: ["CardReading"], path: "Examples/read-card"),
         .testTarget(

@@ -9,6 +9,7 @@
 #   5. naming a Suica-family card's issuer (one Request Service) against enumerating its nodes
 #   6. regression runs at scale: `cardscan test` over a generated corpus (BENCH_CORPUS, default
 #      20,000 transcripts) at --jobs 1 and 2, beside a Python parse+decode loop on the same files
+#   7. loading the YAML data files: the shape check, Yams' tree, a whole profile load
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N="${BENCH_APDUS:-3000}"
@@ -103,3 +104,6 @@ scripts/lab.sh stop >/dev/null 2>&1
 
 echo "== 6. regression runs at scale: cardscan test over a generated corpus, medians of $ROUNDS rounds"
 /usr/bin/python3 scripts/bench/corpus.py "$REL/cardscan" "${BENCH_CORPUS:-20000}" "$ROUNDS"
+
+echo "== 7. loading the YAML data files (one core, medians of 11 passes over the files)"
+"$REL/CardscanBench" profiles profiles | sed 's/^/  /'

@@ -4,7 +4,7 @@ import Yams
 
 /// Walks a composed YAML tree, turning each value into a typed one and recording every
 /// problem with its line, column and key path (so a profile author sees all errors at once).
-final class YAMLReader {
+package final class YAMLReader {
     let file: String
     var issues: [ProfileIssue] = []
     /// The commands a profile's `command` steps may send (the load's context: the known
@@ -149,7 +149,7 @@ extension YAMLReader {
     /// subtree, to find duplicates — a fuzzed 2.5 kB profile of them took 300–450 ms under
     /// AddressSanitizer). nil when neither, or when the text is not YAML (composing it then
     /// says what is wrong).
-    static func refusedShape(_ text: String) -> (line: Int, column: Int, reason: String)? {
+    package static func refusedShape(_ text: String) -> (line: Int, column: Int, reason: String)? {
         var bytes = Array(text.utf8)
         if bytes.isEmpty { return nil }
         var parser = yaml_parser_t()

@@ -5,6 +5,9 @@
 //       once; and with parsing included
 //       (BENCH_ENGINE_ONLY=1: only the first figure, for profiling; BENCH_PER_FIXTURE=1: each
 //       fixture's time a replay, costliest first)
+//   CardscanBench profiles PROFILES_DIR
+//       what loading the YAML data files costs, per file on one core: the shape check
+//       (libyaml's event pass), Yams building the tree, and a whole profile load
 //   CardscanBench pcsc READER N
 //       N APDUs (a Shanghai read sequence, repeated) through PCSCTransport + the exchange
 //       layer; prints the median and the quartiles per APDU in microseconds
@@ -13,6 +16,7 @@ import CardProfiles
 import CardReading
 import Foundation
 import PCSCTransport
+import Yams
 
 func median(_ xs: [Double]) -> Double {
     let s = xs.sorted()
@@ -109,6 +113,41 @@ case "replay":
     print(
         "exchanges per full Shanghai read: \(sh.result.report!.exchanges) record by record, \(all.result.report!.exchanges) with all-records-from-P1"
     )
+case "profiles":
+    // Every YAML file under the folder (profiles, layouts, tables, the known commands).
+    let dir = args[2]
+    let paths = (FileManager.default.enumerator(atPath: dir)?.compactMap { $0 as? String } ?? [])
+        .filter { $0.hasSuffix(".yaml") }.sorted().map { dir + "/" + $0 }
+    let texts = paths.map { try! String(contentsOfFile: $0, encoding: .utf8) }
+    let profiles = zip(paths, texts).filter { !$0.0.dropFirst(dir.count + 1).contains("/") }
+    guard !profiles.isEmpty else {
+        FileHandle.standardError.write(Data("no .yaml profiles in \(dir)\n".utf8))
+        exit(66)
+    }
+    /// Median over 11 rounds of one pass over the files, in µs per file.
+    func perFile(_ count: Int, _ pass: () -> Void) -> Double {
+        pass()  // warm: tables and layouts a profile uses are cached per process, as in cardscan
+        var samples: [Double] = []
+        for _ in 0..<11 {
+            let start = ContinuousClock.now
+            pass()
+            let d = ContinuousClock.now - start
+            samples.append((Double(d.components.seconds) * 1e6 + Double(d.components.attoseconds) / 1e12) / Double(count))
+        }
+        return median(samples)
+    }
+    let bytes = texts.reduce(0) { $0 + $1.utf8.count }
+    let shape = perFile(texts.count) { for t in texts { precondition(YAMLReader.refusedShape(t) == nil) } }
+    let tree = perFile(texts.count) { for t in texts { _ = try! Yams.compose(yaml: t, .basic, .default, .utf8) } }
+    let profileShape = perFile(profiles.count) { for (_, t) in profiles { precondition(YAMLReader.refusedShape(t) == nil) } }
+    let load = perFile(profiles.count) { for (p, t) in profiles { _ = try! ProfileLoader.load(yaml: t, file: p) } }
+    print("files: \(texts.count) YAML files (\(bytes / 1024) kB), of which \(profiles.count) profiles")
+    print(String(format: "shape check (libyaml events):  median %7.1f µs a file", shape))
+    print(String(format: "Yams tree (compose):           median %7.1f µs a file  (the shape check adds %.1f %%)", tree, shape / tree * 100))
+    print(
+        String(
+            format: "profile load (check, tree, typed profile): median %7.1f µs a profile  (its shape check, %.1f µs, is %.1f %% of it)",
+            load, profileShape, profileShape / load * 100))
 case "pcsc":
     let reader = args[2], n = Int(args[3])!
     let card = try! PCSCContext().connect(to: reader)
