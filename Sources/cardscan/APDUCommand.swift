@@ -31,7 +31,9 @@ struct APDUCommand: ParsableCommand {
         String?
     @Flag(name: .customLong("allow-write"), help: "Allow commands that may change the card.") var allowWrite = false
     @Flag(help: "Show 61xx/6Cxx as the card sent them (no GET RESPONSE, no re-send).") var raw = false
-    @Option(help: ArgumentHelp("Seconds to wait for a card. (default: 60)", valueName: "SECONDS"), transform: seconds) var timeout: Double =
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Seconds to wait for a card. (default: 60)", valueName: "SECONDS"), transform: seconds)
+    var timeout: Double =
         60
 
     enum Line { case apdu(CommandAPDU, String), reset }

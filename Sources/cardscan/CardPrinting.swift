@@ -139,10 +139,12 @@ struct CardSourceOptions: ParsableArguments {
     var reader: String?
     @Option(help: ArgumentHelp("Read through this libnfc device instead of PC/SC (e.g. pn532_uart:/dev/ttyUSB0).", valueName: "CONNSTRING"))
     var device: String?
-    @Option(help: ArgumentHelp("Seconds to wait for a card. (default: 60)", valueName: "SECONDS"), transform: seconds) var timeout: Double =
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Seconds to wait for a card. (default: 60)", valueName: "SECONDS"), transform: seconds)
+    var timeout: Double =
         60
     @Option(
-        name: .customLong("apdu-timeout"),
+        name: .customLong("apdu-timeout"), parsing: .unconditional,
         help: ArgumentHelp("Seconds one command, or the wait for a busy reader, may take. (default: 5)", valueName: "SECONDS"),
         transform: commandSeconds)
     var apduTimeout: Double = 5

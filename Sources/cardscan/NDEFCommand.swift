@@ -126,7 +126,9 @@ struct TagOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp("Use this libnfc device instead of PC/SC (e.g. pn532_uart:/dev/ttyUSB0, acr122_usb).", valueName: "CONNSTRING"))
     var device: String?
-    @Option(help: ArgumentHelp("Seconds to wait for a tag. (default: 60)", valueName: "SECONDS"), transform: seconds) var timeout: Double =
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Seconds to wait for a tag. (default: 60)", valueName: "SECONDS"), transform: seconds)
+    var timeout: Double =
         60
     @Flag(help: "Print each exchange to stderr.") var trace = false
 

@@ -21,11 +21,12 @@ struct Scan: ParsableCommand {
         help: ArgumentHelp("Reader: index, exact name or unique substring (default: $CARDSCAN_READER, else any).", valueName: "READER"))
     var reader: String?
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("Seconds to wait for a card (0: only a card already there). (default: 60)", valueName: "SECONDS"),
         transform: seconds)
     var timeout: Double = 60
     @Option(
-        name: .customLong("apdu-timeout"),
+        name: .customLong("apdu-timeout"), parsing: .unconditional,
         help: ArgumentHelp(
             "Seconds one command (or the wait for a busy reader) may take before the card counts as unresponsive. (default: 5)",
             valueName: "SECONDS"), transform: commandSeconds)

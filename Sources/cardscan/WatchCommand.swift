@@ -25,7 +25,7 @@ struct Watch: ParsableCommand {
     @Flag(help: "The trips as CSV (RFC 4180): the header once, then rows as cards come.") var csv = false
     @Flag(help: "Print each exchange to stderr.") var trace = false
     @Option(
-        name: .customLong("apdu-timeout"),
+        name: .customLong("apdu-timeout"), parsing: .unconditional,
         help: ArgumentHelp("Seconds one command, or the wait for a busy reader, may take. (default: 5)", valueName: "SECONDS"),
         transform: commandSeconds)
     var apduTimeout: Double = 5

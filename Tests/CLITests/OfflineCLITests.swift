@@ -52,17 +52,21 @@ import Testing
     }
 
     /// A number of seconds that is not one (`nan`, `inf`, `1e300`, negative) is a usage error
-    /// naming the option; it trapped where it became milliseconds.
+    /// naming the option; it trapped where it became milliseconds. Given as the next argument,
+    /// `-1` is the option's value, not an unknown option ("Missing value", it used to say).
     @Test func secondsThatAreNotSecondsAreAUsageError() throws {
         for (option, value) in [
             ("--apdu-timeout", "nan"), ("--apdu-timeout", "1e300"), ("--timeout", "inf"), ("--timeout", "-1"), ("--timeout", "604801"),
             ("--apdu-timeout", "0"),
         ] {
-            // (apdu has no --apdu-timeout, watch no --timeout.)
-            for command in [[], ["watch"], ["apdu"], ["dump"]]
-            where !(command == ["apdu"] && option == "--apdu-timeout") && !(command == ["watch"] && option == "--timeout") {
-                let r = try Lab.cardscan(command + ["\(option)=\(value)"])
-                #expect(r.status == 64, "\(command) \(option)=\(value): \(r.stderr)")
+            // (apdu and ndef have no --apdu-timeout, watch no --timeout.)
+            for command in [[], ["watch"], ["apdu"], ["dump"], ["ndef", "read"]]
+            where !(option == "--apdu-timeout" && (command == ["apdu"] || command == ["ndef", "read"]))
+                && !(command == ["watch"] && option == "--timeout")
+            {
+                let joined = value.hasPrefix("-") ? [option, value] : ["\(option)=\(value)"]
+                let r = try Lab.cardscan(command + joined)
+                #expect(r.status == 64, "\(command) \(joined): \(r.stderr)")
                 let reason =
                     value == "0" ? "at least 0.001 (a millisecond) for one command" : "a number of seconds from 0 to 604800 (a week)"
                 #expect(r.stderr.contains("\(reason), not '\(value)'"), "\(r.stderr)")
