@@ -65,7 +65,8 @@ public struct TerminalSettings: Sendable {
     public static func fixedValues(header: String) -> [TLVTag: [UInt8]]? {
         var out: [TLVTag: [UInt8]] = [:]
         for part in header.split(separator: " ") {
-            let kv = part.split(separator: "=", maxSplits: 1)
+            // `9F37=` is a value of no bytes (what ``header`` writes for one).
+            let kv = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard kv.count == 2, let tag = try? TLVTag(hex: String(kv[0])), let v = try? Hex.parse(kv[1]) else { return nil }
             out[tag] = v
         }

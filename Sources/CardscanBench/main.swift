@@ -146,7 +146,8 @@ case "profiles":
     print(String(format: "Yams tree (compose):           median %7.1f µs a file  (the shape check adds %.1f %%)", tree, shape / tree * 100))
     print(
         String(
-            format: "profile load (check, tree, typed profile): median %7.1f µs a profile  (its shape check, %.1f µs, is %.1f %% of it)",
+            format:
+                "profile load (check, tree, typed profile): median %7.1f µs a profile  (its own file's shape check, %.1f µs, is %.1f %% of it)",
             load, profileShape, profileShape / load * 100))
 case "pcsc":
     let reader = args[2], n = Int(args[3])!

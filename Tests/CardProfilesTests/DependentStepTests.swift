@@ -161,6 +161,9 @@ import Testing
         #expect(TerminalSettings.bcd(123_456, length: 2) == [0x34, 0x56])
         #expect(TerminalSettings.fixedValues(header: "9A=261124 9F37=1A2B3C4D")?[TLVTag(bytes: [0x9A])] == [0x26, 0x11, 0x24])
         #expect(TerminalSettings.fixedValues(header: "9A=26112") == nil)
+        // A value of no bytes reads back as written (the transcript parser accepts it too).
+        #expect(TerminalSettings.fixedValues(header: "9F37=")?[TLVTag(bytes: [0x9F, 0x37])] == [])
+        #expect(TerminalSettings.fixedValues(header: "=01") == nil && TerminalSettings.fixedValues(header: "9A") == nil)
     }
 
     @Test(arguments: [
