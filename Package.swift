@@ -83,7 +83,10 @@ let package = Package(
             dependencies: ["APDU", "FeliCaCommands", "NDEF", "CardProfiles", "CardReading", "NFCTransport", "LabSupport"]),
         .testTarget(
             name: "CLITests",
-            dependencies: ["APDU", "FeliCaCommands", "NDEF", "CardProfiles", "CardReading", "PCSCTransport", "NFCTransport", "LabSupport"]),
+            dependencies: [
+                "APDU", "FeliCaCommands", "NDEF", "CardProfiles", "CardReading", "CardSimulator", "PCSCTransport", "NFCTransport",
+                "LabSupport",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

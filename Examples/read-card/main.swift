@@ -1,4 +1,4 @@
-// Reads whatever card is on the first reader (or $CARDSCAN_READER) with cardscan's profiles,
+// Waits for one card on any reader (or the one $CARDSCAN_READER names), reads it with cardscan's profiles,
 // and prints its name, balance and trips. docs/library.md walks through it.
 import CardProfiles
 import CardReading

@@ -241,7 +241,12 @@ public struct BitValue: Hashable, Sendable {
 
 /// Reads an MSB-first bit stream: bit 0 is the top bit of byte 0.
 public struct BitReader {
-    public struct Failure: Error, Equatable { public var reason: String }
+    /// Why bits could not be read: which bits, and what the record holds.
+    public struct Failure: UserFacingError, Equatable {
+        public var reason: String
+        public var message: String { reason }
+        public var hint: String? { "check the layout's widths and counts against the card's record (docs/profile-format.md)" }
+    }
 
     public let data: [UInt8]
     public private(set) var position = 0

@@ -18,16 +18,23 @@ public struct VirtualCardOptions: Sendable {
 }
 
 /// Why a card file cannot be served.
-public enum CardFileError: Error, Equatable, CustomStringConvertible, Sendable {
+public enum CardFileError: UserFacingError, Equatable, Sendable {
     /// The file is not a transcript or card image cardsim can serve: what is wrong, naming the file.
     case invalid(String)
     /// An ISO 7816 transcript with no `# atr:` header and no ATR given.
     case noATR
 
-    public var description: String {
+    public var message: String {
         switch self {
         case .invalid(let message): message
-        case .noATR: "no ATR: the transcript has no `# atr:` header; give --atr"
+        case .noATR: "no ATR: the transcript has no `# atr:` header, and none was given"
+        }
+    }
+
+    public var hint: String? {
+        switch self {
+        case .invalid: "serve a cardscan transcript or card image (docs/transcripts.md, docs/lab.md)"
+        case .noATR: "add the card's ATR as an `# atr:` header, or give it in VirtualCardOptions.atr"
         }
     }
 }

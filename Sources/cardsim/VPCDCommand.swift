@@ -97,7 +97,9 @@ struct VPCD: ParsableCommand {
         options.verbose = verbose
         let card: VirtualCard
         do { card = try VirtualCard.load(data, file: transcript, options: options) } catch {
-            writeToStandardError("cardsim: \(error)\n")
+            // The library's hint names its own option; cardsim's is --atr.
+            let hint = error == .noATR ? "add the card's ATR as an `# atr:` header, or give --atr" : error.hint
+            writeToStandardError("cardsim: \(error.message)\n" + (hint.map { "hint: \($0)\n" } ?? ""))
             throw ExitCode(error == .noATR ? 64 : 65)
         }
         installSignalHandlers()

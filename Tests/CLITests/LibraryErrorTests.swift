@@ -1,6 +1,7 @@
 import APDU
 import CardProfiles
 import CardReading
+import CardSimulator
 import FeliCaCommands
 import Foundation
 import NDEF
@@ -48,6 +49,11 @@ import Testing
             FileError(path: "f", reason: .unwritable("why")), FileError(path: "f", reason: .folder),
         ]
         list += [JSONParseError(reason: "r"), FeliCaCardImage.Invalid(reason: "r")]
+        list += [CardFileError.invalid("r"), CardFileError.noATR]
+        // 9 bits from a 1-byte record: the failure a too-wide layout meets.
+        var tooWide: BitReader.Failure?
+        do throws(BitReader.Failure) { _ = try BitReader.slice([0x00], at: 0, count: 9, for: "x") } catch { tooWide = error }
+        list.append(tooWide!)
         list += [FeliCaError.status(StatusFlags(1, 0xA8)), FeliCaError.truncated(command: 6, length: 3), NDEFError.missingMessageEnd]
         list += [NDEFTags.Failure.notNDEF("r"), NDEFTags.Failure.malformed("r")]
         list += [
