@@ -4,7 +4,7 @@
 # (default 60) from its seeds in Fuzz/Corpus/TARGET and prints, per target: executions,
 # crashes, leaks and the slowest input. A crash or leak leaves its input in
 # fuzz-artifacts/ and makes the script exit 1. docs/reliability.md has the campaign.
-#   FUZZ_SECONDS=5 scripts/fuzz.sh            every target, 5 s each (CI's smoke run)
+#   FUZZ_SECONDS=3 scripts/fuzz.sh            every target, 3 s each (CI's smoke run, make fuzz-smoke)
 #   FUZZ_TARGETS="hex atr" scripts/fuzz.sh    only these
 #   FUZZ_RUNS=10000000 FUZZ_SECONDS=3600 scripts/fuzz.sh   a campaign: 10 M inputs each (at most an hour)
 #   FUZZ_BIN=/tmp/CardscanFuzz scripts/fuzz.sh             use that binary instead of building one

@@ -41,7 +41,7 @@ extension NDEFTags {
         let readFrame = try FeliCaCommand.readWithoutEncryption(
             idm, services: [ServiceCode(0x000B)], blocks: [BlockListElement(serviceIndex: 0, blockNumber: 0)])
         var attribute = try Type3AttributeBlock(
-            parsing: try FeliCaResponse.readWithoutEncryption(try exchange.transmit(readFrame), idm: idm)[0])
+            parsing: try FeliCaResponse.readWithoutEncryption(try exchange.transmit(readFrame), idm: idm, expectedBlocks: 1)[0])
         func write(_ first: UInt16, _ blocks: [[UInt8]]) throws {
             let list = try blocks.indices.map { try BlockListElement(serviceIndex: 0, blockNumber: first + UInt16($0)) }
             let frame = try FeliCaCommand.writeWithoutEncryption(idm, services: [ServiceCode(0x0009)], blocks: list, data: blocks)
@@ -70,6 +70,12 @@ extension NDEFTags {
         try check(status, message, tag: "Type 2")
         var bytes = Type2Memory.tlvs(for: message)
         bytes += [UInt8](repeating: 0, count: (4 - bytes.count % 4) % 4)
+        // WRITE names its page in one byte: a tag whose capability container claims more than
+        // pages 4–255 hold (CC sizes over 0x7E) needs SECTOR SELECT, which cardscan does not send.
+        let lastPage = 3 + bytes.count / 4
+        guard lastPage <= 0xFF else {
+            throw WriteFailure.unsupported("the message reaches page \(lastPage); WRITE addresses pages up to 255 (no sector select)")
+        }
         for (i, start) in stride(from: 0, to: bytes.count, by: 4).enumerated() {
             _ = try exchange.transmit([0xA2, UInt8(4 + i)] + bytes[start..<(start + 4)])
         }
@@ -95,6 +101,11 @@ extension NDEFTags {
             guard r.statusWord.isSuccess else { throw WriteFailure.unsupported("UPDATE BINARY at \(offset) answered \(r.statusWord)") }
         }
         let bytes = message.encoded
+        // UPDATE BINARY's P1-P2 offset is 15 bits (ISO 7816-4 §11.3.3: with P1's top bit set
+        // they name a short file identifier instead).
+        guard cc.nlenSize + bytes.count - 1 <= 0x7FFF else {
+            throw WriteFailure.unsupported("the message ends past offset 32767, the last UPDATE BINARY can address")
+        }
         func nlen(_ n: Int) -> [UInt8] { (0..<cc.nlenSize).reversed().map { UInt8((n >> (8 * $0)) & 0xFF) } }
         try update(0, nlen(0))
         let step = max(1, min(cc.maxLc, 255))

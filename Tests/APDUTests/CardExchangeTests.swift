@@ -56,7 +56,31 @@ import Testing
     @Test func endlessGetResponseStops() {
         let exchange = CardExchange(channel: ScriptedChannel(Array(repeating: "61 01", count: 100)))
         exchange.maximumGetResponseRounds = 5
-        #expect(throws: CardExchange.Error.self) { try exchange.send(.getBalance()) }
+        #expect(throws: CardExchange.Error.endlessGetResponse(command: [0x80, 0x5C, 0x00, 0x02, 0x04])) {
+            try exchange.send(.getBalance())
+        }
         #expect(exchange.roundTrips == 6)
+    }
+
+    /// docs/reliability.md §Limits: a card answering `61 FF` forever meets the default bound,
+    /// 64 GET RESPONSEs after the command.
+    @Test func sixtyOneFFForeverStopsAtTheDefaultBound() {
+        let channel = ScriptedChannel(Array(repeating: "61 FF", count: 200))
+        let exchange = CardExchange(channel: channel)
+        #expect(throws: CardExchange.Error.endlessGetResponse(command: [0x80, 0x5C, 0x00, 0x02, 0x04])) {
+            try exchange.send(.getBalance())
+        }
+        #expect(exchange.roundTrips == 65 && channel.sent.last == [0x00, 0xC0, 0x00, 0x00, 0xFF])
+    }
+
+    /// A card that answers `6C xx` to the re-send too: one re-send only, and its answer is
+    /// returned as it is (the caller sees 6C, no loop).
+    @Test func sixtyCOnEveryResendIsSentOnce() throws {
+        let channel = ScriptedChannel(["6C 1E", "6C 10", "90 00"])
+        let exchange = CardExchange(channel: channel)
+        let r = try exchange.send(.readBinary(sfi: 0x15, length: 256))
+        #expect(r.statusWord == StatusWord(0x6C10) && r.data.isEmpty)
+        #expect(channel.sent == [[0x00, 0xB0, 0x95, 0x00, 0x00], [0x00, 0xB0, 0x95, 0x00, 0x1E]])
+        #expect(exchange.roundTrips == 2)
     }
 }

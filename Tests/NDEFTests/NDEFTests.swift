@@ -1,4 +1,5 @@
 import APDU
+import FeliCaCommands
 import Testing
 
 @testable import NDEF
@@ -117,6 +118,81 @@ import Testing
         #expect(throws: NDEFError.tooLarge(message.encoded.count)) {
             try NDEFStatus(access: .readWrite, capacity: 4).check(writing: message)
         }
+    }
+}
+
+/// Found by a review of the limits (docs/reliability.md §Limits): `ndef write` trusted the tag
+/// where a wrong answer trapped. Each is now an error, before anything is written.
+@Suite struct NDEFWriterHostileTagTests {
+    /// A Type 3 tag answering the writer's second read of its attribute block with no block
+    /// (the read did not say how many it expected, and took the first).
+    @Test func anAttributeReadWithNoBlockIsAnErrorNotATrap() throws {
+        let idm: [UInt8] = [0x01, 0x2E, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01]
+        /// A Read Without Encryption answer (response code 07): status 00 00, then the blocks.
+        func readAnswer(_ blocks: [[UInt8]]) -> [UInt8] {
+            let body: [UInt8] = [0x07] + idm + [0x00, 0x00, UInt8(blocks.count)] + blocks.flatMap { $0 }
+            return [UInt8(body.count + 1)] + body
+        }
+        let attribute = Type3AttributeBlock(nbr: 4, nbw: 1, nmaxb: 13, rwFlag: 1, ln: 0).encoded
+        let read = try FeliCaCommand.readWithoutEncryption(
+            try IDm(idm), services: [ServiceCode(0x000B)], blocks: [BlockListElement(serviceIndex: 0, blockNumber: 0)])
+        // The reader's read, then the writer's; a Write Without Encryption would find the
+        // transcript at its end and be a different error.
+        let text = [
+            "# cardscan transcript 1",
+            "> \(read.hexString)", "< \(readAnswer([attribute]).hexString)",
+            "> \(read.hexString)", "< \(readAnswer([]).hexString)",
+        ].joined(separator: "\n")
+        let exchange = CardExchange(channel: ReplayChannel(try Transcript(parsing: text)))
+        let message = NDEFMessage(records: [NDEFPayload.text("hi", language: "en").record])
+        #expect(throws: FeliCaError.invalidArgument("asked for 1 block(s), got 0")) {
+            try NDEFTags.writeType3(exchange, idm: idm, message: message)
+        }
+        #expect(exchange.roundTrips == 2)
+    }
+
+    /// A Type 2 tag whose capability container claims 2,040 bytes (size FF): a message past
+    /// page 255 made WRITE's one-byte page number trap.
+    @Test func aType2MessagePastPage255IsRefused() throws {
+        // Pages 0–3 (the capability container: E1 10 FF 00), then an empty record and the end.
+        let text = [
+            "# cardscan transcript 1",
+            "> 30 00", "< 04 A1 B2 8F C3 D4 E5 F6 00 48 00 00 E1 10 FF 00",
+            "> 30 04", "< 03 03 D0 00 00 FE 00 00 00 00 00 00 00 00 00 00",
+        ].joined(separator: "\n")
+        let exchange = CardExchange(channel: ReplayChannel(try Transcript(parsing: text)))
+        let message = NDEFMessage(records: [NDEFPayload.text(String(repeating: "a", count: 1_100), language: "en").record])
+        #expect(
+            throws: NDEFTags.WriteFailure.unsupported("the message reaches page 282; WRITE addresses pages up to 255 (no sector select)")
+        ) {
+            try NDEFTags.writeType2(exchange, message: message)
+        }
+        #expect(exchange.roundTrips == 2)
+    }
+
+    /// A Type 4 tag whose NDEF file claims 65,534 bytes: a message past offset 32767 would have
+    /// been written with P1's top bit set, which names a short file identifier instead.
+    @Test func aType4MessagePastOffset32767IsRefused() throws {
+        let cc = "00 0F 20 00 FF 00 FF 04 06 E1 04 FF FE 00 00"
+        let text = [
+            "# cardscan transcript 1",
+            "> 00 A4 04 00 07 D2 76 00 00 85 01 01 00", "< 90 00",
+            "> 00 A4 00 0C 02 E1 03", "< 90 00",
+            "> 00 B0 00 00 02", "< 00 0F 90 00",
+            "> 00 B0 00 00 0F", "< \(cc) 90 00",
+            "> 00 A4 00 0C 02 E1 04", "< 90 00",
+            "> 00 B0 00 00 02", "< 00 00 90 00",
+            // The writer selects the capability container again for MLc and the NLEN size.
+            "> 00 A4 00 0C 02 E1 03", "< 90 00",
+            "> 00 B0 00 00 0F", "< \(cc) 90 00",
+            "> 00 A4 00 0C 02 E1 04", "< 90 00",
+        ].joined(separator: "\n")
+        let exchange = CardExchange(channel: ReplayChannel(try Transcript(parsing: text)))
+        let message = NDEFMessage(records: [NDEFPayload.text(String(repeating: "a", count: 33_000), language: "en").record])
+        #expect(throws: NDEFTags.WriteFailure.unsupported("the message ends past offset 32767, the last UPDATE BINARY can address")) {
+            try NDEFTags.writeType4(exchange, message: message)
+        }
+        #expect(exchange.roundTrips == 9)
     }
 }
 
