@@ -49,7 +49,9 @@ public struct FeliCaSurvey: Sendable {
             if let listed = try? FeliCaResponse.requestSystemCode(try exchange.transmit(FeliCaCommand.requestSystemCode(idm)), idm: idm),
                 !listed.isEmpty
             {
-                codes = listed.map(\.value)
+                // At most 16 systems (IDm's upper nibble numbers them): a card listing more is
+                // surveyed for its first 16, and the image it gives can be served again.
+                codes = listed.prefix(16).map(\.value)
             }
             for code in codes {
                 guard let target = codes.count == 1 ? first : try poll(SystemCode(code)) else { continue }

@@ -369,8 +369,11 @@ public struct ReportBuilder {
                 if let t = spec.timeField, let m = decoded.values[t]?.integer {
                     // Minutes of the day, an hour (top 5 of 11 bits) and a minute (low 6), or seconds.
                     switch spec.timeFieldKind {
-                    case .minutes: seconds = Int(exactly: m).map { $0 * 60 } ?? -1
-                    case .packedTime: seconds = m & 0x3F < 60 ? (Int(m >> 6) * 60 + Int(m & 0x3F)) * 60 : -1
+                    // (A time-field up to 64 bits wide: a value whose seconds Int cannot hold is
+                    // no time of day, -1, not a trap.)
+                    case .minutes: seconds = m <= UInt64(Int.max / 60) ? Int(m) * 60 : -1
+                    case .packedTime:
+                        seconds = m & 0x3F < 60 && m >> 6 < UInt64(Int.max / 3600) ? (Int(m >> 6) * 60 + Int(m & 0x3F)) * 60 : -1
                     case .seconds: seconds = Int(exactly: m) ?? -1
                     }
                 }

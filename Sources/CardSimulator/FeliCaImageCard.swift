@@ -93,6 +93,8 @@ final class FeliCaImageCard {
             var i = 11 + 2 * m
             let blockCount = Int(f[i])
             i += 1
+            // 1…15 blocks a command (§7.4.6); more would not fit the answer's length byte.
+            guard (1...15).contains(blockCount) else { return reply(f[1] + 1, [0xFF, 0xA2]) }
             var elements: [(service: Int, block: Int)] = []
             for _ in 0..<blockCount {
                 guard i + 1 < f.count else { return reply(f[1] + 1, [0xFF, 0xA2]) }

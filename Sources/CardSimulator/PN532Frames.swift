@@ -14,6 +14,8 @@ public enum PN532Frame {
     /// DCS 00`) when TFI and body pass 255 bytes.
     static func frame(tfi: UInt8, _ body: [UInt8]) -> [UInt8] {
         let payload = [tfi] + body
+        // An extended frame's length is 2 bytes: an answer longer (a transcript's) is an error.
+        guard payload.count <= 0xFFFF else { return syntaxError }
         let dcs = UInt8((256 - payload.reduce(0) { ($0 + Int($1)) % 256 }) % 256)
         if payload.count > 255 {
             let m = UInt8(payload.count >> 8), l = UInt8(payload.count & 0xFF)

@@ -52,7 +52,7 @@ struct TagMemory {
         guard f.count >= 14, f[1] == 0x06 || f[1] == 0x08, f[10] == 1 else { return nil }
         let service = UInt16(f[11]) | UInt16(f[12]) << 8
         let n = Int(f[13])
-        guard f.count >= 14 + 2 * n else { return nil }
+        guard (1...15).contains(n), f.count >= 14 + 2 * n else { return nil }  // 1…15 blocks a command
         var numbers: [UInt16] = []
         for i in 0..<n {
             guard f[14 + 2 * i] & 0x80 != 0 else { return nil }

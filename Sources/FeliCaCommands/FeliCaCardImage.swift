@@ -73,6 +73,8 @@ public struct FeliCaCardImage: Codable, Equatable, Sendable {
         let idmBytes = try hex(idm, "idm", count: 8)
         let pmmBytes = try hex(pmm, "pmm", count: 8)
         guard !systems.isEmpty else { throw Invalid(reason: "systems must be a non-empty list") }
+        // IDm's upper nibble numbers a card's systems (§2.3.1): 16 at most.
+        guard systems.count <= 16 else { throw Invalid(reason: "systems lists \(systems.count); a card has at most 16") }
         var out: [Contents.System] = []
         for s in systems {
             let code = u16(try hex(s.code, "system code", count: 2))

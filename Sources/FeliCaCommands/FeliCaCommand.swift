@@ -85,8 +85,11 @@ public enum FeliCaCommand {
     public static func readPlan(first: UInt16 = 0, count: Int, perCommand: Int) throws(FeliCaError) -> [[BlockListElement]] {
         guard (1...15).contains(perCommand) else { throw .invalidArgument("blocks per command must be 1…15") }
         var out: [[BlockListElement]] = []
+        // Block numbers are 16 bits (§7.4.6): a count from a profile or a tag's attribute block
+        // that runs past block 65535 is refused, not wrapped.
+        guard count <= 0x1_0000 - Int(first) else { throw .invalidArgument("\(count) blocks from block \(first) go past block 65535") }
         var next = Int(first)
-        let end = Int(first) + count
+        let end = Int(first) + max(0, count)
         while next < end {
             let n = min(perCommand, end - next)
             var chunk: [BlockListElement] = []

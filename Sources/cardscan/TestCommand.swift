@@ -48,7 +48,7 @@ struct TestCommand: ParsableCommand {
     var jsonl = false
 
     func validate() throws {
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more") }
+        if let jobs, !(1...1024).contains(jobs) { throw ValidationError("--jobs is 1 to 1024, not \(jobs)") }
         if let shard, Shard(shard) == nil { throw ValidationError("--shard is I/N with 1 ≤ I ≤ N, e.g. 2/4 (not '\(shard)')") }
     }
 

@@ -67,12 +67,21 @@ struct VPCD: ParsableCommand {
     var cycleTimes: (present: Int, absent: Int)? {
         guard let cycle else { return nil }
         let parts = cycle.split(separator: ":").compactMap { Int($0) }
-        return parts.count == 2 && parts.allSatisfy({ $0 > 0 }) ? (parts[0], parts[1]) : nil
+        return parts.count == 2 && parts.allSatisfy({ (1...600_000).contains($0) }) ? (parts[0], parts[1]) : nil
     }
 
     func validate() throws {
         if !(1...65535).contains(port) { throw ValidationError("--port is a TCP port, 1 to 65535 (not \(port))") }
-        if cycle != nil, cycleTimes == nil { throw ValidationError("--cycle is P:A in milliseconds, e.g. 800:400 (not '\(cycle!)')") }
+        if cycle != nil, cycleTimes == nil {
+            throw ValidationError("--cycle is P:A in milliseconds, each 1 to 600000, e.g. 800:400 (not '\(cycle!)')")
+        }
+        // Each of these became a sleep in microseconds (32 bits) or a divisor: bounded here.
+        if !(0...60_000).contains(latencyMs) { throw ValidationError("--latency-ms is 0 to 60000 (not \(latencyMs))") }
+        if let k = removeMidReadEvery, k < 1 { throw ValidationError("--remove-mid-read-every is 1 or more (not \(k))") }
+        if let n = taps, n < 1 { throw ValidationError("--taps is 1 or more (not \(n))") }
+        for (name, value) in [("--remove-after", removeAfter), ("--mute-after", muteAfter)] {
+            if let value, value < 0 { throw ValidationError("\(name) is 0 or more (not \(value))") }
+        }
         if taps != nil || removeMidReadEvery != nil, cycle == nil {
             throw ValidationError("--taps and --remove-mid-read-every go with --cycle")
         }

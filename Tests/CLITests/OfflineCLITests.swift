@@ -83,6 +83,20 @@ import Testing
             let r = try Lab.shell([Lab.binDir + "/cardsim", "vpcd", shanghai, "--port", port])
             #expect(r.status == 64 && r.stderr.contains("--port is a TCP port, 1 to 65535 (not \(port))"), "\(port): \(r.stderr)")
         }
+        // Numbers that became a divisor or a sleep in 32-bit microseconds (a trap each).
+        for (args, reason) in [
+            (
+                ["--cycle", "800:400", "--remove-after", "3", "--remove-mid-read-every", "0"],
+                "--remove-mid-read-every is 1 or more (not 0)"
+            ),
+            (["--latency-ms", "5000000"], "--latency-ms is 0 to 60000 (not 5000000)"),
+            (["--cycle", "1:5000000"], "--cycle is P:A in milliseconds, each 1 to 600000"),
+            (["--cycle", "3000000000:1"], "--cycle is P:A in milliseconds, each 1 to 600000"),
+            (["--mute-after=-1"], "--mute-after is 0 or more (not -1)"),
+        ] {
+            let r = try Lab.shell([Lab.binDir + "/cardsim", "vpcd", shanghai] + args)
+            #expect(r.status == 64 && r.stderr.contains(reason), "\(args): \(r.stderr)")
+        }
         // Its messages on a full disk are lost, not a trap.
         let full = try Lab.shell(
             ["/bin/sh", "-c", "exec \"$CARDSIM_BIN\" vpcd /nonexistent.apdu 2> /dev/full"],
@@ -287,6 +301,9 @@ import Testing
         #expect(try cardscan("test", root, "--shard", "0/3").status == 64)
         #expect(try cardscan("test", root, "--shard", "4/3").status == 64)
         #expect(try cardscan("test", root, "--jobs", "0").status == 64)
+        // A huge count trapped sizing the work (512 × jobs).
+        let huge = try cardscan("test", root, "--jobs", "100000000000000000")
+        #expect(huge.status == 64 && huge.stderr.contains("--jobs is 1 to 1024, not 100000000000000000"), "\(huge.stderr)")
 
         // A changed expected value: the JSON line names the first difference.
         let dir = try changedShanghaiCopy()
@@ -405,6 +422,13 @@ import Testing
         (
             "{\"idm\": \"01 02 03 04 05 06 07 08\", \"pmm\": \"00 00 00 00 00 00 00 00\", \"systems\": [{\"code\": \"0003\", \"areas\": [\"0040\"], \"services\": {}}]}",
             "an area (code and end"
+        ),
+        // 17 systems: IDm's nibble numbers 16, and the 17th trapped numbering its IDm.
+        (
+            "{\"idm\": \"01 02 03 04 05 06 07 08\", \"pmm\": \"00 00 00 00 00 00 00 00\", \"systems\": ["
+                + (0..<17).map { "{\"code\": \"\(String(format: "%04X", 0x8000 + $0))\", \"services\": {}}" }.joined(separator: ", ")
+                + "]}",
+            "systems lists 17; a card has at most 16"
         ),
     ]
 

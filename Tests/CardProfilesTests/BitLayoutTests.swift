@@ -107,6 +107,32 @@ import Testing
         #expect(report.trips[0].map(\.0) == ["time", "code", "provider", "station", "contract"])
     }
 
+    /// Found by an audit: a `time-field` 64 bits wide holding all ones trapped multiplying its
+    /// minutes into seconds (minutes and packed times). It is no time of day: a warning.
+    @Test(arguments: ["", ", time-type: packed-time"])
+    func aTimeFieldTooLargeForSecondsIsAWarningNotATrap(_ timeType: String) throws {
+        let p = try load(
+            profileYAML(
+                """
+                steps:
+                  - read-records: { sfi: 0x08, first: 1, last: 1, length: 10 }
+                    as: events
+                    layout: wide
+                layouts:
+                  wide:
+                    - { name: date, bits: 14 }
+                    - { name: time, bits: 64 }
+                    - { skip: 2 }
+                trips:
+                  from: events
+                  fields:
+                    time: { field: date, type: days, epoch: 1997-01-01, time-field: time\(timeType), zone: "+01:00" }
+                """))
+        let r = try run(p, [("00 B2 01 44 0A", "26 C5 FF FF FF FF FF FF FF FF 90 00")])
+        let report = try #require(r.report)
+        #expect(report.warnings.map(\.field) == ["trips[0].time"], "\(report.warnings)")
+    }
+
     @Test func aRecordCutShortNamesTheFieldsItLost() throws {
         let p = try load(Self.eventProfile)
         let short = String(Self.eventRecord.prefix(3 * 9 - 1))  // 9 bytes: the location is cut

@@ -59,6 +59,53 @@ import Testing
         #expect(c.handle([0x00, 0xB0, 0x00, 0x00, 0x00]) == .send([0x6F, 0x00]))
     }
 
+    /// Found by an audit: a Read Without Encryption of 16 blocks (the limit is 15) made the
+    /// answer 269 bytes long, and cardsim trapped writing its length byte. It answers A2 now.
+    @Test func aFeliCaReadOfSixteenBlocksIsRefusedNotATrap() throws {
+        let block = String(repeating: "00 ", count: 16)
+        let image = """
+            { "idm": "01 2E 00 00 00 00 00 01", "pmm": "00 00 00 00 00 00 00 00",
+              "systems": [{ "code": "0003", "services": { "008B": ["\(block)"] } }] }
+            """
+        let c = try VirtualCard.load(Data(image.utf8), file: "image.json", options: .init())
+        let frame: [UInt8] =
+            [0x2E, 0x06, 0x01, 0x2E, 0, 0, 0, 0, 0, 0x01, 0x01, 0x8B, 0x00, 0x10]
+            + Array(repeating: [0x80, 0x00], count: 16).flatMap { $0 }
+        #expect(
+            c.handle([0xFF, 0x00, 0x00, 0x00, UInt8(frame.count)] + frame)
+                == .send([0x0C, 0x07, 0x01, 0x2E, 0, 0, 0, 0, 0, 0x01, 0xFF, 0xA2, 0x90, 0x00]))
+        // 15 blocks are read (block 0 fifteen times).
+        let fifteen: [UInt8] =
+            [0x2C, 0x06, 0x01, 0x2E, 0, 0, 0, 0, 0, 0x01, 0x01, 0x8B, 0x00, 0x0F]
+            + Array(repeating: [0x80, 0x00], count: 15).flatMap { $0 }
+        guard case .send(let answer) = c.handle([0xFF, 0x00, 0x00, 0x00, UInt8(fifteen.count)] + fifteen) else {
+            Issue.record("no answer to 15 blocks")
+            return
+        }
+        #expect(answer.count == 13 + 15 * 16 + 2 && answer[0] == 0xFD && answer[10...12] == [0x00, 0x00, 0x0F])
+    }
+
+    /// The same for a FeliCa transcript served with its memory: a block written through 0009,
+    /// then read 16 times through 000B, trapped building the answer. More than 15 blocks are
+    /// not the memory's to answer: the transcript's turn (it holds no such read: 63 00).
+    @Test func aFeliCaTranscriptReadOfSixteenBlocksIsNotATrap() throws {
+        let text = """
+            # cardscan transcript 1
+            # technology: felica
+            # idm: 01 01 07 01 E1 12 34 56
+            # pmm: 00 F1 00 00 00 01 43 00
+            # system-code: 12 FC
+            > 10 06 01 01 07 01 E1 12 34 56 01 0B 00 01 80 00
+            < 1D 07 01 01 07 01 E1 12 34 56 00 00 01 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
+            """
+        let c = try VirtualCard.load(Data(text.utf8), file: "tag.apdu", options: .init())
+        let idm: [UInt8] = [0x01, 0x01, 0x07, 0x01, 0xE1, 0x12, 0x34, 0x56]
+        let write: [UInt8] = [0x20, 0x08] + idm + [0x01, 0x09, 0x00, 0x01, 0x80, 0x00] + Array(repeating: 0xAB, count: 16)
+        #expect(c.handle([0xFF, 0x00, 0x00, 0x00, UInt8(write.count)] + write) == .send([0x0C, 0x09] + idm + [0x00, 0x00, 0x90, 0x00]))
+        let read: [UInt8] = [0x2E, 0x06] + idm + [0x01, 0x0B, 0x00, 0x10] + Array(repeating: [0x80, 0x00], count: 16).flatMap { $0 }
+        #expect(c.handle([0xFF, 0x00, 0x00, 0x00, UInt8(read.count)] + read) == .send([0x63, 0x00]))
+    }
+
     @Test func aTranscriptWithoutATRNeedsOne() {
         let text = "# cardscan transcript 1\n# technology: iso7816\n> 00 B0 00 00 01\n< 01 90 00\n"
         #expect(throws: CardFileError.noATR) { try VirtualCard.load(Data(text.utf8), file: "x.apdu", options: .init()) }
@@ -107,6 +154,9 @@ import Testing
         #expect(r == [0x00, 0x00, 0xFF, 0x06, 0xFA, 0xD5, 0x03, 0x32, 0x01, 0x06, 0x07, 0xE8, 0x00])
         let long = PN532Frame.response([UInt8](repeating: 0x11, count: 300))
         #expect(Array(long.prefix(8)) == [0x00, 0x00, 0xFF, 0xFF, 0xFF, 0x01, 0x2D, 0xD2])  // extended frame, LEN 301
+        // Past an extended frame's 2-byte length (a transcript's answer can be): an error frame,
+        // where it trapped.
+        #expect(PN532Frame.response([UInt8](repeating: 0x11, count: 70_000)) == PN532Frame.syntaxError)
     }
 
     @Test func theEmulatorAcknowledgesEveryFrame() throws {

@@ -160,6 +160,17 @@ import Testing
     }
 
     /// A full Suica read (balance block + 20 history blocks) in at most 3 commands.
+    /// Found by an audit: `read-blocks: { first: 0xFFFF, count: 2 }` in a profile, or a Type 3
+    /// tag whose Ln claims more blocks than 16 bits number, trapped converting block 65536.
+    @Test func aReadPlanPastBlock65535IsRefused() throws {
+        #expect(throws: FeliCaError.invalidArgument("2 blocks from block 65535 go past block 65535")) {
+            try FeliCaCommand.readPlan(first: 0xFFFF, count: 2, perCommand: 15)
+        }
+        #expect(throws: FeliCaError.self) { try FeliCaCommand.readPlan(first: 1, count: Int.max, perCommand: 15) }
+        let last = try FeliCaCommand.readPlan(first: 0xFFFF, count: 1, perCommand: 15)
+        #expect(last.count == 1 && last[0].count == 1 && last[0][0].blockNumber == 0xFFFF)
+    }
+
     @Test func readPlanSplitsToTheCardsLimit() throws {
         let plan = try FeliCaCommand.readPlan(count: 20, perCommand: 10)
         #expect(plan.map(\.count) == [10, 10])
