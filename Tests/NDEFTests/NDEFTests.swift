@@ -174,19 +174,14 @@ import Testing
     /// been written with P1's top bit set, which names a short file identifier instead.
     @Test func aType4MessagePastOffset32767IsRefused() throws {
         let cc = "00 0F 20 00 FF 00 FF 04 06 E1 04 FF FE 00 00"
-        let text = [
-            "# cardscan transcript 1",
-            "> 00 A4 04 00 07 D2 76 00 00 85 01 01 00", "< 90 00",
-            "> 00 A4 00 0C 02 E1 03", "< 90 00",
-            "> 00 B0 00 00 02", "< 00 0F 90 00",
-            "> 00 B0 00 00 0F", "< \(cc) 90 00",
-            "> 00 A4 00 0C 02 E1 04", "< 90 00",
-            "> 00 B0 00 00 02", "< 00 00 90 00",
-            // The writer selects the capability container again for MLc and the NLEN size.
-            "> 00 A4 00 0C 02 E1 03", "< 90 00",
-            "> 00 B0 00 00 0F", "< \(cc) 90 00",
-            "> 00 A4 00 0C 02 E1 04", "< 90 00",
-        ].joined(separator: "\n")
+        // The writer selects the capability container again for MLc and the NLEN size.
+        let text = Type4HostileTagTests.reading(
+            cc: cc, nlen: "00 00",
+            then: [
+                "> 00 A4 00 0C 02 E1 03", "< 90 00",
+                "> 00 B0 00 00 0F", "< \(cc) 90 00",
+                "> 00 A4 00 0C 02 E1 04", "< 90 00",
+            ])
         let exchange = CardExchange(channel: ReplayChannel(try Transcript(parsing: text)))
         let message = NDEFMessage(records: [NDEFPayload.text(String(repeating: "a", count: 33_000), language: "en").record])
         #expect(throws: NDEFTags.WriteFailure.unsupported("the message ends past offset 32767, the last UPDATE BINARY can address")) {
@@ -199,17 +194,22 @@ import Testing
 /// Found by the fuzzer (target ndef-tags): a Type 4 tag announcing an NLEN past what READ
 /// BINARY can address (offsets 0…32767) trapped building the command; it is a malformed tag.
 @Suite struct Type4HostileTagTests {
-    @Test func anNLENPastTheAddressableFileIsMalformedNotATrap() throws {
-        let cc = "00 0F 20 00 FF 00 FF 04 06 E1 04 FF FF 00 00"
-        let text = [
+    /// A transcript of the Type 4 read procedure up to NLEN (T4T §5.4): the NDEF application,
+    /// the capability container `cc`, the NDEF file and its first two bytes; then `more`.
+    static func reading(cc: String, nlen: String, then more: [String] = []) -> String {
+        ([
             "# cardscan transcript 1",
             "> 00 A4 04 00 07 D2 76 00 00 85 01 01 00", "< 90 00",
             "> 00 A4 00 0C 02 E1 03", "< 90 00",
             "> 00 B0 00 00 02", "< 00 0F 90 00",
             "> 00 B0 00 00 0F", "< \(cc) 90 00",
             "> 00 A4 00 0C 02 E1 04", "< 90 00",
-            "> 00 B0 00 00 02", "< FF FF 90 00",
-        ].joined(separator: "\n")
+            "> 00 B0 00 00 02", "< \(nlen) 90 00",
+        ] + more).joined(separator: "\n")
+    }
+
+    @Test func anNLENPastTheAddressableFileIsMalformedNotATrap() throws {
+        let text = Self.reading(cc: "00 0F 20 00 FF 00 FF 04 06 E1 04 FF FF 00 00", nlen: "FF FF")
         let exchange = CardExchange(channel: ReplayChannel(try Transcript(parsing: text)))
         #expect(
             throws: NDEFTags.Failure.malformed("NLEN 65535 is past what the NDEF file can hold (65533 bytes, readable up to offset 32767)")
