@@ -7,20 +7,27 @@ extension NDEFTags {
         case readOnly(tag: String)
         case tooLarge(size: Int, capacity: Int)
         case verification(String)
+        /// A message the tag could hold but cardscan cannot address (pages past 255, offsets
+        /// past 32767): refused before anything is written.
         case unsupported(String)
+        /// The tag answered a write with an error, part of the way through.
+        case refused(String)
         public var message: String {
             switch self {
             case .readOnly(let tag): return "the \(tag) tag is read-only: nothing was written"
             case .tooLarge(let n, let c): return "the message is \(n) bytes but the tag holds \(c): nothing was written"
             case .verification(let why): return "the message read back differs from the one written: \(why)"
-            case .unsupported(let why): return why
+            case .unsupported(let why): return "\(why): nothing was written"
+            case .refused(let why): return why
             }
         }
         public var hint: String? {
             switch self {
-            case .tooLarge: return "shorten the text or URI"
+            case .readOnly: return "a tag locked read-only stays so: write to another tag"
+            case .tooLarge, .unsupported: return "shorten the text or URI"
             case .verification: return "hold the tag still and write again"
-            default: return nil
+            case .refused:
+                return "the tag may be locked or want a key, which cardscan does not send; a write that goes through puts a message back"
             }
         }
     }
@@ -38,10 +45,7 @@ extension NDEFTags {
         let (status, _) = try readType3(exchange, idm: idmBytes)
         try check(status, message, tag: "Type 3")
         let idm = try IDm(idmBytes)
-        let readFrame = try FeliCaCommand.readWithoutEncryption(
-            idm, services: [ServiceCode(0x000B)], blocks: [BlockListElement(serviceIndex: 0, blockNumber: 0)])
-        var attribute = try Type3AttributeBlock(
-            parsing: try FeliCaResponse.readWithoutEncryption(try exchange.transmit(readFrame), idm: idm, expectedBlocks: 1)[0])
+        var attribute = try readType3Attribute(exchange, idm: idm)
         func write(_ first: UInt16, _ blocks: [[UInt8]]) throws {
             let list = try blocks.indices.map { try BlockListElement(serviceIndex: 0, blockNumber: first + UInt16($0)) }
             let frame = try FeliCaCommand.writeWithoutEncryption(idm, services: [ServiceCode(0x0009)], blocks: list, data: blocks)
@@ -98,12 +102,13 @@ extension NDEFTags {
         }
         func update(_ offset: Int, _ data: [UInt8]) throws {
             let r = try exchange.send(CommandAPDU(cla: 0x00, ins: 0xD6, p1: UInt8(offset >> 8), p2: UInt8(offset & 0xFF), data: data))
-            guard r.statusWord.isSuccess else { throw WriteFailure.unsupported("UPDATE BINARY at \(offset) answered \(r.statusWord)") }
+            guard r.statusWord.isSuccess else {
+                throw WriteFailure.refused(
+                    "UPDATE BINARY at \(offset) answered \(r.statusWord)" + (offset > 0 ? ": the tag's NLEN is 0 now (no message)" : ""))
+            }
         }
         let bytes = message.encoded
-        // UPDATE BINARY's P1-P2 offset is 15 bits (ISO 7816-4 §11.3.3: with P1's top bit set
-        // they name a short file identifier instead).
-        guard cc.nlenSize + bytes.count - 1 <= 0x7FFF else {
+        guard bytes.count <= cc.addressableNLEN else {
             throw WriteFailure.unsupported("the message ends past offset 32767, the last UPDATE BINARY can address")
         }
         func nlen(_ n: Int) -> [UInt8] { (0..<cc.nlenSize).reversed().map { UInt8((n >> (8 * $0)) & 0xFF) } }

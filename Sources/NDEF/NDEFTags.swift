@@ -25,23 +25,28 @@ public enum NDEFTags {
     /// at most Nbr per Read Without Encryption.
     public static func readType3(_ exchange: CardExchange, idm idmBytes: [UInt8]) throws -> (NDEFStatus, NDEFMessage?) {
         let idm = try IDm(idmBytes)
-        let service = ServiceCode(0x000B)
-        func read(_ blocks: [BlockListElement]) throws -> [[UInt8]] {
-            let frame = try FeliCaCommand.readWithoutEncryption(idm, services: [service], blocks: blocks)
-            return try FeliCaResponse.readWithoutEncryption(try exchange.transmit(frame), idm: idm, expectedBlocks: blocks.count)
-        }
-        let attribute: Type3AttributeBlock
-        do { attribute = try Type3AttributeBlock(parsing: try read([BlockListElement(serviceIndex: 0, blockNumber: 0)])[0]) } catch let e
-            as NDEFError
-        { throw Failure.malformed(e.description) }
+        let attribute = try readType3Attribute(exchange, idm: idm)
         guard attribute.ln > 0 else { return (attribute.status, nil) }
         var data: [UInt8] = []
         for chunk in try FeliCaCommand.readPlan(first: 1, count: attribute.dataBlocks, perCommand: Int(min(attribute.nbr, 15))) {
-            data += try read(chunk).flatMap { $0 }
+            data += try readType3Blocks(exchange, idm: idm, chunk).flatMap { $0 }
         }
         do { return (attribute.status, try NDEFMessage(parsing: Array(data.prefix(attribute.ln)))) } catch {
             throw Failure.malformed(error.description)
         }
+    }
+
+    /// Blocks of the NDEF service (000B) in one Read Without Encryption, exactly as many as asked.
+    static func readType3Blocks(_ exchange: CardExchange, idm: IDm, _ blocks: [BlockListElement]) throws -> [[UInt8]] {
+        let frame = try FeliCaCommand.readWithoutEncryption(idm, services: [ServiceCode(0x000B)], blocks: blocks)
+        return try FeliCaResponse.readWithoutEncryption(try exchange.transmit(frame), idm: idm, expectedBlocks: blocks.count)
+    }
+
+    /// The attribute information block (T3T §7.2: block 0 of service 000B), for the reader and
+    /// the writer alike.
+    static func readType3Attribute(_ exchange: CardExchange, idm: IDm) throws -> Type3AttributeBlock {
+        let block = try readType3Blocks(exchange, idm: idm, [BlockListElement(serviceIndex: 0, blockNumber: 0)])[0]
+        do { return try Type3AttributeBlock(parsing: block) } catch { throw Failure.malformed(error.description) }
     }
 
     /// Type 4 (T4T §5.4): SELECT the NDEF application (v2, then v1), the CC file E103, the
@@ -72,8 +77,7 @@ public enum NDEFTags {
         guard nlenAnswer.statusWord.isSuccess, nlenAnswer.data.count == cc.nlenSize else { throw Failure.malformed("NLEN unreadable") }
         let nlen = nlenAnswer.data.reduce(0) { $0 << 8 | Int($1) }
         guard nlen > 0 else { return (cc.status, nil) }
-        // READ BINARY with an offset in P1-P2 reaches byte 32767 (ISO/IEC 7816-4 §11.3.3).
-        guard nlen <= cc.maxNDEFSize - cc.nlenSize, cc.nlenSize + nlen <= 0x8000 else {
+        guard nlen <= cc.maxNDEFSize - cc.nlenSize, nlen <= cc.addressableNLEN else {
             throw Failure.malformed(
                 "NLEN \(nlen) is past what the NDEF file can hold (\(cc.maxNDEFSize - cc.nlenSize) bytes, readable up to offset 32767)")
         }
@@ -86,8 +90,12 @@ public enum NDEFTags {
         do { return (cc.status, try NDEFMessage(parsing: data)) } catch { throw Failure.malformed(error.description) }
     }
 
-    /// Type 2 (T2T §6): READ (`30 pp`, 16 bytes = 4 pages) from page 0 until the NDEF TLV is whole.
-    public static func readType2(_ exchange: CardExchange, maxPages: Int = 64) throws -> (NDEFStatus, NDEFMessage?) {
+    /// Type 2 (T2T §6): READ (`30 pp`, 16 bytes = 4 pages) from page 0 until the NDEF TLV is
+    /// whole or the data area the capability container claims is read. READ names its page in
+    /// one byte, so at most pages 0–255 (64 READs; beyond needs SECTOR SELECT, which cardscan
+    /// does not send): an NTAG216's 872-byte data area ends at page 225.
+    public static func readType2(_ exchange: CardExchange, maxPages: Int = 256) throws -> (NDEFStatus, NDEFMessage?) {
+        let maxPages = min(maxPages, 256)
         var memory: [UInt8] = []
         var page = 0
         while page < maxPages {
@@ -96,7 +104,10 @@ public enum NDEFTags {
             memory += answer.prefix(16)
             page += 4
             if let parsed = try? Type2Memory(parsing: memory), parsed.ndef != nil || memory.count >= 16 + (Int(memory[14]) * 8) {
-                let message = try parsed.ndef.map { bytes -> NDEFMessage in
+                // An NDEF TLV of length 0 (`03 00`) is an initialised tag with no message yet
+                // (T2T: the INITIALIZED state), as NLEN 0 and Ln 0 are for Types 4 and 3.
+                let message = try parsed.ndef.flatMap { bytes -> NDEFMessage? in
+                    if bytes.isEmpty { return nil }
                     do { return try NDEFMessage(parsing: bytes) } catch { throw Failure.malformed("\(error)") }
                 }
                 return (parsed.status, message)

@@ -17,6 +17,11 @@ public struct Type4CapabilityContainer: Hashable, Sendable {
     /// 2 for the `04` TLV (2-byte NLEN), 4 for the `06` TLV of mapping 3.0.
     public var nlenSize: Int
 
+    /// The longest message READ BINARY and UPDATE BINARY can reach: their offset in P1-P2 is
+    /// 15 bits, up to byte 32767 (ISO/IEC 7816-4 §11.3.3: with P1's top bit set they name a
+    /// short file identifier instead), and the message starts after NLEN.
+    public var addressableNLEN: Int { 0x8000 - nlenSize }
+
     public init(parsing b: [UInt8]) throws(NDEFError) {
         guard b.count >= 15 else { throw .truncated(offset: b.count, what: "capability container (15 bytes at least)") }
         let cclen = Int(b[0]) << 8 | Int(b[1])

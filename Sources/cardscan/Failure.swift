@@ -47,7 +47,11 @@ enum ExitStatus: Int32 {
         case is ReaderSelectionError: self = .usage
         case let e as NFCError: self = e.code == .noDevice ? .unavailable : .cardFailed
         case let e as NDEFTags.Failure: if case .notNDEF = e { self = .notRecognised } else { self = .invalidInput }
-        case let e as NDEFTags.WriteFailure: if case .verification = e { self = .cardFailed } else { self = .invalidInput }
+        case let e as NDEFTags.WriteFailure:
+            switch e {
+            case .verification, .refused: self = .cardFailed
+            case .readOnly, .tooLarge, .unsupported: self = .invalidInput
+            }
         case let e as FileError:
             if case .unwritable = e.reason { self = .outputFailed } else { self = e.isMissing ? .noSuchInput : .invalidInput }
         case is ProfileLoadError, is TranscriptError, is ReplayChannel.Mismatch, is TranscriptReplay.Failure, is DecodingError,

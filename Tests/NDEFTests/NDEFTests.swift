@@ -191,6 +191,74 @@ import Testing
     }
 }
 
+/// A Type 2 tag's memory answering READ (`30 pp`: 16 bytes from page pp, wrapping at the end
+/// as NTAG does) and WRITE (`A2 pp d0…d3`: ACK `0A`), counting the READs.
+final class Type2TagMemory: CardChannel {
+    var memory: [UInt8]
+    var reads = 0
+    init(pages: Int, capabilityContainer: [UInt8], data: [UInt8]) {
+        memory = [0x04, 0xA1, 0xB2, 0x8F, 0xC3, 0xD4, 0xE5, 0xF6, 0x00, 0x48, 0x00, 0x00] + capabilityContainer + data
+        memory += [UInt8](repeating: 0, count: pages * 4 - memory.count)
+    }
+    func transmit(_ command: [UInt8]) throws -> [UInt8] {
+        let page = Int(command[1])
+        switch command[0] {
+        case 0x30:
+            reads += 1
+            return (0..<16).map { memory[(page * 4 + $0) % memory.count] }
+        case 0xA2:
+            memory.replaceSubrange(page * 4..<(page * 4 + 4), with: command[2..<6])
+            return [0x0A]
+        default: return [0x00]
+        }
+    }
+}
+
+/// `ndef write` writes Type 2 pages up to 255, and `ndef read` reads as far: it stopped at page
+/// 64, so a message over about 240 bytes on an NTAG215/216 was written and then failed its
+/// read-back ("no NDEF TLV in the first 64 pages").
+@Suite struct Type2LargeTagTests {
+    /// An NTAG216 (231 pages; CC `E1 10 6D 00`: an 872-byte data area) holding no message.
+    static func ntag216() -> Type2TagMemory {
+        Type2TagMemory(pages: 231, capabilityContainer: [0xE1, 0x10, 0x6D, 0x00], data: [0x03, 0x00, 0xFE])
+    }
+
+    /// A tag as it leaves the factory: an NDEF TLV of length 0. No message, and room for one;
+    /// it was "malformed: no NDEF records", so `ndef write` refused a blank tag.
+    @Test func anInitialisedTagHasNoMessageAndIsWritable() throws {
+        let tag = Self.ntag216()
+        let (status, message) = try NDEFTags.readType2(CardExchange(channel: tag))
+        #expect(message == nil)
+        #expect(status == NDEFStatus(access: .readWrite, capacity: 867))
+        #expect(tag.reads == 2, "pages 0–7: the TLV is whole")
+    }
+
+    @Test func aMessagePastPage64IsWrittenAndReadBack() throws {
+        let tag = Self.ntag216()
+        let message = NDEFMessage(records: [NDEFPayload.text(String(repeating: "b", count: 600), language: "en").record])
+        try NDEFTags.writeType2(CardExchange(channel: tag), message: message)
+        // The record: C1 01, payload length 00 00 02 5B (603: status byte, "en", 600 letters),
+        // 'T'; 610 bytes in a TLV 03 FF 02 62, its terminator at byte 16 + 4 + 610 = 630: page 157.
+        #expect(Array(tag.memory[16..<27]) == [0x03, 0xFF, 0x02, 0x62, 0xC1, 0x01, 0x00, 0x00, 0x02, 0x5B, 0x54])
+        #expect(tag.memory[630] == 0xFE)
+        tag.reads = 0
+        let (status, read) = try NDEFTags.readType2(CardExchange(channel: tag))
+        #expect(read == message)
+        #expect(status == NDEFStatus(access: .readWrite, capacity: 867))
+        #expect(tag.reads == 40, "pages 0–159: as far as the TLV's end, no further")
+    }
+
+    /// A tag whose CC claims 2,040 bytes and whose memory holds no TLV end: 64 READs, pages
+    /// 0–255, then an error; never a page number past 255.
+    @Test func aTagWithNoTLVEndIsReadToPage255AndNoFurther() throws {
+        let tag = Type2TagMemory(pages: 256, capabilityContainer: [0xE1, 0x10, 0xFF, 0x00], data: [0x03, 0xFF, 0x10, 0x00])
+        #expect(throws: NDEFTags.Failure.malformed("no NDEF TLV in the first 256 pages")) {
+            try NDEFTags.readType2(CardExchange(channel: tag))
+        }
+        #expect(tag.reads == 64)
+    }
+}
+
 /// Found by the fuzzer (target ndef-tags): a Type 4 tag announcing an NLEN past what READ
 /// BINARY can address (offsets 0…32767) trapped building the command; it is a malformed tag.
 @Suite struct Type4HostileTagTests {
@@ -216,5 +284,23 @@ import Testing
         ) {
             try NDEFTags.readType4(exchange)
         }
+    }
+
+    /// The boundary: a message ending at byte 32767 is read (its first READ BINARY goes out, and
+    /// meets the transcript's end); one byte more is malformed, before any READ of it.
+    @Test func anNLENEndingAtOffset32767IsTheLast() throws {
+        let cc = "00 0F 20 00 FF 00 FF 04 06 E1 04 FF FE 00 00"
+        #expect(try Type4CapabilityContainer(parsing: Hex.parse(cc)).addressableNLEN == 32766)
+        let past = CardExchange(channel: ReplayChannel(try Transcript(parsing: Self.reading(cc: cc, nlen: "7F FF"))))
+        #expect(
+            throws: NDEFTags.Failure.malformed("NLEN 32767 is past what the NDEF file can hold (65532 bytes, readable up to offset 32767)")
+        ) {
+            try NDEFTags.readType4(past)
+        }
+        #expect(past.roundTrips == 6)
+        let last = CardExchange(channel: ReplayChannel(try Transcript(parsing: Self.reading(cc: cc, nlen: "7F FE"))))
+        let error = #expect(throws: (any Error).self) { try NDEFTags.readType4(last) }
+        #expect(!(error is NDEFTags.Failure), "\(String(describing: error))")
+        #expect(last.roundTrips == 7, "the six of the procedure, and the first READ BINARY of the message")
     }
 }
