@@ -110,7 +110,7 @@ public final class PN532Emulator {
                     transcript: try Transcript(parsing: String(decoding: data, as: UTF8.self), file: file), file: file,
                     removeAfter: removeAfter, silentAfter: silentAfter, verbose: verbose)
             }
-        } catch { throw .invalid("\(error)") }
+        } catch { throw .wrapping(error) }
     }
 
     /// What goes back on the serial line for one host frame (`PN532Frame.extract`): an ACK and

@@ -37,6 +37,13 @@ public enum CardFileError: UserFacingError, Equatable, Sendable {
         case .noATR: "add the card's ATR as an `# atr:` header, or give it in VirtualCardOptions.atr"
         }
     }
+
+    /// `error`, met while reading a card file, as this type: a `CardFileError` as it is, any
+    /// other error by its message alone (its own hint would repeat this type's).
+    static func wrapping(_ error: any Error) -> CardFileError {
+        if let e = error as? CardFileError { return e }
+        return .invalid((error as? UserFacingError)?.message ?? "\(error)")
+    }
 }
 
 extension VirtualCard {
@@ -44,9 +51,7 @@ extension VirtualCard {
     /// FeliCa card image or transcript behind an ACS-style contactless reader, a Type 2 tag
     /// behind a storage-card reader, or an ISO 7816 transcript served by lenient replay.
     public static func load(_ data: Data, file: String, options o: VirtualCardOptions) throws(CardFileError) -> VirtualCard {
-        do { return try make(data, file: file, options: o) } catch let e as CardFileError { throw e } catch {
-            throw .invalid((error as? UserFacingError)?.message ?? "\(error)")
-        }
+        do { return try make(data, file: file, options: o) } catch { throw .wrapping(error) }
     }
 
     private static func make(_ data: Data, file: String, options o: VirtualCardOptions) throws -> VirtualCard {

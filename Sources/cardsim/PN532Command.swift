@@ -28,6 +28,9 @@ struct PN532: ParsableCommand {
 
     func validate() throws {
         if pty.contains(":") { throw ValidationError("the pty path must not contain ':' (libnfc splits connection strings on it)") }
+        for (name, value) in [("--remove-after", removeAfter), ("--silent-after", silentAfter)] {
+            if let value, value < 0 { throw ValidationError("\(name) is 0 or more (not \(value))") }
+        }
     }
 
     func run() throws {

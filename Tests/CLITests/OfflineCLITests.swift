@@ -57,7 +57,7 @@ import Testing
     @Test func secondsThatAreNotSecondsAreAUsageError() throws {
         for (option, value) in [
             ("--apdu-timeout", "nan"), ("--apdu-timeout", "1e300"), ("--timeout", "inf"), ("--timeout", "-1"), ("--timeout", "604801"),
-            ("--apdu-timeout", "0"),
+            ("--apdu-timeout", "0"), ("--apdu-timeout", "-1"),
         ] {
             // (apdu and ndef have no --apdu-timeout, watch no --timeout.)
             for command in [[], ["watch"], ["apdu"], ["dump"], ["ndef", "read"]]
@@ -96,6 +96,12 @@ import Testing
         ] {
             let r = try Lab.shell([Lab.binDir + "/cardsim", "vpcd", shanghai] + args)
             #expect(r.status == 64 && r.stderr.contains(reason), "\(args): \(r.stderr)")
+        }
+        // The emulated PN532's counts are checked as vpcd's are.
+        for name in ["--remove-after", "--silent-after"] {
+            let pty = NSTemporaryDirectory() + "never-made-\(UUID().uuidString)"
+            let r = try Lab.shell([Lab.binDir + "/cardsim", "pn532", "--pty", pty, shanghai, "\(name)=-1"], timeout: 10)
+            #expect(r.status == 64 && r.stderr.contains("\(name) is 0 or more (not -1)"), "\(name): \(r.stderr)")
         }
         // Its messages on a full disk are lost, not a trap.
         let full = try Lab.shell(
@@ -441,6 +447,10 @@ import Testing
             let r = try Lab.shell([Lab.binDir + "/cardsim"] + sub + [file], timeout: 10)
             #expect(r.status == 65, "\(sub[0]): \(r.stderr)")
             #expect(r.stderr.contains(file) && r.stderr.contains(c.words), "\(sub[0]): \(r.stderr)")
+            // One hint: pn532 printed the image's own hint and then cardsim's.
+            let hints = r.stderr.split(separator: "\n").filter { $0.hasPrefix("hint: ") }
+            #expect(
+                hints == ["hint: serve a cardscan transcript or card image (docs/transcripts.md, docs/lab.md)"], "\(sub[0]): \(r.stderr)")
         }
     }
 
