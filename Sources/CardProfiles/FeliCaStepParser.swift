@@ -29,6 +29,14 @@ enum FeliCaStepParser {
             let count = g("count").flatMap { r.int($0, "\(apath).count", range: 1...255) } ?? 1
             let per = g("per-command").flatMap { r.int($0, "\(apath).per-command", range: 1...15) } ?? 15
             let records = g("records").flatMap { r.bool($0, "\(apath).records") } ?? false
+            // Block numbers are 16 bits (FeliCa Card User's Manual §7.4.6): the read would fail
+            // on every card, so the file is wrong, not the card.
+            if first + count - 1 > 0xFFFF {
+                r.issue(
+                    g("count") ?? node, "\(apath).count",
+                    "\(count) blocks from block \(first) go past block 65535 (block numbers are 16 bits)")
+                return nil
+            }
             guard let service else { return nil }
             return .readBlocks(service: UInt16(service), first: UInt16(first), count: count, perCommand: per, records: records)
         default:

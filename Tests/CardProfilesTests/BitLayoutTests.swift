@@ -107,8 +107,9 @@ import Testing
         #expect(report.trips[0].map(\.0) == ["time", "code", "provider", "station", "contract"])
     }
 
-    /// Found by an audit: a `time-field` 64 bits wide holding all ones trapped multiplying its
-    /// minutes into seconds (minutes and packed times). It is no time of day: a warning.
+    /// Found by an audit: a `time-field` 64 bits wide holding 0x7FFF…FFC0 trapped multiplying
+    /// into seconds: as minutes, and as a packed time (its minute, the low 6 bits, is 0, under
+    /// 60, so the huge hour was multiplied). It is no time of day: a warning.
     @Test(arguments: ["", ", time-type: packed-time"])
     func aTimeFieldTooLargeForSecondsIsAWarningNotATrap(_ timeType: String) throws {
         let p = try load(
@@ -128,7 +129,8 @@ import Testing
                   fields:
                     time: { field: date, type: days, epoch: 1997-01-01, time-field: time\(timeType), zone: "+01:00" }
                 """))
-        let r = try run(p, [("00 B2 01 44 0A", "26 C5 FF FF FF FF FF FF FF FF 90 00")])
+        // The date's 14 bits, then the time: 01, 56 ones, 000000 (the last byte's top 6 bits).
+        let r = try run(p, [("00 B2 01 44 0A", "26 C5 FF FF FF FF FF FF FF 03 90 00")])
         let report = try #require(r.report)
         #expect(report.warnings.map(\.field) == ["trips[0].time"], "\(report.warnings)")
     }

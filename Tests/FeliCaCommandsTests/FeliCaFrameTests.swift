@@ -159,9 +159,8 @@ import Testing
         #expect(throws: FeliCaError.badLength(field: "IDm", expected: 8, actual: 7)) { try IDm([1, 2, 3, 4, 5, 6, 7]) }
     }
 
-    /// A full Suica read (balance block + 20 history blocks) in at most 3 commands.
-    /// Found by an audit: `read-blocks: { first: 0xFFFF, count: 2 }` in a profile, or a Type 3
-    /// tag whose Ln claims more blocks than 16 bits number, trapped converting block 65536.
+    /// Found by an audit: `read-blocks: { first: 0xFFFF, count: 2 }` in a profile trapped
+    /// converting block 65536 (the loader now refuses it too, at the step's line).
     @Test func aReadPlanPastBlock65535IsRefused() throws {
         #expect(throws: FeliCaError.invalidArgument("2 blocks from block 65535 go past block 65535")) {
             try FeliCaCommand.readPlan(first: 0xFFFF, count: 2, perCommand: 15)
@@ -171,6 +170,7 @@ import Testing
         #expect(last.count == 1 && last[0].count == 1 && last[0][0].blockNumber == 0xFFFF)
     }
 
+    /// A full Suica read (balance block + 20 history blocks) in at most 3 commands.
     @Test func readPlanSplitsToTheCardsLimit() throws {
         let plan = try FeliCaCommand.readPlan(count: 20, perCommand: 10)
         #expect(plan.map(\.count) == [10, 10])
