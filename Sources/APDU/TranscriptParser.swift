@@ -35,13 +35,8 @@ extension Transcript {
     /// that went on with it would read a different card than the one recorded.
     static func check(_ header: Header) -> (reason: String, offset: Int)? {
         func hex(_ text: Substring, at offset: Int) -> (reason: String, offset: Int)? {
-            do { _ = try Hex.parse(text) } catch {
-                let at: Int
-                switch error {
-                case .invalidCharacter(_, let p), .splitByte(let p): at = p
-                case .oddDigitCount: at = 0
-                }
-                return ("'# \(header.key):' is hex: \(error.message)", offset + at)
+            do throws(TerminalHeader.Problem) { _ = try TerminalHeader.hex(text, header: header.key, at: offset) } catch {
+                return (error.reason, error.offset)
             }
             return nil
         }
@@ -64,19 +59,8 @@ extension Transcript {
             }
             return nil
         case .terminal?:
-            // The EMV terminal's values a recording used: `9A=261124 9F37=1A2B3C4D`.
-            var offset = 0
-            for part in header.value.split(separator: " ", omittingEmptySubsequences: false) {
-                defer { offset += part.utf8.count + 1 }
-                if part.isEmpty { continue }
-                guard let equals = part.firstIndex(of: "=") else {
-                    return ("'# terminal:' is TAG=HEX pairs separated by spaces, e.g. 9A=261124 9F37=1A2B3C4D, not '\(part)'", offset)
-                }
-                let tag = part[..<equals]
-                guard (try? TLVTag(hex: String(tag))) != nil else {
-                    return ("'# terminal:' names its values by BER-TLV tag (9A, 9F37), not '\(tag)'", offset)
-                }
-                if let wrong = hex(part[part.index(after: equals)...], at: offset + tag.utf8.count + 1) { return wrong }
+            do throws(TerminalHeader.Problem) { _ = try TerminalHeader.values(header.value[...]) } catch {
+                return (error.reason, error.offset)
             }
             return nil
         default: return nil

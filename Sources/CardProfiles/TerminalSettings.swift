@@ -61,15 +61,9 @@ public struct TerminalSettings: Sendable {
         used.isEmpty ? nil : used.map { "\($0.tag)=\($0.value.compactHex)" }.joined(separator: " ")
     }
 
-    /// Reads a `terminal` header back into ``fixed``; nil when it is not `TAG=HEX …`.
+    /// Reads a `terminal` header back into ``fixed``; nil when it is not `TAG=HEX …`
+    /// (``TerminalHeader/values(_:)`` says what is wrong).
     public static func fixedValues(header: String) -> [TLVTag: [UInt8]]? {
-        var out: [TLVTag: [UInt8]] = [:]
-        for part in header.split(separator: " ") {
-            // `9F37=` is a value of no bytes (what ``header`` writes for one).
-            let kv = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard kv.count == 2, let tag = try? TLVTag(hex: String(kv[0])), let v = try? Hex.parse(kv[1]) else { return nil }
-            out[tag] = v
-        }
-        return out
+        try? TerminalHeader.values(header[...])
     }
 }

@@ -97,15 +97,12 @@ public enum TranscriptReplay {
         reader.showsPersonalData = showsPersonalData
         reader.showsFullNumbers = showsFullNumbers
         if let text = transcript[header: .terminal] {
-            guard let fixed = TerminalSettings.fixedValues(header: text) else {
+            do throws(TerminalHeader.Problem) { reader.terminal.fixed = try TerminalHeader.values(text[...]) } catch {
                 // The parser refuses a wrong `terminal` header at its line; this is for a
                 // transcript built in code, whose headers follow the magic line as written.
                 let line = (transcript.headers.firstIndex { $0.key == Transcript.HeaderKey.terminal.rawValue } ?? 0) + 2
-                throw TranscriptError(
-                    file: file, line: line, column: 1,
-                    reason: "'# terminal:' is TAG=HEX pairs separated by spaces, e.g. 9A=261124 9F37=1A2B3C4D, not '\(text)'")
+                throw TranscriptError(file: file, line: line, column: 1, reason: error.reason)
             }
-            reader.terminal.fixed = fixed
         }
         if let explicit {
             reader.profile = try registry.resolve(explicit)
