@@ -48,7 +48,7 @@ import Testing
         try yaml.write(toFile: path, atomically: true, encoding: .utf8)
         let r = try Lab.cardscan(["profiles", "validate", path], timeout: 20)
         #expect(r.status == 65)
-        // Each problem at its own line and column, one level deep (10 a level, never 10^8).
+        // Each problem at its own line and column, one level deep (100 lines, never 10^9).
         #expect(r.stderr.contains("\(path):5:7: layouts.l1[0]: expected a mapping"), "\(r.stderr.prefix(300))")
         #expect(r.stderr.split(separator: "\n").count <= 120, "\(r.stderr.prefix(300))")
     }
