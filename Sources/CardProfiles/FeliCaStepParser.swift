@@ -35,7 +35,6 @@ enum FeliCaStepParser {
                 r.issue(
                     g("count") ?? node, "\(apath).count",
                     "\(count) blocks from block \(first) go past block 65535 (block numbers are 16 bits)")
-                return nil
             }
             guard let service else { return nil }
             return .readBlocks(service: UInt16(service), first: UInt16(first), count: count, perCommand: per, records: records)
