@@ -11,6 +11,8 @@ public enum FeliCaError: UserFacingError, Equatable, Sendable {
     /// Status flags other than 00 00 (JIS X 6319-4 §7.4.7.3).
     case status(StatusFlags)
     case trailingBytes(Int)
+    /// A Read Without Encryption answered with another number of blocks than it asked for.
+    case wrongBlockCount(asked: Int, got: Int)
 
     public var message: String {
         switch self {
@@ -22,6 +24,7 @@ public enum FeliCaError: UserFacingError, Equatable, Sendable {
         case .wrongIDm: return "the response carries another card's IDm"
         case .status(let f): return f.description
         case .trailingBytes(let n): return "\(n) unexpected byte(s) after the response"
+        case .wrongBlockCount(let asked, let got): return "asked for \(asked) block(s), got \(got)"
         }
     }
 
@@ -62,10 +65,10 @@ public struct StatusFlags: Hashable, Sendable, CustomStringConvertible {
         0xC2: "issuance error",
     ]
 
-    public var meaning: String { Self.meanings[flag2] ?? "unknown status \(String(flag2, radix: 16, uppercase: true))" }
+    public var meaning: String { Self.meanings[flag2] ?? "unknown status \([flag2].hexString)" }
 
     public var description: String {
-        let hex = String(flag1, radix: 16, uppercase: true) + " " + String(flag2, radix: 16, uppercase: true)
+        let hex = [flag1, flag2].hexString
         if let i = failingElement { return "status \(hex): \(meaning) (block list element \(i))" }
         return "status \(hex): \(meaning)"
     }

@@ -27,7 +27,7 @@ public enum FeliCaResponse {
         let flags = try statusFlags(&body, frame)
         guard flags.isSuccess else { throw .status(flags) }
         guard let n = body.popFirst() else { throw .truncated(command: FeliCaCommand.readWithoutEncryption, length: frame.count) }
-        if let expectedBlocks, Int(n) != expectedBlocks { throw .invalidArgument("asked for \(expectedBlocks) block(s), got \(n)") }
+        if let expectedBlocks, Int(n) != expectedBlocks { throw .wrongBlockCount(asked: expectedBlocks, got: Int(n)) }
         guard body.count >= Int(n) * 16 else { throw .truncated(command: FeliCaCommand.readWithoutEncryption, length: frame.count) }
         guard body.count == Int(n) * 16 else { throw .trailingBytes(body.count - Int(n) * 16) }
         return stride(from: body.startIndex, to: body.endIndex, by: 16).map { Array(body[$0..<($0 + 16)]) }
@@ -95,7 +95,7 @@ public enum FeliCaResponse {
     ]
 
     /// A one-line account of a response frame for traces: `Read Without Encryption, 10 blocks`,
-    /// `Read Without Encryption, status 1 A8: illegal block number (block list element 1)`.
+    /// `Read Without Encryption, status 01 A8: illegal block number (block list element 1)`.
     /// Never throws: a frame it cannot read is described as such.
     public static func summary(_ frame: [UInt8]) -> String {
         guard frame.count >= 2, Int(frame[0]) == frame.count else { return "not a FeliCa frame (length byte)" }

@@ -23,11 +23,11 @@ extension NDEFTags {
         }
         public var hint: String? {
             switch self {
-            case .readOnly: return "a tag locked read-only stays so: write to another tag"
+            case .readOnly:
+                return "the tag does not allow writing (locked, or an access condition cardscan does not meet): write to another tag"
             case .tooLarge, .unsupported: return "shorten the text or URI"
             case .verification: return "hold the tag still and write again"
-            case .refused:
-                return "the tag may be locked or want a key, which cardscan does not send; a write that goes through puts a message back"
+            case .refused: return "the tag may be locked or want a key, which cardscan does not send"
             }
         }
     }
@@ -100,12 +100,15 @@ extension NDEFTags {
         guard try exchange.send(.select(fileID: cc.ndefFileID, returning: .none)).statusWord.isSuccess else {
             throw Failure.notNDEF("no NDEF file")
         }
+        // Once NLEN is 0 the old message is gone: a refusal after that says so.
+        var cleared = false
         func update(_ offset: Int, _ data: [UInt8]) throws {
             let r = try exchange.send(CommandAPDU(cla: 0x00, ins: 0xD6, p1: UInt8(offset >> 8), p2: UInt8(offset & 0xFF), data: data))
             guard r.statusWord.isSuccess else {
-                throw WriteFailure.refused(
-                    "UPDATE BINARY at \(offset) answered \(r.statusWord)" + (offset > 0 ? ": the tag's NLEN is 0 now (no message)" : ""))
+                let state = cleared ? "the tag's NLEN is 0 now: it holds no message" : "nothing was written"
+                throw WriteFailure.refused("UPDATE BINARY at \(offset) answered \(r.statusWord): \(state)")
             }
+            cleared = true
         }
         let bytes = message.encoded
         guard bytes.count <= cc.addressableNLEN else {

@@ -91,19 +91,32 @@ public enum NDEFTags {
     }
 
     /// Type 2 (T2T §6): READ (`30 pp`, 16 bytes = 4 pages) from page 0 until the NDEF TLV is
-    /// whole or the data area the capability container claims is read. READ names its page in
-    /// one byte, so at most pages 0–255 (64 READs; beyond needs SECTOR SELECT, which cardscan
-    /// does not send): an NTAG216's 872-byte data area ends at page 225.
+    /// whole, never past the data area the capability container claims (page 3: `E1`, then its
+    /// size in 8-byte units from page 4). READ names its page in one byte, so at most pages
+    /// 0–255 (64 READs; beyond needs SECTOR SELECT, which cardscan does not send): an NTAG216's
+    /// 872-byte data area is pages 4–221.
     public static func readType2(_ exchange: CardExchange, maxPages: Int = 256) throws -> (NDEFStatus, NDEFMessage?) {
-        let maxPages = min(maxPages, 256)
         var memory: [UInt8] = []
         var page = 0
-        while page < maxPages {
+        var end = min(maxPages, 256)
+        while page < end {
             let answer = try exchange.transmit([0x30, UInt8(page)])
             guard answer.count >= 16 else { throw Failure.malformed("READ of page \(page) returned \(answer.count) bytes") }
             memory += answer.prefix(16)
             page += 4
-            if let parsed = try? Type2Memory(parsing: memory), parsed.ndef != nil || memory.count >= 16 + (Int(memory[14]) * 8) {
+            if page == 4 {
+                // A tag with no NDEF capability container is not read further: its size is unknown,
+                // and reading past its end is an error from the reader, not from the tag's data.
+                guard memory[12] == 0xE1 else { throw Failure.notNDEF("no NDEF capability container (E1) at page 3") }
+                end = min(end, 4 + Int(memory[14]) * 2)
+            }
+            let parsed: Type2Memory
+            do { parsed = try Type2Memory(parsing: memory) } catch {
+                // A TLV that runs on is read on, to the end of the data area: there it is malformed.
+                if page >= end { throw Failure.malformed("\(error)") }
+                continue
+            }
+            if parsed.ndef != nil || page >= end {
                 // An NDEF TLV of length 0 (`03 00`) is an initialised tag with no message yet
                 // (T2T: the INITIALIZED state), as NLEN 0 and Ln 0 are for Types 4 and 3.
                 let message = try parsed.ndef.flatMap { bytes -> NDEFMessage? in
@@ -113,6 +126,6 @@ public enum NDEFTags {
                 return (parsed.status, message)
             }
         }
-        throw Failure.malformed("no NDEF TLV in the first \(maxPages) pages")
+        throw Failure.malformed("no NDEF TLV in the first \(end) pages")
     }
 }

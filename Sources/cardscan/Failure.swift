@@ -60,6 +60,9 @@ enum ExitStatus: Int32 {
         case is ProfileRegistry.LookupError: self = .noSuchInput
         case is Hex.ParseError, is CommandAPDU.EncodingError, is ATR.ParseError: self = .invalidInput
         case is PseudoAPDUError: self = .cardFailed  // the reader would not carry the card's commands
+        // A FeliCa frame or an ISO 7816 exchange the card got wrong (outside a profile's read,
+        // which wraps them in ReadError): `ndef read`/`write`, `felica`. They were exit 70.
+        case is FeliCaError, is CardExchange.Error: self = .cardFailed
         case let e as CardTransportError: self = e.failure == .removed || e.failure == .timeout ? .cardFailed : .unavailable
         case is NotFeliCa: self = .notRecognised
         default: self = .software

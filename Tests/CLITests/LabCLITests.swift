@@ -898,6 +898,27 @@ import Testing
         }
     }
 
+    /// A Type 3 tag refusing the read of its data blocks (status flags 01 A8): a card failure,
+    /// exit 74 with the card's reason. It was exit 70, "a bug in cardscan" (the FeliCa error
+    /// had no exit status of its own outside a profile's read).
+    @Test func aType3TagRefusingItsDataBlocksIsACardFailure() throws {
+        let lines = try String(contentsOfFile: Lab.root + "/Tests/LabCards/type3-ndef.apdu", encoding: .utf8).split(separator: "\n")
+        let refused =
+            lines.prefix { !$0.hasPrefix("> 12 06") } + [
+                "> 12 06 02 FE 00 00 00 00 00 00 01 0B 00 02 80 01 80 02", "< 0C 07 02 FE 00 00 00 00 00 00 01 A8",
+            ]
+        let file = NSTemporaryDirectory() + "type3-refusing-\(UUID().uuidString).apdu"
+        try refused.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try Lab.exclusive {
+            let sim = try Lab.Card(file)
+            defer { sim.stop() }
+            let r = try Lab.cardscan(["ndef", "read", "--timeout", "5"])
+            #expect(r.status == 74, "\(r.stderr)")
+            #expect(r.stderr.contains("01 A8") && r.stderr.contains("hint: the card refused"), "\(r.stderr)")
+        }
+    }
+
     @Test func aFeliCaTransitCardHasNoNDEF() throws {
         try Lab.exclusive {
             let sim = try Lab.Card(Lab.root + "/Tests/LabCards/pasmo-image.json")

@@ -45,7 +45,7 @@ import Testing
         #expect(try FeliCaResponse.readWithoutEncryption(ok, idm: idm) == [block])
         let error = try Hex.parse("0C 07") + idm.bytes + [0x01, 0xA8]
         #expect(throws: FeliCaError.status(StatusFlags(0x01, 0xA8))) { try FeliCaResponse.readWithoutEncryption(error, idm: idm) }
-        #expect(StatusFlags(0x01, 0xA8).description == "status 1 A8: illegal block number (block list element 1)")
+        #expect(StatusFlags(0x01, 0xA8).description == "status 01 A8: illegal block number (block list element 1)")
         #expect(StatusFlags(0xFF, 0xA5).description == "status FF A5: access not allowed")
         let other = try IDm(Hex.parse("01 01 01 01 01 01 01 01"))
         #expect(throws: FeliCaError.wrongIDm(expected: other.bytes, actual: idm.bytes)) {
@@ -140,7 +140,7 @@ import Testing
                 == "Read Without Encryption, 1 block(s)")
         #expect(
             FeliCaResponse.summary([0x0C, 0x07] + idm.bytes + [0x01, 0xA8])
-                == "Read Without Encryption, status 1 A8: illegal block number (block list element 1)")
+                == "Read Without Encryption, status 01 A8: illegal block number (block list element 1)")
         #expect(FeliCaResponse.summary([0x0C, 0x0B] + idm.bytes + [0xFF, 0xFF]) == "Search Service Code")
         #expect(FeliCaResponse.summary([0x0B, 0x7F] + idm.bytes + [0x00]) == "response code 7F")
         #expect(FeliCaResponse.summary([0x6D, 0x00]) == "not a FeliCa frame (length byte)")

@@ -145,7 +145,7 @@ import Testing
         ].joined(separator: "\n")
         let exchange = CardExchange(channel: ReplayChannel(try Transcript(parsing: text)))
         let message = NDEFMessage(records: [NDEFPayload.text("hi", language: "en").record])
-        #expect(throws: FeliCaError.invalidArgument("asked for 1 block(s), got 0")) {
+        #expect(throws: FeliCaError.wrongBlockCount(asked: 1, got: 0)) {
             try NDEFTags.writeType3(exchange, idm: idm, message: message)
         }
         #expect(exchange.roundTrips == 2)
@@ -191,8 +191,46 @@ import Testing
     }
 }
 
-/// A Type 2 tag's memory answering READ (`30 pp`: 16 bytes from page pp, wrapping at the end
-/// as NTAG does) and WRITE (`A2 pp d0…d3`: ACK `0A`), counting the READs.
+/// A Type 4 tag that refuses UPDATE BINARY: before anything is written (the first write,
+/// NLEN = 0), or after the old message is gone. The error says which.
+@Suite struct Type4RefusedWriteTests {
+    static let cc = "00 0F 20 00 FF 00 FF 04 06 E1 04 FF FE 00 00"
+    /// The read procedure, the writer's CC read, then `writes`.
+    static func tag(_ writes: [String]) throws -> CardExchange {
+        let text = Type4HostileTagTests.reading(
+            cc: cc, nlen: "00 00",
+            then: ["> 00 A4 00 0C 02 E1 03", "< 90 00", "> 00 B0 00 00 0F", "< \(cc) 90 00", "> 00 A4 00 0C 02 E1 04", "< 90 00"] + writes)
+        return CardExchange(channel: ReplayChannel(try Transcript(parsing: text)))
+    }
+    static let message = NDEFMessage(records: [NDEFPayload.text("hi", language: "en").record])
+
+    @Test func aRefusalOfTheFirstWriteWroteNothing() throws {
+        let exchange = try Self.tag(["> 00 D6 00 00 02 00 00", "< 69 82"])
+        #expect(
+            throws: NDEFTags.WriteFailure.refused("UPDATE BINARY at 0 answered 69 82 (security status not satisfied): nothing was written")
+        ) {
+            try NDEFTags.writeType4(exchange, message: Self.message)
+        }
+    }
+
+    @Test func aRefusalAfterNLENWasClearedSaysTheMessageIsGone() throws {
+        // The message: D1 01 05 'T' 02 "en" "hi", 9 bytes at offset 2.
+        let exchange = try Self.tag([
+            "> 00 D6 00 00 02 00 00", "< 90 00",
+            "> 00 D6 00 02 09 D1 01 05 54 02 65 6E 68 69", "< 65 81",
+        ])
+        #expect(
+            throws: NDEFTags.WriteFailure.refused(
+                "UPDATE BINARY at 2 answered 65 81 (memory failure): the tag's NLEN is 0 now: it holds no message")
+        ) {
+            try NDEFTags.writeType4(exchange, message: Self.message)
+        }
+    }
+}
+
+/// A Type 2 tag's memory answering READ (`30 pp`: 16 bytes from page pp, rolling over at the
+/// end as NTAG does; a page past the end is a NAK, `00`) and WRITE (`A2 pp d0…d3`: ACK `0A`),
+/// counting the READs.
 final class Type2TagMemory: CardChannel {
     var memory: [UInt8]
     var reads = 0
@@ -205,6 +243,7 @@ final class Type2TagMemory: CardChannel {
         switch command[0] {
         case 0x30:
             reads += 1
+            guard page * 4 < memory.count else { return [0x00] }
             return (0..<16).map { memory[(page * 4 + $0) % memory.count] }
         case 0xA2:
             memory.replaceSubrange(page * 4..<(page * 4 + 4), with: command[2..<6])
@@ -248,14 +287,42 @@ final class Type2TagMemory: CardChannel {
         #expect(tag.reads == 40, "pages 0–159: as far as the TLV's end, no further")
     }
 
-    /// A tag whose CC claims 2,040 bytes and whose memory holds no TLV end: 64 READs, pages
-    /// 0–255, then an error; never a page number past 255.
+    /// A tag whose CC claims 2,040 bytes and whose TLV claims 4,096: 64 READs, pages 0–255,
+    /// then malformed; never a page number past 255.
     @Test func aTagWithNoTLVEndIsReadToPage255AndNoFurther() throws {
         let tag = Type2TagMemory(pages: 256, capabilityContainer: [0xE1, 0x10, 0xFF, 0x00], data: [0x03, 0xFF, 0x10, 0x00])
-        #expect(throws: NDEFTags.Failure.malformed("no NDEF TLV in the first 256 pages")) {
+        let error = try Self.failure { try NDEFTags.readType2(CardExchange(channel: tag)) }
+        #expect(
+            error.map { "\($0.message)" }
+                == "the tag's NDEF data is malformed: NDEF record at byte 20 declares 4096 byte(s) but only 1004 remain")
+        #expect(tag.reads == 64)
+    }
+
+    /// An NTAG215 (135 pages; CC `E1 10 3E 00`: 496 bytes, pages 4–127) whose TLV claims 600
+    /// bytes: read to page 127, its data area's end, and no further (it read on to page 136,
+    /// past the tag, and the NAK became the error).
+    @Test func aTLVLongerThanTheDataAreaStopsAtItsEnd() throws {
+        let tag = Type2TagMemory(pages: 135, capabilityContainer: [0xE1, 0x10, 0x3E, 0x00], data: [0x03, 0xFF, 0x02, 0x58])
+        let error = try Self.failure { try NDEFTags.readType2(CardExchange(channel: tag)) }
+        #expect(
+            error.map { "\($0.message)" }
+                == "the tag's NDEF data is malformed: NDEF record at byte 20 declares 600 byte(s) but only 492 remain")
+        #expect(tag.reads == 32)
+    }
+
+    /// A MIFARE Ultralight with no NDEF capability container: one READ, then "not NDEF".
+    @Test func aTagWithNoCapabilityContainerIsNotNDEF() throws {
+        let tag = Type2TagMemory(pages: 16, capabilityContainer: [0x00, 0x00, 0x00, 0x00], data: [])
+        #expect(throws: NDEFTags.Failure.notNDEF("no NDEF capability container (E1) at page 3")) {
             try NDEFTags.readType2(CardExchange(channel: tag))
         }
-        #expect(tag.reads == 64)
+        #expect(tag.reads == 1)
+    }
+
+    /// The read's failure, or nil when it read.
+    static func failure(_ read: () throws -> (NDEFStatus, NDEFMessage?)) throws -> NDEFTags.Failure? {
+        do { _ = try read() } catch let e as NDEFTags.Failure { return e }
+        return nil
     }
 }
 
@@ -299,8 +366,12 @@ final class Type2TagMemory: CardChannel {
         }
         #expect(past.roundTrips == 6)
         let last = CardExchange(channel: ReplayChannel(try Transcript(parsing: Self.reading(cc: cc, nlen: "7F FE"))))
-        let error = #expect(throws: (any Error).self) { try NDEFTags.readType4(last) }
-        #expect(!(error is NDEFTags.Failure), "\(String(describing: error))")
+        do {
+            _ = try NDEFTags.readType4(last)
+            Issue.record("read a message the transcript does not hold")
+        } catch {
+            #expect(!(error is NDEFTags.Failure), "\(error)")
+        }
         #expect(last.roundTrips == 7, "the six of the procedure, and the first READ BINARY of the message")
     }
 }
