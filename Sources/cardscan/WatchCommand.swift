@@ -78,14 +78,20 @@ struct Watch: ParsableCommand {
 
     /// Reads and prints one card; a failure is reported and watching goes on. A read whose
     /// very first command the reader could not carry (a card just laid down, a reader still
-    /// settling: `SCARD_E_NOT_TRANSACTED`) is tried once more on a new connection before it
-    /// counts as failed: nothing was read, so nothing is read twice.
+    /// settling: `SCARD_E_NOT_TRANSACTED`) is tried again on a new connection, up to
+    /// ``firstCommandRetries`` times after 100, 200, 300 and 400 ms (a second in all), before
+    /// it counts as failed: nothing was read, so nothing is read twice. A card already gone
+    /// ends the tries at its connection.
     private func readOne(_ settings: ScanSettings, _ table: CSVOutput?, _ connect: () throws -> CardConnection) {
         do {
             var outcome = try settings.read(try connect())
-            if outcome.report == nil, outcome.exchanges <= 1, case .transport? = outcome.error {
-                if settings.trace || settings.verbose { eprint("The reader could not carry the first command: reading again") }
-                if let again = try? settings.read(try connect()) { outcome = again }
+            var retries = 0
+            while retries < Self.firstCommandRetries, outcome.report == nil, outcome.exchanges <= 1, case .transport? = outcome.error {
+                retries += 1
+                if settings.trace || settings.verbose { eprint("The reader could not carry the first command: reading again (\(retries))") }
+                usleep(useconds_t(100_000 * retries))
+                guard let again = try? settings.read(try connect()) else { break }
+                outcome = again
             }
             try settings.print(outcome, json: false, jsonl: quiet, csv: table)
             if !quiet { out("") }
@@ -95,6 +101,12 @@ struct Watch: ParsableCommand {
             printError(error)
         }
     }
+
+    /// How often a read whose first command failed is tried again. One retry at once left 1
+    /// tap in 200 unread with a second client connecting to the reader as the card arrived:
+    /// the retry met the same `SCARD_E_NOT_TRANSACTED` 0.1 ms later, and the reader stayed so
+    /// for 300 ms or more (docs/reliability.md §A second client).
+    static let firstCommandRetries = 4
 
     /// Every card in a libnfc device's field, until interrupted: each is read once, and the
     /// next after it has left the field.
