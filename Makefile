@@ -5,7 +5,7 @@ APT_PACKAGES := libpcsclite-dev libnfc-dev libnfc-bin libusb-dev pcscd vsmartcar
 DEMO_TRANSCRIPT := Tests/Fixtures/shanghai-transit/full-read.apdu
 BIN = $(shell swift build --show-bin-path)
 
-.PHONY: setup apt-packages build demo test lab-stop install bench man man-check clean format lint fuzz fuzz-smoke soak
+.PHONY: setup apt-packages build demo test example-consumer lab-stop install bench man man-check clean format lint fuzz fuzz-smoke soak
 
 apt-packages:
 	@echo $(APT_PACKAGES)
@@ -39,6 +39,7 @@ test: setup build
 	/usr/bin/python3 scripts/desfire-lab-images.py --check
 	/usr/bin/python3 scripts/emv-lab-images.py --check
 	$(BIN)/cardscan test Tests/Fixtures
+	$(MAKE) --no-print-directory example-consumer
 	@# The README's first command, as a user runs it: it must read the virtual card. The lab is
 	@# stopped whatever happened.
 	@out=$$(mktemp); $(MAKE) --no-print-directory demo > $$out 2>&1; status=$$?; cat $$out; \
@@ -49,8 +50,16 @@ test: setup build
 	$(MAKE) --no-print-directory man-check
 	$(MAKE) --no-print-directory fuzz-smoke
 
+## example-consumer: a package outside this one (Examples/consumer) depends on cardscan, as
+## docs/library.md says, and reads a fixture by detection from another folder: the built-in
+## profiles come with the library wherever its program lives
+example-consumer:
+	swift build --package-path Examples/consumer
+	@out=$$(cd / && $(CURDIR)/Examples/consumer/.build/debug/read-transcript $(CURDIR)/Tests/Fixtures/clipper/detected.apdu); \
+	  echo "$$out" | head -3; echo "$$out" | grep -q '"profile": "clipper"' || { echo "example-consumer: the fixture was not read by detection"; exit 1; }
+
 ## format: rewrite the Swift sources in the house style (.swift-format; the toolchain's `swift format`)
-FORMAT_PATHS := Package.swift Sources Tests Examples Fuzz/Package.swift Fuzz/Sources
+FORMAT_PATHS := Package.swift Sources Tests Examples/read-card Examples/consumer/Package.swift Examples/consumer/Sources Fuzz/Package.swift Fuzz/Sources
 format:
 	swift format format --in-place --parallel --recursive $(FORMAT_PATHS)
 

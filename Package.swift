@@ -42,14 +42,17 @@ let package = Package(
             name: "CLibNFC", pkgConfig: "libnfc",
             providers: [.apt(["libnfc-dev", "libusb-dev"])]),
         .target(name: "NFCTransport", dependencies: ["APDU", "FeliCaCommands", "CLibNFC"]),
-        .target(name: "CardProfiles", dependencies: ["APDU", "FeliCaCommands", "DESFireCommands", "Yams"]),
+        // The built-in profiles, layouts, tables and command catalogue, as resources: SwiftPM copies
+        // them beside every program that links them (docs/library.md §Where the profiles come from).
+        .target(name: "BuiltInProfiles", resources: [.copy("profiles")]),
+        .target(name: "CardProfiles", dependencies: ["APDU", "FeliCaCommands", "DESFireCommands", "BuiltInProfiles", "Yams"]),
         // What other Swift programs use to read a card: detectors per transport, one entry point.
         .target(name: "CardReading", dependencies: ["APDU", "FeliCaCommands", "NDEF", "CardProfiles", "PCSCTransport", "NFCTransport"]),
         .executableTarget(
             name: "cardscan",
             dependencies: [
-                "APDU", "FeliCaCommands", "DESFireCommands", "CardProfiles", "PCSCTransport", "NFCTransport", "NDEF", "CardReading",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "APDU", "FeliCaCommands", "DESFireCommands", "BuiltInProfiles", "CardProfiles", "PCSCTransport", "NFCTransport", "NDEF",
+                "CardReading", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The lab's virtual cards and readers (vpcd's wire protocol, an emulated PN532); cardsim is its command line.
         .target(name: "CardSimulator", dependencies: ["APDU", "FeliCaCommands", "DESFireCommands"]),

@@ -1,4 +1,5 @@
 import APDU
+import BuiltInProfiles
 import Foundation
 
 /// Where profiles come from, in search order (the first profile with an id wins):
@@ -75,38 +76,24 @@ public final class ProfileRegistry: @unchecked Sendable {
         return base + "/cardscan/profiles"
     }
 
-    /// The built-in profiles: `CARDSCAN_BUILTIN_PROFILES`, else `../share/cardscan/profiles`
-    /// beside an installed binary, else the package's `profiles/` above a `swift run` binary.
+    /// The built-in profiles (``BuiltInProfiles/directory(environment:executable:)``):
+    /// `CARDSCAN_BUILTIN_PROFILES`, else `../share/cardscan/profiles` beside the running
+    /// program's real file (an installed cardscan), else the resources SwiftPM copied beside it.
     public static func builtInDirectory(environment: [String: String]? = nil) -> String? {
         // Asked for every table and layout file a profile names: the usual answer (this
-        // process's environment, executable and folder) is worked out once.
+        // process's environment and executable) is worked out once.
         guard let environment else { return processBuiltInDirectory }
-        if let d = environment["CARDSCAN_BUILTIN_PROFILES"] { return d }
-        return discoveredBuiltInDirectory()
+        return BuiltInProfiles.directory(environment: environment)
     }
 
-    private static let processBuiltInDirectory: String? = {
-        if let d = ProcessInfo.processInfo.environment["CARDSCAN_BUILTIN_PROFILES"] { return d }
-        return discoveredBuiltInDirectory()
-    }()
+    private static let processBuiltInDirectory: String? = BuiltInProfiles.directory()
 
-    /// `../share/cardscan/profiles` beside the executable, else `profiles/` above it, else in
-    /// the current folder.
-    private static func discoveredBuiltInDirectory() -> String? {
-        let fm = FileManager.default
-        let exe = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath()
-        var dir = exe.deletingLastPathComponent()
-        let installed = dir.deletingLastPathComponent().appendingPathComponent("share/cardscan/profiles")
-        if fm.fileExists(atPath: installed.appendingPathComponent("profile.schema.json").path) { return installed.path }
-        for _ in 0..<6 {
-            let candidate = dir.appendingPathComponent("profiles")
-            if fm.fileExists(atPath: candidate.appendingPathComponent("profile.schema.json").path) { return candidate.path }
-            dir = dir.deletingLastPathComponent()
-        }
-        // Tests and tools inside the package: the current directory.
-        let cwd = URL(fileURLWithPath: fm.currentDirectoryPath).appendingPathComponent("profiles")
-        if fm.fileExists(atPath: cwd.appendingPathComponent("profile.schema.json").path) { return cwd.path }
-        return nil
+    /// Every folder this registry looks in, and where the built-in profiles were looked for
+    /// when none was found (for a message that says where no profile was).
+    public var searchedPlaces: [String] {
+        var out = directories.map(\.path)
+        if !directories.contains(where: \.isBuiltIn) { out += BuiltInProfiles.places().map { $0 + " (built-in)" } }
+        return out
     }
 
     /// The usual search path (``searchPath(profileDirs:environment:)``): `--profile-dir`

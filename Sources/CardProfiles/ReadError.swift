@@ -7,6 +7,8 @@ public enum ReadError: UserFacingError {
     case notThisCard(profile: String, reason: String)
     /// No profile recognised the card.
     case unrecognised(tried: [String], atr: [UInt8]?)
+    /// There was no profile to try: none in any of the folders `searched`.
+    case noProfiles(searched: [String])
     /// A step the profile needs was refused by the card (the report so far is partial).
     case stepFailed(profile: String, step: String, line: Int, command: String?, reason: Absence)
     /// A step's answer does not check out (a FeliCa frame with the wrong length or IDm), or the
@@ -24,6 +26,8 @@ public enum ReadError: UserFacingError {
         case .notThisCard(let p, let reason): return "this card is not read by profile '\(p)': \(reason)"
         case .unrecognised(let tried, let atr):
             return "no profile recognises this card\(atr.map { " (ATR \($0.hexString))" } ?? "") — tried \(tried.joined(separator: ", "))"
+        case .noProfiles(let searched):
+            return "no profile to recognise the card with: none found in \(searched.joined(separator: ", "))"
         case .stepFailed(let p, let step, let line, let command, let reason):
             let what = command.map { "the card answered \($0) with \(reason)" } ?? reason.description
             return "profile '\(p)' step '\(step)' (line \(line)): \(what)"
@@ -38,6 +42,8 @@ public enum ReadError: UserFacingError {
         switch self {
         case .notThisCard: return "let detection choose among all the profiles, or pick another one"
         case .unrecognised: return "write a profile for it (docs/profile-format.md); sending raw read commands shows what the card holds"
+        case .noProfiles:
+            return "set CARDSCAN_BUILTIN_PROFILES to the folder of cardscan's built-in profiles, or give profile folders to ProfileRegistry"
         case .stepFailed(_, _, _, _, .status):
             return "the card may lock this file; mark the step `optional: true` if the profile can do without it"
         case .stepFailed:
@@ -64,7 +70,7 @@ public enum ReadError: UserFacingError {
     /// The card was not one the profile (or any profile) reads: nothing was read.
     public var isNotRecognised: Bool {
         switch self {
-        case .notThisCard, .unrecognised: return true
+        case .notThisCard, .unrecognised, .noProfiles: return true
         default: return false
         }
     }

@@ -104,7 +104,12 @@ public struct CardReader {
         if let profile {
             chosen = profile
         } else {
-            do { chosen = try engine.detect(among: registry.profiles) } catch {
+            let candidates = registry.profiles
+            if candidates.isEmpty {
+                outcome.result = ReadResult(report: nil, error: .noProfiles(searched: registry.searchedPlaces))
+                return
+            }
+            do { chosen = try engine.detect(among: candidates) } catch {
                 outcome.result = ReadResult(report: nil, error: error)
                 return
             }

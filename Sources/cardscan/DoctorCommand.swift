@@ -1,4 +1,5 @@
 import APDU
+import BuiltInProfiles
 import ArgumentParser
 import CardProfiles
 import Foundation
@@ -87,7 +88,9 @@ struct Doctor: ParsableCommand {
             }
         }
         if registry.directories.allSatisfy({ !$0.isBuiltIn }) {
-            check(false, "built-in profiles not found", fix: "set CARDSCAN_BUILTIN_PROFILES, or install with `make install`")
+            check(
+                false, "built-in profiles not found (looked in \(BuiltInProfiles.places().joined(separator: ", ")))",
+                fix: "set CARDSCAN_BUILTIN_PROFILES, or reinstall cardscan so share/cardscan/profiles sits beside bin/")
         }
         for bad in registry.invalid {
             check(

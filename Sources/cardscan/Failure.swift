@@ -72,6 +72,7 @@ enum ExitStatus: Int32 {
     init(for error: ReadError) {
         switch error {
         case .notThisCard, .unrecognised: self = .notRecognised
+        case .noProfiles: self = .noSuchInput
         case .transport(let e): self = ExitStatus(for: e as any Error)
         case .stepFailed, .badAnswer, .exchange: self = .cardFailed
         case .replay: self = .invalidInput
@@ -117,6 +118,9 @@ func commandLineHint(for error: any UserFacingError) -> String? {
         case .unrecognised:
             return
                 "write a profile for it (docs/profile-format.md) and pass it with --profile FILE; `cardscan apdu` sends raw commands to explore"
+        case .noProfiles:
+            return
+                "cardscan finds its built-in profiles in ../share/cardscan/profiles beside its own file, or where CARDSCAN_BUILTIN_PROFILES says; `cardscan doctor` checks"
         case .replay(let m): return commandLineHint(for: m)
         case .transport(let e): return commandLineHint(for: e)
         case .exchange(let e): return commandLineHint(for: e)

@@ -101,6 +101,29 @@ import Testing
 /// finds its profiles beside it (`../share/cardscan/profiles`) with no help from the
 /// environment, and the man pages and shell completions are where the shells look.
 @Suite struct InstallTests {
+    /// The build's own cardscan, run by name through PATH from another folder: the profiles
+    /// SwiftPM copied beside it (its resources) are found.
+    @Test func aBuiltCardscanRunByNameFindsItsResources() throws {
+        let r = try Lab.shell(
+            ["/bin/sh", "-c", "cd / && cardscan doctor; cardscan replay \(Lab.fixture("shanghai-transit/full-read.apdu"))"],
+            environment: ["PATH": Lab.binDir + ":/usr/bin:/bin"])
+        #expect(r.stdout.contains("ok   built-in profiles: \(Lab.binDir)/cardscan_BuiltInProfiles.resources/profiles"), "\(r.stdout)")
+        #expect(r.stdout.contains("Shanghai Public Transportation Card"), "\(r.stdout)\(r.stderr)")
+    }
+
+    /// No profile anywhere: the error says where cardscan looked, and exits 66.
+    @Test func noProfilesAnywhereSaysWhereItLooked() throws {
+        let empty = NSTemporaryDirectory() + "cardscan-empty-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        let r = try Lab.cardscan(
+            ["replay", Lab.fixture("clipper/detected.apdu")],
+            environment: ["CARDSCAN_BUILTIN_PROFILES": empty, "XDG_CONFIG_HOME": empty])
+        #expect(r.status == 66, "\(r.stderr)")
+        #expect(
+            r.stderr.contains("no profile to recognise the card with: none found in \(empty)/cardscan/profiles, \(empty)"), "\(r.stderr)")
+    }
+
     @Test func anInstalledCardscanReadsWithItsOwnProfiles() throws {
         let stage = NSTemporaryDirectory() + "cardscan-install-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: stage) }
@@ -125,6 +148,20 @@ import Testing
         #expect(doctor.stdout.contains("ok   built-in profiles: \(prefix)/share/cardscan/profiles (\(shipped.count))"), "\(doctor.stdout)")
         let detected = try Lab.shell([prefix + "/bin/cardscan", "replay", Lab.fixture("clipper/detected.apdu")])
         #expect(detected.status == 0 && detected.stdout.contains("(clipper)"), "\(detected.stdout)\(detected.stderr)")
+        // As a user runs it: by name, found through PATH, from another folder (argv[0] is then
+        // only "cardscan"), and through a symbolic link elsewhere on PATH.
+        let links = stage + "/links"
+        try FileManager.default.createDirectory(atPath: links, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: links + "/cardscan", withDestinationPath: prefix + "/bin/cardscan")
+        for bin in [prefix + "/bin", links] {
+            let byName = try Lab.shell(
+                ["/bin/sh", "-c", "cd / && cardscan profiles list && cardscan replay --json \(Lab.fixture("clipper/detected.apdu"))"],
+                environment: ["PATH": bin + ":/usr/bin:/bin"])
+            #expect(byName.status == 0, "\(bin): \(byName.stdout)\(byName.stderr)")
+            #expect(byName.stdout.contains("shanghai-transit"), "\(bin): \(byName.stdout)")
+            #expect(byName.stdout.contains("\(prefix)/share/cardscan/profiles"), "\(bin): \(byName.stdout)")
+            #expect(byName.stdout.contains(#""profile": "clipper""#), "\(bin): \(byName.stdout)\(byName.stderr)")
+        }
         for file in [
             "share/man/man1/cardscan.1", "share/man/man1/cardsim.1", "share/bash-completion/completions/cardscan",
             "share/zsh/site-functions/_cardscan", "share/fish/vendor_completions.d/cardscan.fish", "bin/cardsim",
