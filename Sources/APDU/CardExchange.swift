@@ -7,6 +7,18 @@ public struct WireExchange: Sendable {
     public let duration: Duration
     /// Bytes of `command` that are secrets (shown as `..`).
     public let secret: Range<Int>?
+    /// Bits of `response` not to show (position → bits, FF the whole byte): personal data a
+    /// read found there (the report's `personal` values), on top of
+    /// ``CardholderDataRedaction``'s, which the trace works out itself.
+    public var hidden: [Int: UInt8] = [:]
+
+    public init(command: [UInt8], response: [UInt8]?, failure: TransportFailure?, duration: Duration, secret: Range<Int>?) {
+        self.command = command
+        self.response = response
+        self.failure = failure
+        self.duration = duration
+        self.secret = secret
+    }
 }
 
 /// The exchange layer over any ``CardChannel`` (ISO/IEC 7816-3 §12.2 and 7816-4 §5.1.3):

@@ -14,6 +14,12 @@ public final class ReplayChannel: CardChannel {
     public let file: String
     private var next = 0
     private var used: [Bool]
+    /// The entries that answered, in the order they did (`6D 00` for a command nothing
+    /// recorded matches is none of them): a report tells from them which of its values came
+    /// from bytes the recording hid.
+    public private(set) var answered: [Transcript.Entry] = []
+    /// Whether the transcript hides any answer byte (`..`).
+    public var hidesAnswerBytes: Bool { transcript.entries.contains { !$0.hidden.isEmpty || !$0.hiddenBits.isEmpty } }
 
     public init(_ transcript: Transcript, mode: Mode = .strict, file: String = "<transcript>") {
         self.transcript = transcript
@@ -28,6 +34,7 @@ public final class ReplayChannel: CardChannel {
     /// Forget what was used (a simulated card powered on again).
     public func reset() {
         next = 0
+        answered = []
         for i in used.indices { used[i] = false }
     }
 
@@ -76,11 +83,13 @@ public final class ReplayChannel: CardChannel {
                 lastUsed = i
             }
             if let i = lastUsed { return try answer(transcript.entries[i]) }
+            answered.append(Transcript.Entry(command: command, outcome: .response([0x6D, 0x00])))
             return [0x6D, 0x00]
         }
     }
 
     private func answer(_ entry: Transcript.Entry) throws -> [UInt8] {
+        answered.append(entry)
         switch entry.outcome {
         case .response(let bytes): return bytes
         case .failure(let f): throw ReplayedTransportFailure(failure: f, line: entry.line)

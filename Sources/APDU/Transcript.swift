@@ -28,16 +28,31 @@ public struct Transcript: Hashable, Sendable {
         public var line: Int
         /// Text after ` #` on the answer line (timings), without the `#`.
         public var comment: String?
-        /// Positions of the answer's bytes written `..`: cardholder data the recording hid
-        /// (``CardholderDataRedaction``). They replay as 00.
+        /// Positions of the answer's bytes written `..`: data the recording hid (cardholder
+        /// data, ``CardholderDataRedaction``; a profile's personal values). They replay as 00.
         public var hidden: [Int]
+        /// Bytes of the answer only some of whose bits the recording hid (a personal value
+        /// packed in bits beside others), written `HH/MM`: position → the hidden bits, which
+        /// replay as 0.
+        public var hiddenBits: [Int: UInt8]
 
-        public init(command: Pattern?, outcome: Outcome, line: Int = 0, comment: String? = nil, hidden: [Int] = []) {
+        public init(
+            command: Pattern?, outcome: Outcome, line: Int = 0, comment: String? = nil, hidden: [Int] = [],
+            hiddenBits: [Int: UInt8] = [:]
+        ) {
             self.command = command
             self.outcome = outcome
             self.line = line
             self.comment = comment
             self.hidden = hidden
+            self.hiddenBits = hiddenBits
+        }
+
+        /// The hidden bits of each answer byte that has any (0xFF: the whole byte).
+        public var hiddenMasks: [Int: UInt8] {
+            var out = hiddenBits
+            for p in hidden { out[p] = 0xFF }
+            return out
         }
 
         /// Whether `bytes` fits the command pattern (`..` matches anything).

@@ -155,8 +155,10 @@ extension Transcript {
             case UInt8(ascii: "<"):
                 guard let p = pending else { throw fail(indent + 1, "answer without a command ('>' line) before it") }
                 var hidden: [Int] = []
-                let bytes = try Self.parseResponse(body, column: bodyColumn, hidden: &hidden) { fail($0, $1) }
-                entries.append(Entry(command: p.pattern, outcome: .response(bytes), line: p.line, comment: comment, hidden: hidden))
+                var bits: [Int: UInt8] = [:]
+                let bytes = try Self.parseResponse(body, column: bodyColumn, hidden: &hidden, hiddenBits: &bits) { fail($0, $1) }
+                entries.append(
+                    Entry(command: p.pattern, outcome: .response(bytes), line: p.line, comment: comment, hidden: hidden, hiddenBits: bits))
                 pending = nil
             case UInt8(ascii: "!"):
                 let word = Substring(text(s + 1, bodyEnd)).trimmingSpaces
@@ -229,10 +231,12 @@ extension Transcript {
         return out
     }
 
-    /// An answer's bytes: hex, or `..` for a byte the recording hid (cardholder data): it
-    /// reads as 00 and its position goes to `hidden`. The status word is never hidden.
+    /// An answer's bytes: hex, `..` for a byte the recording hid (it reads as 00 and its
+    /// position goes to `hidden`), or `HH/MM` for a byte whose bits MM it hid (they read as 0,
+    /// and are 0 in HH). The status word is never hidden.
     static func parseResponse(
-        _ t: UnsafeBufferPointer<UInt8>, column: Int, hidden: inout [Int], fail: (Int, String) -> TranscriptError
+        _ t: UnsafeBufferPointer<UInt8>, column: Int, hidden: inout [Int], hiddenBits: inout [Int: UInt8],
+        fail: (Int, String) -> TranscriptError
     ) throws(TranscriptError) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(t.count / 2)
@@ -247,12 +251,30 @@ extension Transcript {
                 hidden.append(out.count)
                 out.append(0)
             } else {
-                out.append(try byte(t, i, column: column, fail: fail))
+                let value = try byte(t, i, column: column, fail: fail)
+                if i + 2 < t.count, t[i + 2] == 0x2F {  // HH/MM: the bits MM hidden
+                    guard i + 4 < t.count, Hex.nibble(t[i + 3]) != nil, Hex.nibble(t[i + 4]) != nil else {
+                        throw fail(column + i + 2, "'/' needs the hidden bits after it, as two hex digits")
+                    }
+                    let mask = try byte(t, i + 3, column: column, fail: fail)
+                    guard mask != 0, mask != 0xFF else {
+                        throw fail(
+                            column + i + 3,
+                            "hidden bits /\(Hex.format([mask])): write a byte with none hidden as HH, a wholly hidden one as '..'")
+                    }
+                    guard value & mask == 0 else {
+                        throw fail(column + i, "\(Hex.format([value]))/\(Hex.format([mask])): the hidden bits must be 0 in the byte")
+                    }
+                    hiddenBits[out.count] = mask
+                    i += 3
+                }
+                out.append(value)
             }
             i += 2
         }
-        if let last = hidden.last, last >= out.count - 2 {
-            throw fail(column, "'..' hides an answer's data, never its status word (the last two bytes)")
+        let lastHidden = max(hidden.last ?? -1, hiddenBits.keys.max() ?? -1)
+        if lastHidden >= 0, lastHidden >= out.count - 2 {
+            throw fail(column, "'..' and '/' hide an answer's data, never its status word (the last two bytes)")
         }
         return out
     }

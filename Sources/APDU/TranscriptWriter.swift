@@ -11,7 +11,8 @@ extension Transcript {
             }
             switch e.outcome {
             case .response(let bytes):
-                out += "< " + (e.hidden.isEmpty ? bytes.hexString : WireRedaction.format(bytes, hidden: Set(e.hidden)))
+                out +=
+                    "< " + (e.hidden.isEmpty && e.hiddenBits.isEmpty ? bytes.hexString : WireRedaction.format(bytes, masks: e.hiddenMasks))
             case .failure(let f): out += "! " + f.transcriptText
             }
             if let c = e.comment { out += "  # " + c }

@@ -26,4 +26,14 @@ public enum WireRedaction {
     public static func format(_ bytes: [UInt8], hidden: Set<Int>) -> String {
         bytes.indices.map { hidden.contains($0) ? ".." : Hex.format([bytes[$0]]) }.joined(separator: " ")
     }
+
+    /// Hex with the hidden bits of each byte in `masks` (position → bits): `..` for a wholly
+    /// hidden byte (FF), `HH/MM` for one with the bits MM hidden (0 in HH), as transcripts
+    /// write them (docs/transcripts.md).
+    public static func format(_ bytes: [UInt8], masks: [Int: UInt8]) -> String {
+        bytes.indices.map { i in
+            guard let m = masks[i], m != 0 else { return Hex.format([bytes[i]]) }
+            return m == 0xFF ? ".." : Hex.format([bytes[i] & ~m]) + "/" + Hex.format([m])
+        }.joined(separator: " ")
+    }
 }

@@ -202,6 +202,20 @@ public struct BitValue: Hashable, Sendable {
     private var small: UInt64
     private var large: [UInt8]?
     public private(set) var width: Int
+    /// Where the bits were in their record (bit 0 the top bit of byte 0), when they were read
+    /// from one; -1 for a value made otherwise (a repeat's count). Not part of the value: two
+    /// values with the same bits are equal wherever they were.
+    public internal(set) var offset = -1
+
+    public static func == (a: BitValue, b: BitValue) -> Bool { a.width == b.width && a.small == b.small && a.large == b.large }
+    public func hash(into h: inout Hasher) {
+        h.combine(width)
+        h.combine(small)
+        h.combine(large)
+    }
+
+    /// The bytes of the record the bits lie in (nil when not read from a record).
+    public var byteRange: Range<Int>? { offset < 0 ? nil : (offset / 8)..<((offset + width + 7) / 8) }
 
     public init(bytes: [UInt8], width: Int) {
         self.width = width
@@ -278,7 +292,9 @@ public struct BitReader {
             for i in (offset / 8)...((end - 1) / 8) { acc = acc << 8 | UInt128(data[i]) }
             acc >>= UInt128(7 - (end - 1) % 8)
             let value = UInt64(truncatingIfNeeded: acc) & (count == 64 ? .max : (1 << UInt64(count)) - 1)
-            return BitValue(integer: value, width: count)
+            var v = BitValue(integer: value, width: count)
+            v.offset = offset
+            return v
         }
         var out = [UInt8](repeating: 0, count: (count + 7) / 8)
         // Fill from the last bit backwards so the value ends up right-aligned.
@@ -288,6 +304,8 @@ public struct BitReader {
                 out[out.count - 1 - i / 8] |= 1 << UInt8(i % 8)
             }
         }
-        return BitValue(bytes: out, width: count)
+        var v = BitValue(bytes: out, width: count)
+        v.offset = offset
+        return v
     }
 }

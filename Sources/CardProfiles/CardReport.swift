@@ -29,6 +29,12 @@ public struct CardReport: Equatable, Sendable {
     public var hidden: [String] = []
     /// Records left out of `trips` and why (`--trace` prints them); not part of the JSON.
     public var skipped: [String] = []
+    /// Values a replay could not give because the recording hid bytes they come from
+    /// (`card.birthDate`): left out of the report (or, for a masked number, kept masked).
+    public var redacted: [String] = []
+    /// The bytes values were decoded from, when the builder was asked to note them
+    /// (``ReportBuilder/collects``); not part of the JSON.
+    public var fieldBytes: [FieldBytes] = []
 
     public init(profile: String, name: String, currency: String) {
         self.profile = profile
@@ -71,6 +77,7 @@ public struct CardReport: Equatable, Sendable {
             pairs.append(("warnings", .array(warnings.map { .object([("field", .string($0.field)), ("reason", .string($0.reason))]) })))
         }
         if !hidden.isEmpty { pairs.append(("hidden", .array(hidden.map { .string($0) }))) }
+        if !redacted.isEmpty { pairs.append(("redacted", .array(redacted.map { .string($0) }))) }
         return .object(pairs)
     }
 }

@@ -230,6 +230,24 @@ enum FieldDecoder {
     /// A part of Track 2 data (ISO/IEC 7813): digits up to the separator D are the PAN (F is
     /// padding); then YYMM and the service code. A BCD PAN without a separator (EMV 5A) has
     /// only the PAN.
+    /// The bytes of `bytes` (Track 2 data or an F-padded PAN) that hold `part`'s digits, and
+    /// which of their nibbles (F0, 0F, FF); nil when the data has no such part.
+    static func track2Bytes(_ part: FieldSpec.Track2Part, _ bytes: [UInt8]) -> (positions: [Int], masks: [UInt8])? {
+        let nibbles = bytes.flatMap { [$0 >> 4, $0 & 0x0F] }
+        let separator = nibbles.firstIndex(of: 0x0D)
+        let range: Range<Int>
+        switch part {
+        case .pan: range = 0..<(separator ?? (nibbles.firstIndex(of: 0x0F) ?? nibbles.count))
+        case .expiry, .serviceCode:
+            guard let separator, separator + 8 <= nibbles.count else { return nil }
+            range = part == .expiry ? (separator + 1)..<(separator + 5) : (separator + 5)..<(separator + 8)
+        }
+        var masks: [Int: UInt8] = [:]
+        for n in range { masks[n / 2, default: 0] |= n % 2 == 0 ? 0xF0 : 0x0F }
+        let positions = masks.keys.sorted()
+        return (positions, positions.map { masks[$0]! })
+    }
+
     static func track2(_ part: FieldSpec.Track2Part, _ bytes: [UInt8]) throws(Failure) -> FieldValue? {
         let nibbles = bytes.flatMap { [$0 >> 4, $0 & 0x0F] }
         let separator = nibbles.firstIndex(of: 0x0D)

@@ -16,6 +16,10 @@ public final class ProfileEngine {
     public var showsPersonalData = false
     /// Report masked numbers (`mask-digits`: a payment card's PAN) in full.
     public var showsFullNumbers = false
+    /// Which values' bytes the report notes (``CardReport/fieldBytes``): the personal ones to
+    /// hide them in a transcript or trace, all of them to check a replay against what its
+    /// recording hid.
+    public var collectsFieldBytes: FieldBytes.Scope = .none
     /// What the engine answers a card asking for terminal data (`dol` steps); after a read,
     /// the changing values it used (``TerminalSettings/used``).
     public var terminal = TerminalSettings()
@@ -151,7 +155,9 @@ public final class ProfileEngine {
     }
 
     private func report(_ p: Profile, variant: String?, partial: Bool) -> CardReport {
-        ReportBuilder(profile: p).build(
+        var builder = ReportBuilder(profile: p)
+        builder.collects = collectsFieldBytes
+        return builder.build(
             from: answers, variant: variant, exchanges: session.exchanges, partial: partial, showPersonal: showsPersonalData,
             showFullNumbers: showsFullNumbers)
     }

@@ -13,6 +13,12 @@ public struct ReportBuilder {
     /// searched in order (faster than hashing them for a dictionary on every report).
     private let steps: [Step]
 
+    /// The values whose bytes the report keeps in ``CardReport/fieldBytes``.
+    public var collects: FieldBytes.Scope = .none {
+        didSet { log = collects == .none ? nil : FieldBytesLog(scope: collects) }
+    }
+    private var log: FieldBytesLog?
+
     public init(profile: Profile) {
         self.profile = profile
         steps = profile.allSteps
@@ -28,6 +34,8 @@ public struct ReportBuilder {
     private struct Source {
         var bytes: [UInt8]
         var decoded: BitLayout.Decoded?
+        /// The card sent the bytes in the other order (the step's `reverse-bytes`).
+        var reversed = false
     }
 
     /// How the answer of step `name` is read: its bytes reversed or not, and its layout.
@@ -38,7 +46,7 @@ public struct ReportBuilder {
 
     private func source(_ bytes: [UInt8], _ how: (reverse: Bool, layout: BitLayout?)) -> Source {
         let data = how.reverse ? bytes.reversed() : bytes
-        return Source(bytes: data, decoded: how.layout?.decode(data))
+        return Source(bytes: data, decoded: how.layout?.decode(data), reversed: how.reverse)
     }
 
     /// The report of `answers`. Fields marked `personal` (holder name, birth date, ID
@@ -52,17 +60,30 @@ public struct ReportBuilder {
         from answers: Answers, variant: String? = nil, exchanges: Int = 0, partial: Bool = false, showPersonal: Bool = false,
         showFullNumbers: Bool = false
     ) -> CardReport {
+        log?.entries = []
+        defer { log?.entries = [] }
         guard !answers.runs.isEmpty else {
-            return buildOne(
+            var one = buildOne(
                 from: answers, variant: variant, exchanges: exchanges, partial: partial, showPersonal: showPersonal,
                 showFullNumbers: showFullNumbers)
+            one.fieldBytes = log?.entries ?? []
+            return one
         }
         var report = CardReport(profile: profile.id, name: variant ?? profile.name, currency: profile.currency)
         var trips: [(time: String, order: Int, row: [(String, FieldValue)])] = []
         for (k, run) in answers.runs.enumerated() {
+            let noted = log?.entries.count ?? 0
             let one = buildOne(
                 from: run, variant: variant, exchanges: exchanges, partial: partial, showPersonal: showPersonal,
                 showFullNumbers: showFullNumbers)
+            // The first application's card values are the report's `card`; other values are
+            // named by their run (trips are merged afterwards: a run's own numbering is not the
+            // report's).
+            if answers.runs.count > 1, let log {
+                for i in noted..<log.entries.count where k > 0 || !log.entries[i].field.hasPrefix("card.") {
+                    log.entries[i].field = "applications[\(k)]." + log.entries[i].field
+                }
+            }
             if k == 0 {
                 report = one
                 report.trips = []
@@ -88,6 +109,8 @@ public struct ReportBuilder {
             report.skipped += one.skipped.map { "applications[\(k)]: \($0)" }
         }
         report.trips = trips.sorted { $0.time != $1.time ? $0.time > $1.time : $0.order < $1.order }.map(\.row)
+        // Their names are the first run's (a value's bytes are what matters, for hiding them).
+        report.fieldBytes = log?.entries ?? []
         return report
     }
 
@@ -110,9 +133,9 @@ public struct ReportBuilder {
         }
         let index = TLVIndex(answers)  // parsed only if a field asks for a tag
         for (i, f) in cardFields.enumerated() where !f.spec.isDerived {
-            values[i] = value(f.spec, answers, sources: sources, context: Context(record: nil, index: index)) {
-                report.warnings.append(.init(field: names[i], reason: $0))
-            }
+            values[i] = value(
+                f.spec, answers, sources: sources, context: Context(record: nil, index: index),
+                warn: { report.warnings.append(.init(field: names[i], reason: $0)) }, origin: log?.sink(names[i], f.spec))
         }
         if cardFields.contains(where: { $0.spec.isDerived }) {
             let refs = DerivedReferences(cardFields)
@@ -163,7 +186,7 @@ public struct ReportBuilder {
 
     /// `text` with its digits past the first `keeping.first` and before the last
     /// `keeping.last` written `*` (a payment card's PAN: 6 and 4, PCI DSS req. 3.4).
-    static func masked(_ text: String, keeping: (first: Int, last: Int)) -> String {
+    public static func masked(_ text: String, keeping: (first: Int, last: Int)) -> String {
         let digitCount = text.filter(\.isNumber).count
         var seen = 0
         return String(
@@ -220,13 +243,15 @@ public struct ReportBuilder {
                 layout = (choice.cases[v] ?? choice.defaultLayout).flatMap { profile.layouts[$0] }
             }
             let bytes = how.reverse ? records[pick.number - 1].reversed() : records[pick.number - 1]
-            let record = Source(bytes: bytes, decoded: layout?.decode(bytes))
+            let record = Source(bytes: bytes, decoded: layout?.decode(bytes), reversed: how.reverse)
             var row = [FieldValue?](repeating: nil, count: c.fields.count)
             let context = Context(record: record, entry: pick.entry.flatMap { e in listDecoded.map { ($0, e) } }, recordNumber: pick.number)
             for (i, f) in c.fields.enumerated() where !f.spec.isDerived {
-                row[i] = value(f.spec, answers, sources: [:], context: context) {
-                    warnings.append(.init(field: "contracts[\(n)].\(f.name)", reason: $0))
-                }
+                var problem: String?
+                row[i] = value(
+                    f.spec, answers, sources: [:], context: context, warn: { problem = $0 },
+                    origin: log?.sink("contracts[\(n)].\(f.name)", f.spec))
+                if let problem { warnings.append(.init(field: "contracts[\(n)].\(f.name)", reason: problem)) }
             }
             if c.fields.contains(where: { $0.spec.isDerived }) {
                 let refs = DerivedReferences(c.fields)
@@ -269,10 +294,14 @@ public struct ReportBuilder {
     }
 
     /// One field's value; `warn` gets the reason when the bytes are there but do not decode.
+    /// `origin`, when given, is told the bytes the value came from (``FieldBytes``).
     private func value(
-        _ spec: FieldSpec, _ answers: Answers, sources: [String: Source], context: Context, warn: (String) -> Void
+        _ spec: FieldSpec, _ answers: Answers, sources: [String: Source], context: Context, warn: (String) -> Void,
+        origin: FieldOrigin? = nil
     ) -> FieldValue? {
         let record = context.record
+        var reversed = false
+        var notedAlready = false
         if let needed = spec.whenPresent, record?.decoded?.values[needed] == nil { return nil }
         if let condition = spec.condition, !condition.holds(in: record?.decoded) { return nil }
         let data: [UInt8]
@@ -284,6 +313,7 @@ public struct ReportBuilder {
             data = record.bytes
             answerName = "record"
             decoded = record.decoded
+            reversed = record.reversed
         case .answer(let a, let tlvPath):
             answerName = a
             let bytes: [UInt8]
@@ -299,6 +329,7 @@ public struct ReportBuilder {
                 guard let raw = answers.data(a) else { return nil }  // not read (optional, partial)
                 bytes = sources[a]?.bytes ?? raw
                 decoded = sources[a]?.decoded
+                reversed = sources[a]?.reversed ?? false
             }
             if let tlvPath {
                 guard let node = try? BERTLV.parse(bytes), let hit = node.first(path: tlvPath) else {
@@ -323,6 +354,10 @@ public struct ReportBuilder {
             answerName = "tag " + tags.map(\.description).joined(separator: "/")
             guard let v = Self.tagged(tags, answers, context) else { return nil }  // the card does not have it
             data = v
+            if spec.type == .track2, let origin {  // only the part's digits
+                if let used = FieldDecoder.track2Bytes(spec.track2Part, v) { origin(v, used.positions, used.masks) }
+                notedAlready = true
+            }
             if let timeTag = spec.timeTag, let t = Self.tagged([timeTag], answers, context) {
                 guard t.count == 3, t.allSatisfy({ $0 >> 4 <= 9 && $0 & 0x0F <= 9 }) else {
                     if !spec.optional { warn("the time \(timeTag) is \(t.hexString), not BCD hhmmss") }
@@ -341,21 +376,42 @@ public struct ReportBuilder {
                 }
             }
         }
+        /// Tells `origin` which bytes of `data` the value comes from (and which of their bits),
+        /// in the card's own order.
+        func note(_ used: Range<Int>, masks: [UInt8]? = nil) {
+            guard let origin, !notedAlready else { return }
+            let kept = used.clamped(to: data.indices)
+            let bits = masks.map { m in kept.map { m[$0 - used.lowerBound] } } ?? Array(repeating: 0xFF, count: kept.count)
+            if reversed {
+                origin(data.reversed(), kept.map { data.count - 1 - $0 }.reversed(), bits.reversed())
+            } else {
+                origin(data, Array(kept), bits)
+            }
+        }
+        func note(_ bits: BitValue) {
+            guard origin != nil, bits.offset >= 0 else { return }
+            let span = FieldBytes.bitSpan(offset: bits.offset, count: bits.width)
+            note(span.positions, masks: span.masks)
+        }
         do throws(FieldDecoder.Failure) {
             switch spec.bitSource {
             case nil:
+                note(spec.offset..<(spec.offset + max(0, spec.length ?? (data.count - spec.offset))))
                 return try FieldDecoder.decode(spec, from: data, answer: answerName)
             case .position(let offset, let length)?:
                 let bits: BitValue
                 do throws(BitReader.Failure) {
                     bits = try BitReader.slice(data, at: offset, count: length, for: "the field", in: "answer '\(answerName)'")
                 } catch { throw FieldDecoder.Failure(reason: error.reason) }
+                note(bits)
                 return try FieldDecoder.decode(spec, bits: bits)
             case .named(var name)?:
+                var fromEntry = false
                 if name.hasPrefix("entry.") {
                     guard let entry = context.entry else { return nil }
                     decoded = entry.decoded
                     name = entry.prefix + name.dropFirst("entry.".count)
+                    fromEntry = true
                 }
                 guard let decoded else { return nil }
                 guard let bits = decoded.values[name] else {
@@ -365,6 +421,8 @@ public struct ReportBuilder {
                     }
                     return nil
                 }
+                if !fromEntry { note(bits) }
+                if !fromEntry, let t = spec.timeField, let time = decoded.values[t] { note(time) }
                 var seconds: Int? = nil
                 if let t = spec.timeField, let m = decoded.values[t]?.integer {
                     // Minutes of the day, an hour (top 5 of 11 bits) and a minute (low 6), or seconds.
@@ -406,6 +464,9 @@ public struct ReportBuilder {
     private struct TripRow {
         var values: [FieldValue?]
         var problems: [(Int, String)]
+        /// The bytes of values, by position, when the report notes them (named once the rows
+        /// are in their final order).
+        var origins: [(Int, FieldBytes)] = []
         var source: Int
     }
 
@@ -468,6 +529,14 @@ public struct ReportBuilder {
         }
         for (n, row) in rows.enumerated() {
             for (i, reason) in row.problems { warnings.append(.init(field: "trips[\(n)].\(names[i])", reason: reason)) }
+        }
+        if let log {
+            for (n, row) in rows.enumerated() {
+                for (i, var bytes) in row.origins {
+                    bytes.field = "trips[\(n)].\(names[i])"
+                    log.entries.append(bytes)
+                }
+            }
         }
         return rows.map { row in names.indices.compactMap { i in row.values[i].map { (names[i], $0) } } }
     }
@@ -548,9 +617,13 @@ public struct ReportBuilder {
             }
             let context = Context(record: record, dol: dol?.split(r))
             for (f, i) in readFields {
-                row.values[i] = value(f.spec, joined.isEmpty ? answers : rowAnswers, sources: [:], context: context) {
-                    row.problems.append((i, $0))
-                }
+                var noted: [FieldBytes] = []
+                let personal = f.spec.personal
+                row.values[i] = value(
+                    f.spec, joined.isEmpty ? answers : rowAnswers, sources: [:], context: context, warn: { row.problems.append((i, $0)) },
+                    origin: log?.wants(f.spec) == true
+                        ? { noted.append(FieldBytes(field: "", unit: $0, positions: $1, masks: $2, personal: personal)) } : nil)
+                for bytes in noted { row.origins.append((i, bytes)) }
             }
             if !skipIndexes.isEmpty, skipIndexes.allSatisfy({ row.values[$0] == nil || row.values[$0] == .int(0) }) {
                 skipped.append(

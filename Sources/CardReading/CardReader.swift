@@ -51,11 +51,18 @@ public struct CardReader {
     public func read(_ connection: CardConnection) -> CardReadOutcome {
         let recorder = recordsTranscript ? RecordingChannel(wrapping: connection.channel, redactSecrets: !recordsRaw) : nil
         let exchange = CardExchange(channel: recorder ?? connection.channel)
-        exchange.observer = observer
+        // Personal values are found in the answers once the read is over: the trace waits for
+        // it (PersonalDataHiding), unless the user asked for raw bytes.
+        let hidesPersonal = !recordsRaw && (recordsTranscript || observer != nil)
+        var traced: [WireExchange] = []
+        if let observer { exchange.observer = hidesPersonal ? { traced.append($0) } : observer }
+        let replay = connection.channel as? ReplayChannel
+        let checksRedaction = replay?.hidesAnswerBytes == true
+        let scope: FieldBytes.Scope = checksRedaction ? .all : hidesPersonal ? .personal : .none
         var outcome = CardReadOutcome(card: connection.card)
         do {
             try connection.withExclusiveAccess {
-                readProfile(connection, exchange, &outcome)
+                readProfile(connection, exchange, scope, &outcome)
                 if readsNDEFWhenUnrecognised, profile == nil, case .unrecognised? = outcome.error {
                     if let tag = try? connection.ndefTag(through: exchange), let (status, message) = try? tag.read() {
                         outcome.ndef = NDEFContent(tag: tag.name, status: status, message: message)
@@ -67,6 +74,28 @@ public struct CardReader {
             if outcome.error == nil { outcome.result.error = ReadError(error) }
         }
         outcome.exchanges = exchange.roundTrips
+        let statusWordLength = connection.card.technology == .felica ? 0 : 2
+        if let replay, checksRedaction, var report = outcome.result.report {
+            PersonalDataHiding.markRedacted(
+                &report, profile: outcome.profile, replayed: replay.answered, statusWordLength: statusWordLength)
+            outcome.result.report = report
+        }
+        let report = outcome.result.report ?? CardReport(profile: "", name: "", currency: "")
+        if let observer, hidesPersonal {
+            var hidden = PersonalDataHiding.masks(of: report, in: traced.map(\.response), statusWordLength: statusWordLength)
+            if let replay {  // what the recording hid, shown as it is in the file
+                for (i, e) in replay.answered.enumerated() {
+                    hidden[i, default: [:]].merge(e.hiddenMasks) { $0 | $1 }
+                }
+            }
+            for (i, var e) in traced.enumerated() {
+                e.hidden = hidden[i] ?? [:]
+                observer(e)
+            }
+        }
+        if let recorder, hidesPersonal {
+            recorder.hide(PersonalDataHiding.masks(of: report, in: recorder.answers, statusWordLength: statusWordLength))
+        }
         if let recorder {
             var headers = connection.transcriptHeaders
             if let now = CivilDate.isoMomentUTC(unixSeconds: Int(Date().timeIntervalSince1970.rounded(.down))) {
@@ -83,7 +112,9 @@ public struct CardReader {
         return outcome
     }
 
-    private func readProfile(_ connection: CardConnection, _ exchange: CardExchange, _ outcome: inout CardReadOutcome) {
+    private func readProfile(
+        _ connection: CardConnection, _ exchange: CardExchange, _ scope: FieldBytes.Scope, _ outcome: inout CardReadOutcome
+    ) {
         guard let technology = connection.card.technology else {
             // A Type 2 tag: no transit profile reads one; its NDEF message is what it holds.
             let error: ReadError =
@@ -98,6 +129,7 @@ public struct CardReader {
         let engine = ProfileEngine(session: session)
         engine.showsPersonalData = showsPersonalData
         engine.showsFullNumbers = showsFullNumbers
+        engine.collectsFieldBytes = scope
         engine.terminal = terminal
         defer { outcome.terminalHeader = engine.terminal.header }
         let chosen: Profile

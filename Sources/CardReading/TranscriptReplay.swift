@@ -88,7 +88,7 @@ public enum TranscriptReplay {
     public static func run(
         _ transcript: Transcript, file: String, registry: ProfileRegistry,
         explicit: String? = nil, lenient: Bool = false, showsPersonalData: Bool = false,
-        observer: ((WireExchange) -> Void)? = nil, showsFullNumbers: Bool = false
+        observer: ((WireExchange) -> Void)? = nil, showsFullNumbers: Bool = false, tracesRaw: Bool = false
     ) throws -> Outcome {
         let (connection, channel) = try connection(transcript, file: file, lenient: lenient)
         var reader = CardReader(registry: registry)
@@ -96,6 +96,7 @@ public enum TranscriptReplay {
         reader.observer = observer
         reader.showsPersonalData = showsPersonalData
         reader.showsFullNumbers = showsFullNumbers
+        reader.recordsRaw = tracesRaw
         if let text = transcript[header: .terminal] {
             do throws(TerminalHeader.Problem) { reader.terminal.fixed = try TerminalHeader.values(text[...]) } catch {
                 // The parser refuses a wrong `terminal` header at its line; this is for a

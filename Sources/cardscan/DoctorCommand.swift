@@ -1,6 +1,6 @@
 import APDU
-import BuiltInProfiles
 import ArgumentParser
+import BuiltInProfiles
 import CardProfiles
 import Foundation
 import NFCTransport

@@ -31,7 +31,7 @@ struct ProfileOptions: ParsableArguments {
     @Flag(
         name: .customLong("record-raw"),
         help:
-            "Keep cardholder data (a PAN's middle digits, Track 2's secret part, the holder's name) in --record transcripts and --trace; without it they are written '..'."
+            "Keep cardholder data (a PAN's middle digits, Track 2's secret part, the holder's name) and the bits of every value a profile marks personal in --record transcripts and --trace; without it they are written '..' (and --trace prints a read's exchanges when it ends)."
     )
     var recordRaw = false
 

@@ -66,7 +66,7 @@ struct Replay: ParsableCommand {
             transcript, file: name, registry: registry, explicit: profiles.profile,
             lenient: lenient, showsPersonalData: profiles.showPersonal,
             observer: trace ? { Tracer(felica: transcript.technology == "felica", raw: profiles.recordRaw).observe($0) } : nil,
-            showsFullNumbers: profiles.showPAN)
+            showsFullNumbers: profiles.showPAN, tracesRaw: profiles.recordRaw)
         if trace { for line in outcome.result.report?.skipped ?? [] { eprint(line) } }
         if let report = outcome.result.report {
             if let table {

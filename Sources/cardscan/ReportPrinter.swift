@@ -83,8 +83,13 @@ struct ReportPrinter {
         if !personal.isEmpty {
             lines.append(style.dim("  personal data hidden: \(personal.joined(separator: ", ")) (--show-personal shows it)"))
         }
-        if !r.masked.isEmpty {
-            lines.append(style.dim("  masked: \(r.masked.joined(separator: ", ")) (--show-pan shows every digit)"))
+        let masked = r.masked.filter { !r.redacted.contains($0) }
+        if !masked.isEmpty {
+            lines.append(style.dim("  masked: \(masked.joined(separator: ", ")) (--show-pan shows every digit)"))
+        }
+        if !r.redacted.isEmpty {
+            lines.append(
+                style.dim("  redacted in the recording: \(r.redacted.joined(separator: ", ")) (the transcript holds '..' for its bytes)"))
         }
         for w in r.warnings { lines.append(style.yellow("  warning: ") + "\(w.field) left out: \(w.reason)") }
         lines.append(style.dim("  \(r.trips.count) trip(s), \(r.exchanges) exchange(s) with the card"))

@@ -34,7 +34,8 @@ struct Scan: ParsableCommand {
     @Flag(help: "Print the report as JSON.") var json = false
     @Flag(help: "Print the trips as CSV (RFC 4180): a header, then one row per trip.") var csv = false
     @Option(help: ArgumentHelp("Write the exchanges to this transcript file (*.apdu).", valueName: "FILE")) var record: String?
-    @Flag(help: "Print each exchange to stderr as it happens.") var trace = false
+    @Flag(help: "Print each exchange to stderr: when the read ends, personal data written '..' (as it happens with --record-raw).")
+    var trace = false
     @Flag(name: .shortAndLong, help: "Say which reader and profile are used.") var verbose = false
     @Option(
         help: ArgumentHelp(

@@ -3,7 +3,8 @@ import DESFireCommands
 import FeliCaCommands
 import Foundation
 
-/// `--trace`: each exchange on stderr as it happens: `> 00 A4 …` / `< … 90 00  (0.9 ms) success`,
+/// `--trace`: each exchange on stderr (a card's read: when the read ends, its personal values
+/// written `..`, unless `--record-raw`): `> 00 A4 …` / `< … 90 00  (0.9 ms) success`,
 /// or for FeliCa frames `< 1D 07 …  (3.1 ms) Read Without Encryption, 1 block(s)`.
 struct Tracer {
     /// An exchange over `channel`, each round trip traced on stderr when `trace` is set.
@@ -31,8 +32,10 @@ struct Tracer {
                     r[r.count - 2] == 0x91
                     ? "DESFire: " + DESFireStatus(rawValue: r[r.count - 1]).meaning : StatusWord(r[r.count - 2], r[r.count - 1]).meaning
             }
-            let hidden = raw || felica || r.count <= 2 ? [] : CardholderDataRedaction.positions(in: Array(r.dropLast(2)))
-            let text = hidden.isEmpty ? r.hexString : WireRedaction.format(r, hidden: Set(hidden))
+            let cardholder = raw || felica || r.count <= 2 ? [] : CardholderDataRedaction.positions(in: Array(r.dropLast(2)))
+            var hidden = e.hidden
+            for p in cardholder { hidden[p] = 0xFF }
+            let text = hidden.isEmpty ? r.hexString : WireRedaction.format(r, masks: hidden)
             eprint(style.dim("< ") + text + style.dim("  (\(ms)) \(meaning)"))
         } else if let f = e.failure {
             eprint(style.red("! " + f.transcriptText) + style.dim("  (\(ms))"))

@@ -23,7 +23,8 @@ struct Watch: ParsableCommand {
     var reader: String?
     @Flag(help: "One JSON report per line, flushed after each card.") var jsonl = false
     @Flag(help: "The trips as CSV (RFC 4180): the header once, then rows as cards come.") var csv = false
-    @Flag(help: "Print each exchange to stderr.") var trace = false
+    @Flag(help: "Print each exchange to stderr: when each read ends, personal data written '..' (as it happens with --record-raw).")
+    var trace = false
     @Option(
         name: .customLong("apdu-timeout"), parsing: .unconditional,
         help: ArgumentHelp("Seconds one command, or the wait for a busy reader, may take. (default: 5)", valueName: "SECONDS"),

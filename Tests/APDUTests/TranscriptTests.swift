@@ -41,7 +41,12 @@ import Testing
         ("# cardscan transcript 1\n< 90 00\n", 2, "answer without a command"),
         ("# cardscan transcript 1\n> 00 A\n", 2, "odd number of hex digits"),
         ("# cardscan transcript 1\n> 00 A4\n< 9G 00\n", 3, "'G' is not hex"),
-        ("# cardscan transcript 1\n> 00 A4\n< .. 00\n", 3, "'..' hides an answer's data, never its status word"),
+        ("# cardscan transcript 1\n> 00 A4\n< .. 00\n", 3, "'..' and '/' hide an answer's data, never its status word"),
+        ("# cardscan transcript 1\n> 00 A4\n< 01 90/0F 00\n", 3, "'..' and '/' hide an answer's data, never its status word"),
+        ("# cardscan transcript 1\n> 00 A4\n< 48/0F 90 00\n", 3, "48/0F: the hidden bits must be 0 in the byte"),
+        ("# cardscan transcript 1\n> 00 A4\n< 48/00 90 00\n", 3, "write a byte with none hidden as HH"),
+        ("# cardscan transcript 1\n> 00 A4\n< 00/FF 90 00\n", 3, "a wholly hidden one as '..'"),
+        ("# cardscan transcript 1\n> 00 A4\n< 48/ 90 00\n", 3, "'/' needs the hidden bits after it"),
         ("# cardscan transcript 1\n> 00 A4\n! exploded\n", 3, "unknown event"),
         ("# cardscan transcript 2\n", 1, "unsupported transcript version"),
         ("> 00 A4\n< 90 00\n", 1, "the first line must be"),
@@ -161,6 +166,28 @@ import Testing
         #expect(try exchange.send(.verify(reference: 0x81, pin: Array("1234".utf8))).statusWord.retriesRemaining == 2)
         #expect(throws: ReplayedTransportFailure.self) { try exchange.send(.getBalance()) }
         #expect(recorder.transcript(headers: t.headers).serialized() == file)
+    }
+
+    /// `..` hides a whole answer byte, `HH/MM` the bits MM of one (a personal value packed in
+    /// bits beside others): both replay as 0 and are kept as hidden, and the text comes back.
+    @Test func hiddenBytesAndBitsParseAndWriteBack() throws {
+        let file = "# cardscan transcript 1\n> 00 B2 01 3C 00\n< 24 48/07 .. .. 00/F8 04 90 00\n"
+        let t = try Transcript(parsing: file, file: "t.apdu")
+        #expect(t.entries[0].outcome == .response([0x24, 0x48, 0, 0, 0x00, 0x04, 0x90, 0x00]))
+        #expect(t.entries[0].hidden == [2, 3] && t.entries[0].hiddenBits == [1: 0x07, 4: 0xF8])
+        #expect(t.entries[0].hiddenMasks == [1: 0x07, 2: 0xFF, 3: 0xFF, 4: 0xF8])
+        #expect(t.serialized() == file)
+    }
+
+    /// Hiding bits of a recorded answer zeroes them in the kept transcript, as its file holds
+    /// them, and never touches the status word.
+    @Test func aRecordingHidesTheBitsItIsTold() throws {
+        let recorder = RecordingChannel(wrapping: ScriptedChannel(["24 4C C8 A8 04 90 00"]), recordsTimings: false)
+        _ = try recorder.transmit([0x00, 0xB2, 0x01, 0x3C, 0x00])
+        recorder.hide([0: [1: 0x07, 2: 0xFF, 3: 0xF8, 5: 0xFF]])
+        #expect(recorder.answers[0] == [0x24, 0x4C, 0xC8, 0xA8, 0x04, 0x90, 0x00])  // what the card said, for finding more
+        let text = recorder.transcript(headers: []).serialized()
+        #expect(text.hasSuffix("< 24 48/07 .. 00/F8 04 90 00\n"), "\(text)")
     }
 
     @Test func recordingKeepsSecretsWhenAsked() throws {

@@ -369,7 +369,7 @@ import Testing
         try fm.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
         try fm.createDirectory(atPath: prefix + "/share/cardscan", withIntermediateDirectories: true)
         try Lab.copyExecutable(Lab.binDir + "/cardscan", to: prefix + "/bin/cardscan")
-        try fm.copyItem(atPath: Lab.root + "/profiles", toPath: prefix + "/share/cardscan/profiles")
+        try fm.copyItem(atPath: Lab.root + "/Sources/BuiltInProfiles/profiles", toPath: prefix + "/share/cardscan/profiles")
         let r = try Lab.shell(
             ["/bin/sh", "-c", "cd / && \(prefix)/bin/cardscan profiles list"], environment: ["XDG_CONFIG_HOME": prefix + "/config"])
         #expect(r.status == 0)
