@@ -9,6 +9,10 @@ let package = Package(
         .library(name: "FeliCaCommands", targets: ["FeliCaCommands"]),
         .library(name: "NDEF", targets: ["NDEF"]),
         .library(name: "DESFireCommands", targets: ["DESFireCommands"]),
+        .library(name: "ProfileLanguage", targets: ["ProfileLanguage"]),
+        .library(name: "CardReports", targets: ["CardReports"]),
+        .library(name: "ReadEngine", targets: ["ReadEngine"]),
+        .library(name: "CardExploration", targets: ["CardExploration"]),
         .library(name: "CardProfiles", targets: ["CardProfiles"]),
         .library(name: "PCSCTransport", targets: ["PCSCTransport"]),
         .library(name: "NFCTransport", targets: ["NFCTransport"]),
@@ -45,7 +49,18 @@ let package = Package(
         // The built-in profiles, layouts, tables and command catalogue, as resources: SwiftPM copies
         // them beside every program that links them (docs/library.md §Where the profiles come from).
         .target(name: "BuiltInProfiles", resources: [.copy("profiles")]),
-        .target(name: "CardProfiles", dependencies: ["APDU", "FeliCaCommands", "DESFireCommands", "BuiltInProfiles", "Yams"]),
+        // The profile language: the model, parsing each section with a cursor, validation, and
+        // the files it reads (profiles, layouts, tables, the command catalogue, trust).
+        .target(name: "ProfileLanguage", dependencies: ["APDU", "FeliCaCommands", "BuiltInProfiles", "Yams"]),
+        // From a read's answers to the typed report: field decoding, money, trips, contracts,
+        // what is hidden and where it came from.
+        .target(name: "CardReports", dependencies: ["APDU", "ProfileLanguage"]),
+        // Reads a card with a profile: the session, one step runner per technology, detection.
+        .target(name: "ReadEngine", dependencies: ["APDU", "FeliCaCommands", "DESFireCommands", "ProfileLanguage", "CardReports"]),
+        // What a card holds beyond a profile: ISO 7816 file dumps, DESFire applications, FeliCa surveys.
+        .target(name: "CardExploration", dependencies: ["APDU", "FeliCaCommands", "DESFireCommands", "ProfileLanguage", "CardReports"]),
+        // One import for all of them (the library's front door).
+        .target(name: "CardProfiles", dependencies: ["ProfileLanguage", "CardReports", "ReadEngine", "CardExploration"]),
         // What other Swift programs use to read a card: detectors per transport, one entry point.
         .target(name: "CardReading", dependencies: ["APDU", "FeliCaCommands", "NDEF", "CardProfiles", "PCSCTransport", "NFCTransport"]),
         .executableTarget(
@@ -75,7 +90,13 @@ let package = Package(
             dependencies: ["APDU", "DESFireCommands", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "NDEFTests", dependencies: ["APDU", "FeliCaCommands", "NDEF"]),
         .testTarget(name: "CardSimulatorTests", dependencies: ["APDU", "CardSimulator"]),
-        .testTarget(name: "CardProfilesTests", dependencies: ["APDU", "FeliCaCommands", "DESFireCommands", "CardProfiles", "CardReading"]),
+        .testTarget(
+            name: "CardProfilesTests",
+            dependencies: [
+                "APDU", "FeliCaCommands", "DESFireCommands", "ProfileLanguage", "CardReports", "ReadEngine", "CardExploration",
+                "CardProfiles",
+                "CardReading", "CardSimulator",
+            ]),
         // Starts and stops the PC/SC lab (pcscd + vpcd + cardsim) for the tests that need it.
         .target(name: "LabSupport", dependencies: ["APDU", "PCSCTransport"], path: "Tests/LabSupport", exclude: ["rival_client.py"]),
         .testTarget(
@@ -88,7 +109,7 @@ let package = Package(
             name: "CLITests",
             dependencies: [
                 "APDU", "FeliCaCommands", "NDEF", "CardProfiles", "CardReading", "CardSimulator", "PCSCTransport", "NFCTransport",
-                "LabSupport",
+                "LabSupport", "cardscan",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -2,7 +2,11 @@ import APDU
 import Foundation
 import Testing
 
+@testable import CardExploration
 @testable import CardProfiles
+@testable import CardReports
+@testable import ProfileLanguage
+@testable import ReadEngine
 
 /// Bit-packed records (EN 1545): the bit reader, layouts with bitmaps and repeats, and the
 /// profile fields that read them.

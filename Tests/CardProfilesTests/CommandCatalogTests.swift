@@ -2,7 +2,11 @@ import APDU
 import DESFireCommands
 import Testing
 
+@testable import CardExploration
 @testable import CardProfiles
+@testable import CardReports
+@testable import ProfileLanguage
+@testable import ReadEngine
 
 /// The known-commands file: proprietary commands as data, every problem with its line.
 @Suite struct CommandCatalogTests {

@@ -2,7 +2,11 @@ import APDU
 import Foundation
 import Testing
 
+@testable import CardExploration
 @testable import CardProfiles
+@testable import CardReports
+@testable import ProfileLanguage
+@testable import ReadEngine
 
 /// Contracts through a contract list, counters by slice, layouts chosen per contract, and the
 /// ISO 7816 quirks Calypso cards need (class 94, Le 00 answered empty).

@@ -1,7 +1,11 @@
 import APDU
 import Testing
 
+@testable import CardExploration
 @testable import CardProfiles
+@testable import CardReports
+@testable import ProfileLanguage
+@testable import ReadEngine
 
 /// Steps built from earlier answers (docs/profile-format.md §Steps that depend on earlier
 /// answers), on a small EMV-like card scripted exchange by exchange.

@@ -2,7 +2,11 @@ import APDU
 import CardReading
 import Testing
 
+@testable import CardExploration
 @testable import CardProfiles
+@testable import CardReports
+@testable import ProfileLanguage
+@testable import ReadEngine
 
 @Suite struct DetectionTests {
     /// A City Union card of another city (Xi'an, 71 00) is not Shanghai.

@@ -2,7 +2,11 @@ import APDU
 import Foundation
 import Testing
 
+@testable import CardExploration
 @testable import CardProfiles
+@testable import CardReports
+@testable import ProfileLanguage
+@testable import ReadEngine
 
 @Suite struct EngineTests {
     static let recordsProfile = profileYAML(

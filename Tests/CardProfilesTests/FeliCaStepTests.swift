@@ -3,7 +3,11 @@ import CardReading
 import FeliCaCommands
 import Testing
 
+@testable import CardExploration
 @testable import CardProfiles
+@testable import CardReports
+@testable import ProfileLanguage
+@testable import ReadEngine
 
 /// FeliCa steps: a frame that does not check out is a refusal (an optional or detection step
 /// goes without it), and the blocks read before it are kept.

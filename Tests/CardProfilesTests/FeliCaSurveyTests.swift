@@ -2,7 +2,11 @@ import APDU
 import FeliCaCommands
 import Testing
 
+@testable import CardExploration
 @testable import CardProfiles
+@testable import CardReports
+@testable import ProfileLanguage
+@testable import ReadEngine
 
 /// The survey against a scripted card: the frames it sends, the tree it builds (depth from
 /// the areas' ranges), blocks read 8 at a time then one by one, and a removal mid-way.

@@ -3,7 +3,11 @@ import CardReading
 import Foundation
 import Testing
 
+@testable import CardExploration
 @testable import CardProfiles
+@testable import CardReports
+@testable import ProfileLanguage
+@testable import ReadEngine
 
 @Suite struct FieldDecoderTests {
     func spec(_ type: FieldType, offset: Int = 0, length: Int? = nil, _ tweak: (inout FieldSpec.Layout) -> Void = { _ in }) -> FieldSpec {

@@ -4,7 +4,11 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import CardExploration
 @testable import CardProfiles
+@testable import CardReports
+@testable import ProfileLanguage
+@testable import ReadEngine
 
 /// Every transcript in Tests/Fixtures replays strictly to exactly its expected report.
 @Suite struct FixtureTests {

@@ -1,7 +1,12 @@
 import APDU
 import Testing
 
+@testable import CardExploration
 @testable import CardProfiles
+@testable import CardReports
+@testable import CardSimulator
+@testable import ProfileLanguage
+@testable import ReadEngine
 
 /// `cardscan dump`'s walk against the image card (no I/O): what it reads back is the image it
 /// read from, class 94 is found when 00 is refused, and a card removed mid-way leaves a

@@ -2,7 +2,11 @@ import APDU
 import CardReading
 import Testing
 
+@testable import CardExploration
 @testable import CardProfiles
+@testable import CardReports
+@testable import ProfileLanguage
+@testable import ReadEngine
 
 /// Values of the fixtures worked out by hand from their bytes — the profile's layout and
 /// docs/cards/ for each family, not cardscan's output (the expected reports are snapshots of

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import CardExploration
 @testable import CardProfiles
+@testable import CardReports
+@testable import ProfileLanguage
+@testable import ReadEngine
 
 /// Expected reports are read by cardscan's own JSON parser: what RFC 8259 rejects is
 /// rejected, what it allows (escapes, surrogate pairs) is read, and a report's numbers are

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import CardExploration
 @testable import CardProfiles
+@testable import CardReports
+@testable import ProfileLanguage
+@testable import ReadEngine
 
 /// Tests/Fixtures/bad-profiles: each file's first line says `# expect: LINE: words`; loading
 /// it must fail with an issue on that line whose text contains those words.

@@ -1,7 +1,11 @@
 import Foundation
 import Testing
 
+@testable import CardExploration
 @testable import CardProfiles
+@testable import CardReports
+@testable import ProfileLanguage
+@testable import ReadEngine
 
 @Suite struct RegistryTests {
     func tempDir() throws -> String {

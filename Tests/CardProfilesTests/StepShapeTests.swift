@@ -1,6 +1,10 @@
 import Testing
 
+@testable import CardExploration
 @testable import CardProfiles
+@testable import CardReports
+@testable import ProfileLanguage
+@testable import ReadEngine
 
 /// `copies` (the newer of two copies by a sequence byte, serial-number arithmetic mod 256) and
 /// `slots` (records packed in one answer), as Tampere's contract file needs them.

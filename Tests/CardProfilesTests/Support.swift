@@ -1,7 +1,11 @@
 import APDU
 import Foundation
 
+@testable import CardExploration
 @testable import CardProfiles
+@testable import CardReports
+@testable import ProfileLanguage
+@testable import ReadEngine
 
 /// The package root, found from this file's path (tests run from any directory).
 let packageRoot: String = {

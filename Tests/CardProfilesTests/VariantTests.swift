@@ -3,7 +3,11 @@ import CardReading
 import FeliCaCommands
 import Testing
 
+@testable import CardExploration
 @testable import CardProfiles
+@testable import CardReports
+@testable import ProfileLanguage
+@testable import ReadEngine
 
 /// `variants`: the card is asked which of the variants' services exist (Request Service,
 /// 32 nodes a command), and exactly one variant with a service present names the report.

@@ -1,6 +1,10 @@
 import Testing
 
+@testable import CardExploration
 @testable import CardProfiles
+@testable import CardReports
+@testable import ProfileLanguage
+@testable import ReadEngine
 
 /// Finding a value's bytes among a card's answers (``WireLocation``), for hiding them in a
 /// transcript or telling a replay's value came from hidden bytes. The answers and positions are

@@ -1,6 +1,7 @@
 import APDU
 import CardProfiles
 import CardReading
+import CardSimulator
 import DESFireCommands
 import FeliCaCommands
 import Foundation

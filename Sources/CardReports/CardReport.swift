@@ -1,0 +1,97 @@
+import ProfileLanguage
+
+/// What a read found, shaped as the JSON report of docs/report.md (a fixed contract):
+/// profile, name, card, balance, trips (newest first), exchanges, partial, and `warnings`
+/// when a field the card held could not be decoded.
+public struct CardReport: Equatable, Sendable {
+    public var profile: String
+    public var name: String
+    public var card: [(String, FieldValue)] = []
+    /// In the currency's minor unit.
+    public var balance: Int?
+    public var currency: String
+    public var trips: [[(String, FieldValue)]] = []
+    /// Each application a card's directory listed (a `for-each` read): its card fields. The
+    /// first is also `card`.
+    public var applications: [[(String, FieldValue)]] = []
+    /// Fields shown masked (a PAN's middle digits): also in `hidden`; `--show-pan` shows them.
+    public var masked: [String] = []
+    /// Passes and products, when the profile reads them.
+    public var contracts: [[(String, FieldValue)]] = []
+    /// What a reader of the report must know about what the card shows (the profile's
+    /// `report-notes`): a balance the operator no longer keeps on the card, a card that keeps
+    /// nothing else readable without a key.
+    public var notes: [String] = []
+    public var exchanges = 0
+    public var partial = false
+    /// Fields the card held that could not be decoded: left out of the report, named here.
+    public var warnings: [ReportWarning] = []
+    /// Personal data the card holds that the report leaves out (`card.holderName`), shown
+    /// only when the user asks (`--show-personal`).
+    public var hidden: [String] = []
+    /// Records left out of `trips` and why (`--trace` prints them); not part of the JSON.
+    public var skipped: [String] = []
+    /// Values a replay could not give because the recording hid bytes they come from
+    /// (`card.birthDate`): left out of the report (or, for a masked number, kept masked).
+    public var redacted: [String] = []
+    /// The bytes values were decoded from, when the builder was asked to note them
+    /// (``ReportBuilder/collects``); not part of the JSON.
+    public var fieldBytes: [FieldBytes] = []
+
+    public init(profile: String, name: String, currency: String) {
+        self.profile = profile
+        self.name = name
+        self.currency = currency
+    }
+
+    public static func == (a: CardReport, b: CardReport) -> Bool { a.json == b.json }
+
+    public subscript(card key: String) -> FieldValue? { card.first { $0.0 == key }?.1 }
+
+    public var json: JSONValue {
+        func object(_ pairs: [(String, FieldValue)]) -> JSONValue {
+            .object(
+                pairs.map {
+                    (
+                        $0.0,
+                        {
+                            switch $0 {
+                            case .int(let i): return .int(i)
+                            case .string(let s): return .string(s)
+                            }
+                        }($0.1)
+                    )
+                })
+        }
+        var pairs: [(String, JSONValue)] = [
+            ("profile", .string(profile)),
+            ("name", .string(name)),
+            ("card", object(card)),
+        ]
+        pairs.append(("balance", balance.map { .object([("amount", .int($0)), ("currency", .string(currency))]) } ?? .null))
+        pairs.append(("trips", .array(trips.map(object))))
+        if !contracts.isEmpty { pairs.append(("contracts", .array(contracts.map(object)))) }
+        if !applications.isEmpty { pairs.append(("applications", .array(applications.map(object)))) }
+        if !notes.isEmpty { pairs.append(("notes", .array(notes.map { .string($0) }))) }
+        pairs.append(("exchanges", .int(exchanges)))
+        pairs.append(("partial", .bool(partial)))
+        if !warnings.isEmpty {
+            pairs.append(("warnings", .array(warnings.map { .object([("field", .string($0.field)), ("reason", .string($0.reason))]) })))
+        }
+        if !hidden.isEmpty { pairs.append(("hidden", .array(hidden.map { .string($0) }))) }
+        if !redacted.isEmpty { pairs.append(("redacted", .array(redacted.map { .string($0) }))) }
+        return .object(pairs)
+    }
+}
+
+/// A field left out of a report because the card's bytes did not decode: which field
+/// (`card.number`, `balance`, `trips[3].time`) and why.
+public struct ReportWarning: Hashable, Sendable, CustomStringConvertible {
+    public var field: String
+    public var reason: String
+    public init(field: String, reason: String) {
+        self.field = field
+        self.reason = reason
+    }
+    public var description: String { "\(field): \(reason)" }
+}

@@ -1,0 +1,343 @@
+import APDU
+import Foundation
+import ProfileLanguage
+
+/// Decodes one field from bytes (pure; no I/O). Returns nil for an empty date (all zero).
+enum FieldDecoder {
+    struct Failure: Error { var reason: String }
+
+    /// `timeOfDay`: seconds since midnight that go with a `bcd-date` (`time-tag`).
+    static func decode(_ spec: FieldSpec, from data: [UInt8], answer: String, timeOfDay: Int? = nil) throws(Failure) -> FieldValue? {
+        let length = spec.length ?? (data.count - spec.offset)
+        guard spec.offset >= 0, length >= 0, spec.offset + length <= data.count else {
+            let end = spec.offset + (spec.length ?? 1) - 1
+            throw Failure(reason: "needs bytes \(spec.offset)…\(end) but answer '\(answer)' has \(data.count) byte(s)")
+        }
+        return written(spec, try decode(spec, bytes: data[spec.offset..<(spec.offset + length)], width: nil, minutes: timeOfDay))
+    }
+
+    /// The value as a card number is printed, when the spec says how (``NumberText``).
+    @inline(__always) private static func written(_ spec: FieldSpec, _ value: FieldValue?) -> FieldValue? {
+        guard let text = spec.numberText, let value else { return value }
+        return .string(text.write(value))
+    }
+
+    /// A field read by bits: `value` (right-aligned in whole bytes) decoded as the spec's type,
+    /// its width standing for the byte length (a 5-bit number is signed at bit 4). `minutes`:
+    /// the time of day, in seconds, that goes with a `days` or packed date (EN 1545 date + time).
+    static func decode(_ spec: FieldSpec, bits value: BitValue, minutes: Int? = nil) throws(Failure) -> FieldValue? {
+        if spec.type.isInteger, spec.type != .bcd, !spec.littleEndian, let raw = value.integer {
+            return written(spec, try integer(spec, raw: raw, bytes: (value.width + 7) / 8, width: value.width, minutes: minutes))
+        }
+        return written(spec, try decode(spec, bytes: value.bytes[...], width: value.width, minutes: minutes))
+    }
+
+    private static func decode(
+        _ spec: FieldSpec, bytes: ArraySlice<UInt8>, width bitWidth: Int?, minutes: Int?
+    ) throws(Failure) -> FieldValue? {
+        switch spec.type {
+        case .uint, .int, .days, .seconds, .minutes:
+            guard bytes.count <= 8 else { throw Failure(reason: "an integer field is at most 8 bytes, not \(bytes.count)") }
+            var raw: UInt64 = 0
+            if spec.littleEndian {
+                for b in bytes.reversed() { raw = raw << 8 | UInt64(b) }
+            } else {
+                for b in bytes { raw = raw << 8 | UInt64(b) }
+            }
+            return try integer(spec, raw: raw, bytes: bytes.count, width: bitWidth, minutes: minutes)
+        case .bcd:
+            return try finish(spec, try bcdNumber(bytes))
+        case .letters:
+            guard let bitWidth, bitWidth % 5 == 0 else { throw Failure(reason: "5-bit letters take a multiple of 5 bits") }
+            let bits = BitValue(bytes: Array(bytes), width: bitWidth).bits
+            var text = ""
+            for i in stride(from: 0, to: bits.count, by: 5) {
+                let code = bits[i..<(i + 5)].reduce(0) { $0 << 1 | ($1 ? 1 : 0) }
+                text.append(code >= 1 && code <= 26 ? Character(Unicode.Scalar(UInt8(64 + code))) : " ")
+            }
+            while text.last == " " { text.removeLast() }
+            return .string(text)
+        case .bcdDate:
+            guard bytes.count == 4 || bytes.count == 3 else {
+                throw Failure(reason: "a BCD date is 4 bytes (or 3, YYMMDD), not \(bytes.count)")
+            }
+            // All 00 or all FF (erased memory, KS X 6924's "no time"): no date, not an error.
+            if bytes.allSatisfy({ $0 == 0 }) || bytes.allSatisfy({ $0 == 0xFF }) { return nil }
+            try checkBCD(bytes)
+            let s = bytes.startIndex
+            let short = bytes.count == 3
+            let y = short ? spec.yearBase + bcd(bytes[s]) : bcd(bytes[s]) * 100 + bcd(bytes[s + 1])
+            let m = bcd(bytes[s + (short ? 1 : 2)]), d = bcd(bytes[s + (short ? 2 : 3)])
+            guard let date = CivilDate(year: y, month: m, day: d) else {
+                throw Failure(reason: "\(bytes.hexString) is not a valid date (\(short ? "YYMMDD" : "YYYYMMDD"))")
+            }
+            guard let seconds = minutes else { return .string(date.description) }
+            let (h, mi, sec) = (seconds / 3600, seconds / 60 % 60, seconds % 60)
+            if spec.timeZone != nil || spec.zoneMinutes != nil {
+                return .string(isoDateTime(date, h, mi, sec, zoneMinutes: offset(spec, date, seconds)))
+            }
+            // A terminal's local time, in a zone the card does not say: no offset (ISO 8601 local time).
+            let withZone = isoDateTime(date, h, mi, sec, zoneMinutes: 0)
+            return .string(String(withZone.prefix(19)))
+        case .track2:
+            return try track2(spec.track2Part, Array(bytes))
+        case .bcdDateTime:
+            guard bytes.count == 7 else { throw Failure(reason: "a BCD date and time is 7 bytes, not \(bytes.count)") }
+            if bytes.allSatisfy({ $0 == 0 }) || bytes.allSatisfy({ $0 == 0xFF }) { return nil }
+            try checkBCD(bytes)
+            let b = bytes.startIndex
+            let y = bcd(bytes[b]) * 100 + bcd(bytes[b + 1]), mo = bcd(bytes[b + 2]), d = bcd(bytes[b + 3])
+            let h = bcd(bytes[b + 4]), mi = bcd(bytes[b + 5]), s = bcd(bytes[b + 6])
+            guard let date = CivilDate(year: y, month: mo, day: d), h < 24, mi < 60, s < 60 else {
+                throw Failure(reason: "\(bytes.hexString) is not a valid date and time (YYYYMMDDhhmmss)")
+            }
+            return .string(isoDateTime(date, h, mi, s, zoneMinutes: offset(spec, date, h * 3600 + mi * 60 + s)))
+        case .packedDate:
+            guard bytes.count <= 2 else { throw Failure(reason: "a packed date is at most 2 bytes, not \(bytes.count)") }
+            let v = bytes.reduce(0) { $0 << 8 | Int($1) }
+            if v == 0 { return nil }
+            let (year, overflow) = spec.yearBase.addingReportingOverflow(v >> 9)
+            guard !overflow, (1...9999).contains(year), let date = CivilDate(year: year, month: (v >> 5) & 0x0F, day: v & 0x1F) else {
+                throw Failure(reason: "\(bytes.hexString) is not a valid packed date (year 7 bits, month 4, day 5)")
+            }
+            guard let seconds = minutes else { return .string(date.description) }
+            guard (0..<86400).contains(seconds) else { throw Failure(reason: "the time-field is not a time of day") }
+            return .string(isoDateTime(date, seconds / 3600, seconds / 60 % 60, seconds % 60, zoneMinutes: offset(spec, date, seconds)))
+        case .packedTime:
+            guard bytes.count <= 2 else { throw Failure(reason: "a packed time is at most 2 bytes, not \(bytes.count)") }
+            let v = bytes.reduce(0) { $0 << 8 | Int($1) }
+            let (hour, minute) = (v >> 6, v & 0x3F)
+            guard hour < 24, minute < 60 else { throw Failure(reason: "\(bytes.hexString) is not a packed time (hour 5 bits, minute 6)") }
+            var out: [UInt8] = []
+            appendDigits(&out, hour, 2)
+            out.append(0x3A)
+            appendDigits(&out, minute, 2)
+            return .string(String(decoding: out, as: UTF8.self))
+        case .hex:
+            // `endian: little`: the bytes are written last first (a UID read backwards).
+            let hex = spec.littleEndian ? bytes.reversed().compactHex : bytes.compactHex
+            if spec.dropDigits == 0 && !spec.stripZeros { return .string(hex) }
+            var text = Substring(hex)
+            text = text.dropFirst(min(spec.dropDigits, text.count))
+            if spec.stripZeros {
+                text = text.drop { $0 == "0" }
+                if text.isEmpty { text = "0" }
+            }
+            return .string(String(text))
+        case .latin1:
+            // ISO 8859-1 maps each byte to the code point of the same number.
+            var scalars = bytes.filter { $0 != 0 }.map { Unicode.Scalar($0) }
+            while let last = scalars.last, last == " " || last == "\u{FF}" { scalars.removeLast() }
+            guard scalars.allSatisfy({ $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }) else {
+                throw Failure(reason: "\(bytes.hexString) is not ISO 8859-1 text")
+            }
+            return .string(String(String.UnicodeScalarView(scalars)))
+        case .ascii:
+            var chars = Array(bytes)
+            while let last = chars.last, last == 0 || last == 0x20 || last == 0xFF { chars.removeLast() }
+            guard chars.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else {
+                throw Failure(reason: "\(bytes.hexString) is not printable ASCII")
+            }
+            return .string(String(decoding: chars, as: UTF8.self))
+        }
+    }
+
+    /// An integer field from its raw bits (`bytes` whole bytes; `width` bits when read by bits):
+    /// mask, bit range, sign, then the type (a date, a time of day) or scale and offset.
+    private static func integer(
+        _ spec: FieldSpec, raw: UInt64, bytes: Int, width bitWidth: Int?, minutes: Int?
+    ) throws(Failure) -> FieldValue? {
+        let original = raw
+        var raw = raw
+        if let mask = spec.mask { raw &= mask }
+        if raw == 0, spec.layout.zeroMeansNone { return nil }  // "never" (HOLO's last transaction)
+        var width = bytes * 8
+        if let bits = spec.bits {
+            width = bits.count
+            raw = (raw >> UInt64(bits.lowerBound)) & (width >= 64 ? .max : (1 << UInt64(width)) - 1)
+        } else if let bitWidth {
+            width = bitWidth
+        }
+        var value: Int
+        if spec.type == .int {
+            // Two's complement over `width` bits (64 bits: the bit pattern as it is).
+            // Sign-extend by setting the bits above the width (no subtraction: 2^63 overflows).
+            let negative = width > 0 && width < 64 && raw & (1 << UInt64(width - 1)) != 0
+            value = Int(truncatingIfNeeded: negative ? raw | (UInt64.max << UInt64(width)) : raw)
+        } else {
+            guard raw <= UInt64(Int.max) else {
+                let shown = (0..<min(bytes, 8)).reversed().map { UInt8(truncatingIfNeeded: original >> UInt64(8 * $0)) }
+                throw Failure(reason: "\(shown.hexString) is \(raw), too large for a 64-bit signed integer")
+            }
+            value = Int(raw)
+        }
+        if spec.type == .days || spec.type == .seconds {
+            return try epochValue(spec, value, minutes: minutes)
+        }
+        if spec.type == .minutes {
+            guard (0..<1440).contains(value) else { throw Failure(reason: "\(value) is not a time of day (0…1439 minutes)") }
+            var out: [UInt8] = []
+            appendDigits(&out, value / 60, 2)
+            out.append(0x3A)
+            appendDigits(&out, value % 60, 2)
+            return .string(String(decoding: out, as: UTF8.self))
+        }
+        return try finish(spec, value)
+    }
+
+    private static func epochValue(_ spec: FieldSpec, _ rawCount: Int, minutes: Int?) throws(Failure) -> FieldValue {
+        guard let epoch = spec.epoch else { throw Failure(reason: "needs an epoch") }
+        var count = rawCount
+        if let shift = spec.layout.clockShift, count < shift.beforeCount { count = count &+ shift.seconds }
+        let outOfRange = Failure(reason: "\(count) \(spec.type == .days ? "days" : "seconds") after \(epoch) is past the year 9999")
+        if spec.type == .days {
+            let (day, overflow) = epoch.daysSinceUnixEpoch.addingReportingOverflow(count)
+            guard !overflow, CivilDate.supportedDays.contains(day) else { throw outOfRange }
+            guard let seconds = minutes else { return .string(CivilDate(daysSinceUnixEpoch: day).description) }
+            guard (0..<86400).contains(seconds) else { throw Failure(reason: "\(seconds) s is not a time of day") }
+            let date = CivilDate(daysSinceUnixEpoch: day)
+            return .string(isoDateTime(date, seconds / 3600, seconds / 60 % 60, seconds % 60, zoneMinutes: offset(spec, date, seconds)))
+        }
+        // Whole days first: epoch days × 86400 + count could overflow, days + count / 86400 cannot.
+        var extraDays = count >= 0 ? count / 86400 : (count - 86399) / 86400
+        var secs = count - extraDays * 86400
+        var zone: Int?
+        if spec.utc {
+            // A moment: its offset in the zone then, and the local day and time it gives.
+            let minutes = utcOffset(spec, epoch.daysSinceUnixEpoch + extraDays, secs)
+            secs += minutes * 60
+            let carry = secs >= 0 ? secs / 86400 : (secs - 86399) / 86400
+            extraDays += carry
+            secs -= carry * 86400
+            zone = minutes
+        }
+        let day = epoch.daysSinceUnixEpoch + extraDays
+        guard CivilDate.supportedDays.contains(day) else { throw outOfRange }
+        let date = CivilDate(daysSinceUnixEpoch: day)
+        return .string(isoDateTime(date, secs / 3600, secs % 3600 / 60, secs % 60, zoneMinutes: zone ?? offset(spec, date, secs)))
+    }
+
+    /// The UTC offset (minutes) in the field's zone at the moment `seconds` after midnight UTC
+    /// of day `day` (days since 1970-01-01).
+    static func utcOffset(_ spec: FieldSpec, _ day: Int, _ seconds: Int) -> Int {
+        guard let tz = spec.timeZone else { return spec.zoneMinutes ?? 0 }
+        let moment = Double(day) * 86400 + Double(seconds)
+        return tz.secondsFromGMT(for: Date(timeIntervalSince1970: moment)) / 60
+    }
+
+    /// The UTC offset (minutes) of the card's local `date` at `seconds` after midnight: fixed,
+    /// or the named zone's at that moment (the offset before a change is tried first, then the
+    /// one it gives, so a summer-time date gets its summer offset).
+    /// A part of Track 2 data (ISO/IEC 7813): digits up to the separator D are the PAN (F is
+    /// padding); then YYMM and the service code. A BCD PAN without a separator (EMV 5A) has
+    /// only the PAN.
+    /// The bytes of `bytes` (Track 2 data or an F-padded PAN) that hold `part`'s digits, and
+    /// which of their nibbles (F0, 0F, FF); nil when the data has no such part.
+    static func track2Bytes(_ part: FieldSpec.Track2Part, _ bytes: [UInt8]) -> (positions: [Int], masks: [UInt8])? {
+        let nibbles = bytes.flatMap { [$0 >> 4, $0 & 0x0F] }
+        let separator = nibbles.firstIndex(of: 0x0D)
+        let range: Range<Int>
+        switch part {
+        case .pan: range = 0..<(separator ?? (nibbles.firstIndex(of: 0x0F) ?? nibbles.count))
+        case .expiry, .serviceCode:
+            guard let separator, separator + 8 <= nibbles.count else { return nil }
+            range = part == .expiry ? (separator + 1)..<(separator + 5) : (separator + 5)..<(separator + 8)
+        }
+        var masks: [Int: UInt8] = [:]
+        for n in range { masks[n / 2, default: 0] |= n % 2 == 0 ? 0xF0 : 0x0F }
+        let positions = masks.keys.sorted()
+        return (positions, positions.map { masks[$0]! })
+    }
+
+    static func track2(_ part: FieldSpec.Track2Part, _ bytes: [UInt8]) throws(Failure) -> FieldValue? {
+        let nibbles = bytes.flatMap { [$0 >> 4, $0 & 0x0F] }
+        let separator = nibbles.firstIndex(of: 0x0D)
+        let panEnd = separator ?? (nibbles.firstIndex(of: 0x0F) ?? nibbles.count)
+        func digits(_ r: Range<Int>) throws(Failure) -> String {
+            var out = ""
+            for n in nibbles[r] {
+                guard n <= 9 else {
+                    throw Failure(
+                        reason:
+                            "\(bytes.hexString) is not Track 2 data: nibble \(String(n, radix: 16, uppercase: true)) where a digit belongs")
+                }
+                out.append(Character(Unicode.Scalar(0x30 + n)))
+            }
+            return out
+        }
+        switch part {
+        case .pan:
+            guard panEnd > 0 else { throw Failure(reason: "\(bytes.hexString) holds no account number") }
+            return .string(try digits(0..<panEnd))
+        case .expiry, .serviceCode:
+            guard let separator else { throw Failure(reason: "\(bytes.hexString) is not Track 2 data: no separator (D)") }
+            guard separator + 8 <= nibbles.count else {
+                throw Failure(reason: "\(bytes.hexString) ends before the expiry date and service code")
+            }
+            if part == .serviceCode { return .string(try digits((separator + 5)..<(separator + 8))) }
+            let yymm = try digits((separator + 1)..<(separator + 5))
+            let month = Int(yymm.suffix(2))!
+            guard (1...12).contains(month) else { throw Failure(reason: "\(yymm) is not an expiry date (YYMM)") }
+            return .string("20\(yymm.prefix(2))-\(yymm.suffix(2))")
+        }
+    }
+
+    static func offset(_ spec: FieldSpec, _ date: CivilDate, _ seconds: Int) -> Int {
+        guard let tz = spec.timeZone else { return spec.zoneMinutes ?? 0 }
+        let local = Double(date.daysSinceUnixEpoch) * 86400 + Double(seconds)
+        let guess = local - Double(tz.secondsFromGMT(for: Date(timeIntervalSince1970: local)))
+        return tz.secondsFromGMT(for: Date(timeIntervalSince1970: guess)) / 60
+    }
+
+    /// Scale, offset, then the map, check digit or decimal text. Overflow is a failure, never a trap.
+    private static func finish(_ spec: FieldSpec, _ raw: Int) throws(Failure) -> FieldValue {
+        let (scaled, o1) = raw.multipliedReportingOverflow(by: spec.scale)
+        let (sum, o2) = scaled.addingReportingOverflow(spec.add)
+        guard !o1, !o2 else {
+            throw Failure(reason: "\(raw) × scale \(spec.scale) + add \(spec.add) does not fit a 64-bit signed integer")
+        }
+        let value = spec.divide == 1 ? sum : sum / spec.divide  // towards zero; divide ≥ 1 (checked at load)
+        if let map = spec.map {
+            if let word = map[value] { return .string(word) }
+            let code = spec.hexCodes ? hexDigits(value) : String(value)
+            if let d = spec.mapDefault {
+                return .string(d.utf8.contains(UInt8(ascii: "{")) ? d.replacingOccurrences(of: "{code}", with: code) : d)
+            }
+            if spec.table != nil { return spec.hexCodes ? .string(code) : .int(value) }  // a table shows an unknown code as it is
+            return .string("unknown-\(value < 256 && value >= 0 ? [UInt8(value)].compactHex : String(value))")
+        }
+        if let check = spec.checkDigit {
+            switch check {
+            case .digitSum10:
+                let sum = String(value).compactMap(\.wholeNumberValue).reduce(0, +)
+                return .string("\(value)(\((10 - sum % 10) % 10))")
+            }
+        }
+        return spec.decimalText ? .string(String(value)) : .int(value)
+    }
+
+    /// Upper-case hex digits, an even number of them (`250901`, `0A`); negative numbers keep a sign.
+    static func hexDigits(_ value: Int) -> String {
+        let digits = String(value.magnitude, radix: 16, uppercase: true)
+        return (value < 0 ? "-" : "") + (digits.count % 2 == 1 ? "0" : "") + digits
+    }
+
+    /// Every nibble must be a decimal digit (a wrong date must not pass as a right one).
+    static func checkBCD(_ bytes: ArraySlice<UInt8>) throws(Failure) {
+        for (i, b) in bytes.enumerated() {
+            for nibble in [b >> 4, b & 0x0F] where nibble > 9 {
+                throw Failure(
+                    reason: "non-decimal BCD digit \(String(nibble, radix: 16, uppercase: true)) in byte \(i) (\(bytes.hexString))")
+            }
+        }
+    }
+
+    /// One checked BCD byte as 0…99.
+    @inline(__always) static func bcd(_ b: UInt8) -> Int { Int(b >> 4) * 10 + Int(b & 0x0F) }
+
+    static func bcdNumber(_ bytes: ArraySlice<UInt8>) throws(Failure) -> Int {
+        guard bytes.count <= 9 else { throw Failure(reason: "a BCD number is at most 9 bytes") }
+        try checkBCD(bytes)
+        return bytes.reduce(0) { $0 * 100 + bcd($1) }
+    }
+}

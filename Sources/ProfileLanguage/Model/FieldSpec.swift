@@ -1,0 +1,269 @@
+import APDU
+import Foundation
+
+/// How to turn bytes of an answer into one report value (docs/profile-format.md §Fields).
+///
+/// Immutable once loaded: the loader fills in a ``Layout`` and wraps it. A class, so the
+/// engine shares one instance instead of copying a dozen fields (and their reference
+/// counts) for every value it decodes.
+public final class FieldSpec: Sendable {
+    public let layout: Layout
+
+    public init(_ layout: Layout) { self.layout = layout }
+
+    /// The field's settings, as the profile file gives them.
+    public struct Layout: Sendable {
+        public var source: Source
+        public var offset: Int = 0
+        /// Byte count; nil means "to the end of the data".
+        public var length: Int?
+        public var type: FieldType = .uint
+        public var littleEndian = false
+        /// Keep only these bits of the integer (bit 0 = least significant); with `int`, the
+        /// top bit of the range is the sign.
+        public var bits: ClosedRange<Int>?
+        public var mask: UInt64?
+        public var scale: Int = 1
+        public var add: Int = 0
+        /// `divide: N`: after `× scale + add`, divided by N, the remainder dropped (towards
+        /// zero): a purse kept in tenths of a cent reported in cents (Intercard).
+        public var divide: Int = 1
+        /// Integer → word lookup (`map`), with `default` for codes not listed.
+        public var map: [Int: String]?
+        /// `{code}` in it stands for the code.
+        public var mapDefault: String?
+        /// `table: NAME`: the lookup table `map` came from (docs/profile-format.md §Lookup
+        /// tables); a code it lacks is shown as the code, in hex when `hexCodes`.
+        public var table: String?
+        public var hexCodes = false
+        /// `personal: true`: holder data (name, birth date, ID number), reported only when the
+        /// user asks (`--show-personal`).
+        public var personal = false
+        /// `slice: N` (with `from`, in `contracts`): the field reads the N bytes of the answer
+        /// that belong to the contract's record number n, at N·(n−1) (a Calypso counter file).
+        public var slice: Int?
+        /// `record: N`: of a records answer, read record N (1 = the first the card gave).
+        public var record: Int?
+        /// `when-present: NAME`: report the field only when the record's layout found the value
+        /// NAME (a bitmap said it is there): Navigo's counter counts journeys only for a
+        /// contract that has `journeys`.
+        public var whenPresent: String?
+        /// `when: { field: tariff, bits: 10-12, not-in: 4 }`: report the field only when a value
+        /// of the record's layout (some of its bits) is, or is not, among these (MOBIB counts
+        /// journeys unless the tariff's counter use is 4).
+        public var condition: Condition?
+        /// `utc: true`: a `seconds` count runs from the epoch's midnight in UTC (Rav-Kav), and
+        /// the moment is shown in `zone`; otherwise the count is in the card's local time.
+        public var utc = false
+        /// A derived field whose second operand was not read (an optional figure the card
+        /// may not give) takes it as 0 (`absent-is-zero`).
+        public var absentIsZero = false
+        /// `clock-shift`: counts before a moment (the operator's clock was off) get `seconds`
+        /// added. With `utc`: the moment as seconds after the epoch's UTC midnight.
+        public var clockShift: (beforeCount: Int, seconds: Int)?
+        /// `time-type: packed-time`: the `time-field` holds an hour (5 bits) and a minute (6),
+        /// not minutes of the day.
+        public var timeFieldKind = TimeFieldKind.minutes
+        /// For `days` / `seconds`: the day counting starts from, and the card's UTC offset.
+        public var epoch: CivilDate?
+        public var zoneMinutes: Int?
+        /// `zone: Europe/Paris`: a time zone with summer time (IANA tz database); the offset
+        /// shown is the one in force at the card's local date and time.
+        public var timeZone: TimeZone?
+        public var yearBase = 2000
+        /// `hex`: drop this many leading digits; strip leading zeros.
+        public var dropDigits = 0
+        public var stripZeros = false
+        public var checkDigit: CheckDigit?
+        /// `digits`, `prefix`, `suffix`, `check-digit: luhn`, `group`: the value written out as
+        /// a card number is printed (``NumberText``); nil: the value as it is.
+        public var numberText: NumberText?
+        /// `zero-means-none: true`: a count of 0 is no value (the key is left out quietly): a
+        /// date or time the card has not written yet.
+        public var zeroMeansNone = false
+        /// `format: decimal`: report the integer as a decimal string (card numbers keep their
+        /// digits exact in every JSON reader).
+        public var decimalText = false
+        /// Bits instead of bytes: a fixed bit range of the answer, or a value its layout decoded.
+        public var bitSource: BitSource?
+        /// `time-field`: with `days`, the layout value holding the minutes of the day (EN 1545
+        /// date + time), giving a date-time.
+        public var timeField: String?
+        /// A missing answer or an all-zero date leaves the key out instead of failing.
+        public var optional = false
+        /// `mask-digits: [6, 4]`: only the first and last digits are shown, the others as `*`,
+        /// unless the user asks for the whole number (`--show-pan`): a payment card's PAN.
+        public var maskDigits: (first: Int, last: Int)?
+        /// `time-tag: 9F21`: with a `bcd-date`, the object holding the time of day (BCD
+        /// hhmmss) that goes with it, found as `tag` finds its value: a date-time.
+        public var timeTag: TLVTag?
+        /// `part`: which part of ISO/IEC 7813 Track 2 data a `track2` field is.
+        public var track2Part: Track2Part = .pan
+        public var line: Int
+
+        public init(source: Source, line: Int) {
+            self.source = source
+            self.line = line
+        }
+    }
+
+    public var source: Source { layout.source }
+    public var offset: Int { layout.offset }
+    public var length: Int? { layout.length }
+    public var type: FieldType { layout.type }
+    public var littleEndian: Bool { layout.littleEndian }
+    public var bits: ClosedRange<Int>? { layout.bits }
+    public var mask: UInt64? { layout.mask }
+    public var scale: Int { layout.scale }
+    public var add: Int { layout.add }
+    public var divide: Int { layout.divide }
+    public var map: [Int: String]? { layout.map }
+    public var mapDefault: String? { layout.mapDefault }
+    public var table: String? { layout.table }
+    public var hexCodes: Bool { layout.hexCodes }
+    public var personal: Bool { layout.personal }
+    public var utc: Bool { layout.utc }
+    public var timeFieldKind: TimeFieldKind { layout.timeFieldKind }
+
+    /// How `time-field` counts the time of day (`time-type`).
+    public enum TimeFieldKind: String, Sendable {
+        /// Minutes since midnight (EN 1545's 11-bit time).
+        case minutes
+        /// An hour in the top 5 bits and a minute in the low 6 (Venezia).
+        case packedTime = "packed-time"
+        /// Seconds since midnight (Edy's 17-bit time).
+        case seconds
+    }
+    public var slice: Int? { layout.slice }
+    public var record: Int? { layout.record }
+    public var whenPresent: String? { layout.whenPresent }
+    public var condition: Condition? { layout.condition }
+    public var epoch: CivilDate? { layout.epoch }
+    public var zoneMinutes: Int? { layout.zoneMinutes }
+    public var timeZone: TimeZone? { layout.timeZone }
+    public var yearBase: Int { layout.yearBase }
+    public var dropDigits: Int { layout.dropDigits }
+    public var stripZeros: Bool { layout.stripZeros }
+    public var checkDigit: CheckDigit? { layout.checkDigit }
+    public var numberText: NumberText? { layout.numberText }
+    public var decimalText: Bool { layout.decimalText }
+    public var optional: Bool { layout.optional }
+    public var bitSource: BitSource? { layout.bitSource }
+    public var timeField: String? { layout.timeField }
+    public var line: Int { layout.line }
+    public var maskDigits: (first: Int, last: Int)? { layout.maskDigits }
+    public var timeTag: TLVTag? { layout.timeTag }
+    public var track2Part: Track2Part { layout.track2Part }
+
+    /// The parts of Track 2 data (ISO/IEC 7813 §10): the PAN, a separator (BCD nibble D), the
+    /// expiry date YYMM, the service code (3 digits), discretionary data, F padding.
+    public enum Track2Part: String, Sendable, CaseIterable {
+        case pan, expiry
+        case serviceCode = "service-code"
+    }
+
+    public enum Source: Sendable, Equatable {
+        /// Bytes of a named answer, or of the value at a BER-TLV path inside it.
+        case answer(String, tlvPath: TLVPath?)
+        /// The current record (inside `trips`).
+        case record
+        /// `difference: [a, b]` = a − b; `sum: [a, b]` = a + b. `older.NAME` in trips
+        /// names the field of the next older record.
+        case derived(DerivedOperation, [String])
+        /// `constant: top-up`: the same value in every report (a kind that the source of a
+        /// record says, not its bytes).
+        case constant(FieldValue)
+        /// `tag: 5A` (or a list, first preferred): the value of the first BER-TLV object with
+        /// that tag — in a trip record laid out by a `dol`, that record's value; else in the
+        /// record itself, then in every answer, newest first (``Answers/tlvValue(_:)``).
+        case tags([TLVTag])
+    }
+
+    public enum DerivedOperation: String, Sendable { case difference, sum }
+
+    /// Where in an answer's bits a field is (docs/profile-format.md §Bit-packed records).
+    public enum BitSource: Sendable, Equatable {
+        /// `bit-offset`, `bit-length`: bits at a fixed place, bit 0 the top bit of byte 0.
+        case position(offset: Int, length: Int)
+        /// `field: NAME`: a value the answer's `layout` decoded (`list[2].tariff` inside repeats).
+        case named(String)
+    }
+
+    /// A test on a value a record's layout decoded (``Layout/condition``).
+    public struct Condition: Sendable {
+        public var field: String
+        /// Bits of the value (0 the least significant), as a field's `bits`.
+        public var bits: ClosedRange<Int>?
+        public var values: [ClosedRange<UInt64>]
+        /// `not-in`: the test passes when the value is none of `values`.
+        public var negated: Bool
+
+        /// Whether `decoded` passes. A value its bitmap left out counts as 0 (EN 1545: not
+        /// set); one the record does not reach never passes.
+        public func holds(in decoded: BitLayout.Decoded?) -> Bool {
+            guard let decoded else { return false }
+            var v: UInt64
+            if let value = decoded.values[field]?.integer {
+                v = value
+            } else if decoded.isAbsent(field) {
+                v = 0
+            } else {
+                return false
+            }
+            if let bits {
+                v >>= UInt64(bits.lowerBound)
+                if bits.count < 64 { v &= (1 << UInt64(bits.count)) - 1 }
+            }
+            return values.contains { $0.contains(v) } != negated
+        }
+    }
+
+    public enum CheckDigit: String, Sendable, CaseIterable {
+        /// Shenzhen Tong: (10 − digit sum mod 10) mod 10, shown as `number(d)`.
+        case digitSum10 = "digit-sum-10"
+    }
+}
+
+public enum FieldType: String, Sendable, CaseIterable {
+    case uint, int, bcd
+    case bcdDate = "bcd-date", bcdDateTime = "bcd-datetime"
+    case days, seconds
+    case packedDate = "packed-date"
+    case hex, ascii
+    /// Minutes since midnight → `hh:mm` (EN 1545 time).
+    case minutes
+    /// 5-bit letters, 1 = A … 26 = Z, 0 and 31 a space (EN 1545 strings); bits only.
+    case letters
+    /// ISO 8859-1 text (Lisboa Viva's holder name): zero bytes dropped, trailing spaces trimmed.
+    case latin1
+    /// An hour in 5 bits then a minute in 6 → `hh:mm` (Venezia Unica's times).
+    case packedTime = "packed-time"
+    /// ISO/IEC 7813 Track 2 data (EMV 57, 9F6B) or a BCD PAN padded with F (EMV 5A): the
+    /// `part` the field names, as text (`2028-05` for the expiry).
+    case track2
+
+    /// The exact byte length a type needs, when it has one.
+    var fixedLength: Int? {
+        switch self {
+        case .bcdDate: return 4
+        case .bcdDateTime: return 7
+        case .packedDate: return 2
+        default: return nil
+        }
+    }
+
+    package var isInteger: Bool { self == .uint || self == .int || self == .bcd || self == .days || self == .seconds || self == .minutes }
+}
+
+/// A report value: JSON integer or string.
+public enum FieldValue: Hashable, Sendable, CustomStringConvertible {
+    case int(Int)
+    case string(String)
+    public var description: String {
+        switch self {
+        case .int(let v): return String(v)
+        case .string(let s): return s
+        }
+    }
+    public var intValue: Int? { if case .int(let v) = self { return v } else { return nil } }
+}

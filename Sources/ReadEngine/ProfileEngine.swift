@@ -1,0 +1,252 @@
+import APDU
+import CardReports
+import FeliCaCommands
+import ProfileLanguage
+
+/// Runs profiles over a card session: detection (which profile fits) and reading (the
+/// answers, then the report). The steps themselves are run by one ``StepRunner`` per
+/// technology; the report is built from the answers by ``ReportBuilder``.
+public final class ProfileEngine {
+    public let session: CardSession
+    /// The answers of the last detection attempt or read.
+    public private(set) var answers = Answers()
+    private lazy var iso7816 = ISO7816StepRunner(session: session)
+    private lazy var felica = FeliCaStepRunner(session: session)
+    private lazy var desfire = DESFireStepRunner(session: session)
+
+    /// Report personal data (fields marked `personal`) instead of naming them in `hidden`.
+    public var showsPersonalData = false
+    /// Report masked numbers (`mask-digits`: a payment card's PAN) in full.
+    public var showsFullNumbers = false
+    /// Which values' bytes the report notes (``CardReport/fieldBytes``): the personal ones to
+    /// hide them in a transcript or trace, all of them to check a replay against what its
+    /// recording hid.
+    public var collectsFieldBytes: FieldBytes.Scope = .none
+    /// What the engine answers a card asking for terminal data (`dol` steps); after a read,
+    /// the changing values it used (``TerminalSettings/used``).
+    public var terminal = TerminalSettings()
+
+    public init(session: CardSession) { self.session = session }
+
+    private func runner(_ technology: Profile.Technology) -> StepRunner {
+        switch technology {
+        case .iso7816: return iso7816
+        case .felica: return felica
+        case .desfire: return desfire
+        }
+    }
+
+    // MARK: Detection
+
+    /// The order profiles are tried in: ATR matches first, then `detect.order`, then the
+    /// profile with more `require` checks (more specific), then id.
+    public static func detectionOrder(_ profiles: [Profile], atr: [UInt8]?) -> [Profile] {
+        detectionIndices(profiles, atr: atr).map { profiles[$0] }
+    }
+
+    /// ``detectionOrder(_:atr:)`` as positions in `profiles`: small keys are sorted, not the
+    /// profiles themselves (a profile is a large value; sorting them moved and counted references
+    /// to every field on each comparison: a fifth of a detected replay's time).
+    static func detectionIndices(_ profiles: [Profile], atr: [UInt8]?) -> [Int] {
+        func atrRank(_ p: Profile) -> Int {
+            guard let atr else { return 1 }
+            return p.detect.atr.contains { pattern in
+                pattern.count == atr.count && zip(pattern, atr).allSatisfy { $0 == nil || $0! == $1 }
+            } ? 0 : 1
+        }
+        let keys = profiles.indices.map { i in (atrRank(profiles[i]), profiles[i].detect.order, -profiles[i].detect.require.count, i) }
+        return keys.sorted { a, b in
+            if (a.0, a.1, a.2) != (b.0, b.1, b.2) { return (a.0, a.1, a.2) < (b.0, b.1, b.2) }
+            return profiles[a.3].id < profiles[b.3].id
+        }.map(\.3)
+    }
+
+    /// The first profile (in ``detectionOrder(_:atr:)``) whose detection steps succeed and
+    /// whose `require` checks hold. Transport failures propagate.
+    public func detect(among profiles: [Profile]) throws(ReadError) -> Profile {
+        var tried: [String] = []
+        for i in Self.detectionIndices(profiles, atr: session.atr) where profiles[i].technology.carrier == session.technology {
+            answers = Answers()
+            if try recognises(profiles[i]) == nil { return profiles[i] }
+            tried.append(profiles[i].id)
+        }
+        throw .unrecognised(tried: tried, atr: session.atr)
+    }
+
+    /// Runs the detection steps; nil when the card fits, else why not — told only when asked:
+    /// a detection that tries many profiles shows none of the reasons (building each was a
+    /// tenth of a detected replay's time).
+    func recognises(_ p: Profile) throws(ReadError) -> (() -> String)? {
+        for step in p.steps.prefix(p.detect.lastStep + 1) {
+            if let why = try run(step, in: p, detecting: true), !step.optional {
+                let name = step.name
+                if case .noSuchSystem(let code) = why {
+                    return { "the card has no system \(code) (step '\(name)': Polling got no answer)" }
+                }
+                return { "step '\(name)' answered \(why)" }
+            }
+        }
+        for q in p.detect.require {
+            let bytes: [UInt8]
+            if let n = q.record {
+                guard case .records(let list)? = answers[q.answer], n <= list.count else {
+                    return { "answer '\(q.answer)' has no record \(n) (line \(q.line))" }
+                }
+                bytes = list[n - 1]
+            } else {
+                guard let data = answers.data(q.answer) else { return { "answer '\(q.answer)' is missing" } }
+                bytes = data
+            }
+            if let field = q.field {
+                guard let value = p.decode(bytes, of: q.answer, until: field)?.values[field]?.integer else {
+                    return { "'\(q.answer)' has no value '\(field)' (line \(q.line))" }
+                }
+                let masked = q.fieldMask.map { value & $0 } ?? value
+                if masked != q.fieldValue {
+                    return {
+                        "'\(field)' of '\(q.answer)' is 0x\(String(value, radix: 16, uppercase: true)), not 0x\(String(q.fieldValue, radix: 16, uppercase: true)) (line \(q.line))"
+                    }
+                }
+                continue
+            }
+            if q.equals.isEmpty { continue }
+            guard bytes.count >= q.offset + q.equals.count else {
+                return { "answer '\(q.answer)' has \(bytes.count) bytes, too short for the check at line \(q.line)" }
+            }
+            let got = Array(bytes[q.offset..<(q.offset + q.equals.count)])
+            let masked = q.mask.map { m in zip(got, m).map { $0 & $1 } } ?? got
+            if masked != q.equals {
+                return { "bytes \(q.offset)… of '\(q.answer)' are \(got.hexString), not \(q.equals.hexString) (line \(q.line))" }
+            }
+        }
+        return nil
+    }
+
+    // MARK: Reading
+
+    /// Reads the card with `profile`: detection steps first (a mismatch is `notThisCard`),
+    /// then every step, then the report. A failure keeps what was read (`partial`).
+    public func read(_ p: Profile) -> ReadResult {
+        answers = Answers()
+        if p.technology.carrier != session.technology {
+            // An ISO 7816 profile on a FeliCa card (or the reverse) would send commands the card
+            // cannot understand: not this card, before anything is sent.
+            return ReadResult(
+                report: nil,
+                error: .notThisCard(
+                    profile: p.id, reason: "the card speaks \(session.technology.words) and the profile reads \(p.technology.words) cards"))
+        }
+        do {
+            if let why = try recognises(p) { return ReadResult(report: nil, error: .notThisCard(profile: p.id, reason: why())) }
+        } catch {
+            if case .notThisCard = error { return ReadResult(report: nil, error: error) }
+            return ReadResult(report: report(p, variant: nil, partial: true), error: error)
+        }
+        var failure: ReadError? = nil
+        for step in p.steps.dropFirst(p.detect.lastStep + 1) {
+            do { _ = try run(step, in: p, detecting: false) } catch {
+                failure = error
+                break
+            }
+        }
+        var variant: String? = nil
+        if failure == nil, !p.variants.isEmpty {
+            do { variant = try runner(p.technology).identifyVariant(p) } catch { failure = error }
+        }
+        return ReadResult(report: report(p, variant: variant, partial: failure != nil), error: failure)
+    }
+
+    private func report(_ p: Profile, variant: String?, partial: Bool) -> CardReport {
+        var builder = ReportBuilder(profile: p)
+        builder.collects = collectsFieldBytes
+        return builder.build(
+            from: answers, variant: variant, exchanges: session.exchanges, partial: partial, showPersonal: showsPersonalData,
+            showFullNumbers: showsFullNumbers)
+    }
+
+    /// Runs one step and records its answer. Returns why the card had nothing when the step
+    /// may go without (`detecting`, or the step is optional); throws when it may not.
+    @discardableResult
+    func run(_ step: Step, in p: Profile, detecting: Bool) throws(ReadError) -> Absence? {
+        if let condition = step.onlyIf, condition.bytes(in: answers) == nil {
+            answers[step.name] = .absent(.missingInput("only if \(condition), and the card did not give it"))
+            return nil
+        }
+        if case .each(let each) = step.action { return try runEach(each, step, in: p, detecting: detecting) }
+        if case .iso7816(.dependent(let d)) = step.action {
+            switch d.resolve(in: answers, terminal: { self.terminal.value(for: $0, length: $1, in: p) }) {
+            case .success(let plain):
+                var resolved = step
+                resolved.action = .iso7816(plain)
+                return try runResolved(resolved, in: p, detecting: detecting)
+            case .failure(let why):
+                answers[step.name] = .absent(why)
+                if detecting || step.optional { return why }
+                throw .stepFailed(profile: p.id, step: step.name, line: step.line, command: nil, reason: why)
+            }
+        }
+        return try runResolved(step, in: p, detecting: detecting)
+    }
+
+    /// ``run(_:in:detecting:)`` for a step whose command is known (a dependent step resolved):
+    /// the step is copied only when it had to be resolved (a step is a large value).
+    private func runResolved(_ step: Step, in p: Profile, detecting: Bool) throws(ReadError) -> Absence? {
+        if let u = step.useIfPresent, let outer = answers.data(u.answer),
+            let node = try? BERTLV.parse(outer), let hit = node.first(path: u.tlvPath)
+        {
+            answers[step.name] = .data(hit.value)
+            return nil
+        }
+        let result = try runner(step.action.technology).run(step, in: p)
+        answers[step.name] = step.shaped(result.answer)
+        if let interrupted = result.interrupted { throw interrupted }
+        guard let refusal = result.refusal else { return nil }
+        if detecting || step.optional {
+            // Records read before the card refused still count.
+            if case .records(let r) = result.answer, !r.isEmpty { return nil }
+            return refusal
+        }
+        throw .stepFailed(profile: p.id, step: step.name, line: step.line, command: result.command?(), reason: refusal)
+    }
+
+    /// A `for-each` step: its steps once per entry, each run in its own copy of the answers
+    /// (the entry under the step's name), kept in ``Answers/runs``. A failure keeps the runs
+    /// so far (the one that failed included) and ends the read.
+    private func runEach(_ each: EachStep, _ step: Step, in p: Profile, detecting: Bool) throws(ReadError) -> Absence? {
+        guard let entries = each.entries(in: answers) else {
+            let why = Absence.missingInput("\(each.list) is not in the answers")
+            if detecting || step.optional { return why }
+            throw .stepFailed(profile: p.id, step: step.name, line: step.line, command: nil, reason: why)
+        }
+        let outer = answers
+        var runs: [Answers] = []
+        for entry in entries {
+            answers = outer
+            answers[step.name] = .data(entry)
+            do {
+                for s in each.steps { try run(s, in: p, detecting: false) }
+            } catch {
+                runs.append(answers)
+                answers = outer
+                answers.runs = runs
+                throw error
+            }
+            runs.append(answers)
+        }
+        answers = outer
+        answers.runs = runs
+        return nil
+    }
+
+}
+
+extension Profile.Technology {
+    /// `ISO 7816`, `FeliCa`: as messages name the technology.
+    public var words: String {
+        switch self {
+        case .iso7816: return "ISO 7816"
+        case .felica: return "FeliCa"
+        case .desfire: return "MIFARE DESFire"
+        }
+    }
+}
