@@ -5,7 +5,7 @@ APT_PACKAGES := libpcsclite-dev libnfc-dev libnfc-bin libusb-dev pcscd vsmartcar
 DEMO_TRANSCRIPT := Tests/Fixtures/shanghai-transit/full-read.apdu
 BIN = $(shell swift build --show-bin-path)
 
-.PHONY: setup apt-packages build demo test example-consumer lab-stop install bench man man-check clean format lint fuzz fuzz-smoke soak
+.PHONY: setup apt-packages build demo test example-consumer schema schema-check lab-stop install bench man man-check clean format lint fuzz fuzz-smoke soak
 
 apt-packages:
 	@echo $(APT_PACKAGES)
@@ -32,6 +32,7 @@ demo: setup build
 test: setup build
 	swift build --build-tests
 	CARDSCAN_BIN=$(BIN) scripts/swift-test.sh
+	$(MAKE) --no-print-directory schema-check
 	/usr/bin/python3 scripts/validate-schema.py
 	/usr/bin/python3 scripts/calypso-lab-images.py --check
 	/usr/bin/python3 scripts/korea-lab-images.py --check
@@ -57,6 +58,19 @@ example-consumer:
 	swift build --package-path Examples/consumer
 	@out=$$(cd / && $(CURDIR)/Examples/consumer/.build/debug/read-transcript $(CURDIR)/Tests/Fixtures/clipper/detected.apdu); \
 	  echo "$$out" | head -3; echo "$$out" | grep -q '"profile": "clipper"' || { echo "example-consumer: the fixture was not read by detection"; exit 1; }
+
+## schema: write profiles/profile.schema.json and the key tables of docs/profile-format.md from
+## the language's one list of keys (Sources/ProfileLanguage/Language/LanguageKeys.swift)
+schema: build
+	$(BIN)/cardscan profiles schema > profiles/profile.schema.json
+	$(BIN)/cardscan profiles schema --docs < docs/profile-format.md > docs/profile-format.md.new && mv docs/profile-format.md.new docs/profile-format.md
+
+## schema-check: fails when the committed schema or key tables are not what `make schema` writes
+schema-check: build
+	@$(BIN)/cardscan profiles schema | diff -u profiles/profile.schema.json - && \
+	  $(BIN)/cardscan profiles schema --docs < docs/profile-format.md | diff -u docs/profile-format.md - && \
+	  echo "profile.schema.json and docs/profile-format.md's key tables are current" || \
+	  { echo "stale: run make schema and commit what it writes"; exit 1; }
 
 ## format: rewrite the Swift sources in the house style (.swift-format; the toolchain's `swift format`)
 FORMAT_PATHS := Package.swift Sources Tests Examples/read-card Examples/consumer/Package.swift Examples/consumer/Sources Fuzz/Package.swift Fuzz/Sources

@@ -51,7 +51,7 @@ let package = Package(
         .target(name: "BuiltInProfiles", resources: [.copy("profiles")]),
         // The profile language: the model, parsing each section with a cursor, validation, and
         // the files it reads (profiles, layouts, tables, the command catalogue, trust).
-        .target(name: "ProfileLanguage", dependencies: ["APDU", "FeliCaCommands", "BuiltInProfiles", "Yams"]),
+        .target(name: "ProfileLanguage", dependencies: ["APDU", "FeliCaCommands", "DESFireCommands", "BuiltInProfiles", "Yams"]),
         // From a read's answers to the typed report: field decoding, money, trips, contracts,
         // what is hidden and where it came from.
         .target(name: "CardReports", dependencies: ["APDU", "ProfileLanguage"]),

@@ -7,8 +7,9 @@ import Foundation
 /// it: `swift build` puts a folder named `…_BuiltInProfiles.resources` beside the program
 /// (cardscan's own, a test bundle, or another package's executable that depends on
 /// cardscan). An installed cardscan keeps them in `../share/cardscan/profiles` instead (`make
-/// install`, the Debian package). ``directory(environment:executable:)`` finds them, in the
-/// order that documents (docs/profile-format.md §Where profiles are found).
+/// install`, the Debian package). A program built in this checkout's own `.build` folders reads
+/// the source folder itself, so an edited profile needs no new build. ``directory(environment:executable:)``
+/// finds them, in the order docs/profile-format.md §Where profiles are found gives.
 public enum BuiltInProfiles {
     /// The environment variable that names the folder instead of looking for it.
     public static let environmentVariable = "CARDSCAN_BUILTIN_PROFILES"
@@ -30,6 +31,9 @@ public enum BuiltInProfiles {
         guard let executable else { return [] }
         let folder = executable.deletingLastPathComponent()
         var out = [folder.deletingLastPathComponent().appendingPathComponent("share/cardscan/profiles").path]
+        // A program this checkout built (in its own `.build…` folders: cardscan, its tests, the
+        // benchmarks) reads the profiles being edited, not the copy made when it was built.
+        if executable.path.hasPrefix(sourceRoot + "/.build") { out.append(sourceProfiles) }
         // The bundle's name starts with the identity of the package that built it (`cardscan`,
         // or the folder a consumer checked cardscan out into): matched by its end.
         let bundles = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
@@ -40,6 +44,11 @@ public enum BuiltInProfiles {
         }
         return out
     }
+
+    /// The checkout this module was built from, and its profiles (the resources' source).
+    static let sourceRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+    static let sourceProfiles = sourceRoot + "/Sources/BuiltInProfiles/profiles"
 
     /// The end of the folder name SwiftPM gives this module's resources.
     static let resourceBundleSuffix = "_BuiltInProfiles.resources"

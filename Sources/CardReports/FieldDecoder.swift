@@ -36,7 +36,7 @@ enum FieldDecoder {
         _ spec: FieldSpec, bytes: ArraySlice<UInt8>, width bitWidth: Int?, minutes: Int?
     ) throws(Failure) -> FieldValue? {
         switch spec.type {
-        case .uint, .int, .days, .seconds, .minutes:
+        case .uint, .int, .money, .days, .seconds, .minutes, .secondsOfDay:
             guard bytes.count <= 8 else { throw Failure(reason: "an integer field is at most 8 bytes, not \(bytes.count)") }
             var raw: UInt64 = 0
             if spec.littleEndian {
@@ -150,9 +150,9 @@ enum FieldDecoder {
         let original = raw
         var raw = raw
         if let mask = spec.mask { raw &= mask }
-        if raw == 0, spec.layout.zeroMeansNone { return nil }  // "never" (HOLO's last transaction)
+        if let unset = spec.layout.unset, raw == UInt64(truncatingIfNeeded: unset) { return nil }  // "never" (HOLO's last transaction)
         var width = bytes * 8
-        if let bits = spec.bits {
+        if let bits = spec.bitRange {
             width = bits.count
             raw = (raw >> UInt64(bits.lowerBound)) & (width >= 64 ? .max : (1 << UInt64(width)) - 1)
         } else if let bitWidth {
@@ -178,6 +178,16 @@ enum FieldDecoder {
             guard (0..<1440).contains(value) else { throw Failure(reason: "\(value) is not a time of day (0…1439 minutes)") }
             var out: [UInt8] = []
             appendDigits(&out, value / 60, 2)
+            out.append(0x3A)
+            appendDigits(&out, value % 60, 2)
+            return .string(String(decoding: out, as: UTF8.self))
+        }
+        if spec.type == .secondsOfDay {
+            guard (0..<86400).contains(value) else { throw Failure(reason: "\(value) is not a time of day (0…86399 seconds)") }
+            var out: [UInt8] = []
+            appendDigits(&out, value / 3600, 2)
+            out.append(0x3A)
+            appendDigits(&out, value / 60 % 60, 2)
             out.append(0x3A)
             appendDigits(&out, value % 60, 2)
             return .string(String(decoding: out, as: UTF8.self))
@@ -225,12 +235,6 @@ enum FieldDecoder {
         return tz.secondsFromGMT(for: Date(timeIntervalSince1970: moment)) / 60
     }
 
-    /// The UTC offset (minutes) of the card's local `date` at `seconds` after midnight: fixed,
-    /// or the named zone's at that moment (the offset before a change is tried first, then the
-    /// one it gives, so a summer-time date gets its summer offset).
-    /// A part of Track 2 data (ISO/IEC 7813): digits up to the separator D are the PAN (F is
-    /// padding); then YYMM and the service code. A BCD PAN without a separator (EMV 5A) has
-    /// only the PAN.
     /// The bytes of `bytes` (Track 2 data or an F-padded PAN) that hold `part`'s digits, and
     /// which of their nibbles (F0, 0F, FF); nil when the data has no such part.
     static func track2Bytes(_ part: FieldSpec.Track2Part, _ bytes: [UInt8]) -> (positions: [Int], masks: [UInt8])? {
@@ -249,6 +253,9 @@ enum FieldDecoder {
         return (positions, positions.map { masks[$0]! })
     }
 
+    /// A part of Track 2 data (ISO/IEC 7813): digits up to the separator D are the PAN (F is
+    /// padding); then YYMM and the service code. A BCD PAN without a separator (EMV 5A) has
+    /// only the PAN.
     static func track2(_ part: FieldSpec.Track2Part, _ bytes: [UInt8]) throws(Failure) -> FieldValue? {
         let nibbles = bytes.flatMap { [$0 >> 4, $0 & 0x0F] }
         let separator = nibbles.firstIndex(of: 0x0D)
@@ -282,6 +289,9 @@ enum FieldDecoder {
         }
     }
 
+    /// The UTC offset (minutes) of the card's local `date` at `seconds` after midnight: fixed,
+    /// or the named zone's at that moment (the offset before a change is tried first, then the
+    /// one it gives, so a summer-time date gets its summer offset).
     static func offset(_ spec: FieldSpec, _ date: CivilDate, _ seconds: Int) -> Int {
         guard let tz = spec.timeZone else { return spec.zoneMinutes ?? 0 }
         let local = Double(date.daysSinceUnixEpoch) * 86400 + Double(seconds)
@@ -305,13 +315,6 @@ enum FieldDecoder {
             }
             if spec.table != nil { return spec.hexCodes ? .string(code) : .int(value) }  // a table shows an unknown code as it is
             return .string("unknown-\(value < 256 && value >= 0 ? [UInt8(value)].compactHex : String(value))")
-        }
-        if let check = spec.checkDigit {
-            switch check {
-            case .digitSum10:
-                let sum = String(value).compactMap(\.wholeNumberValue).reduce(0, +)
-                return .string("\(value)(\((10 - sum % 10) % 10))")
-            }
         }
         return spec.decimalText ? .string(String(value)) : .int(value)
     }

@@ -124,10 +124,12 @@ public struct ReportBuilder {
         report.exchanges = exchanges
         report.partial = partial
         report.notes = p.reportNotes
+        // The card's fields, then the balance, then the private fields (worked out alike, never reported).
         var cardFields = p.card
         if let b = p.balance { cardFields.append(.init(name: "balance", spec: b)) }
+        cardFields += p.privateFields
         var values = [FieldValue?](repeating: nil, count: cardFields.count)
-        let names = p.card.map { "card." + $0.name } + (p.balance == nil ? [] : ["balance"])
+        let names = p.card.map { "card." + $0.name } + (p.balance == nil ? [] : ["balance"]) + p.privateFields.map { "let." + $0.name }
         var sources: [String: Source] = [:]
         for name in answers.names where step(name).map({ $0.layout != nil || $0.reverseBytes }) == true {
             if let bytes = answers.data(name) { sources[name] = source(bytes, reading(name)) }
@@ -145,7 +147,14 @@ public struct ReportBuilder {
             }
         }
         for (i, f) in p.card.enumerated() {
-            guard var v = values[i] else { continue }
+            guard var v = values[i] else {
+                // Personal data the card keeps unset is named all the same: whether it is set
+                // tells something too.
+                if f.spec.personal, !showPersonal, f.spec.layout.unset != nil, Self.holds(f.spec, answers) {
+                    report.hidden.append("card." + f.name)
+                }
+                continue
+            }
             if let m = f.spec.maskDigits, !showFullNumbers, case .string(let text) = v {
                 v = .string(Self.masked(text, keeping: m))
                 report.hidden.append("card." + f.name)
@@ -153,7 +162,7 @@ public struct ReportBuilder {
             }
             if f.spec.personal && !showPersonal { report.hidden.append("card." + f.name) } else { report.card.append((f.name, v)) }
         }
-        if p.balance != nil { report.balance = values[cardFields.count - 1]?.intValue }
+        if p.balance != nil { report.balance = values[p.card.count]?.intValue }
         if variant == nil, let key = p.nameFrom, let i = p.card.firstIndex(where: { $0.name == key }), let v = values[i] {
             report.name = v.description
         }
@@ -204,7 +213,8 @@ public struct ReportBuilder {
         _ c: ContractSpec, _ answers: Answers, first: Int = 0, warnings: inout [ReportWarning]
     ) -> [[(String, FieldValue)]] {
         guard case .records(let records)? = answers[c.from], !records.isEmpty else { return [] }
-        let how = reading(c.from)
+        var how = reading(c.from)
+        if let l = c.layout { how.layout = profile.layouts[l] }
         var picks: [(number: Int, entry: String?)] = []
         var listDecoded: BitLayout.Decoded?
         if let l = c.list {
@@ -240,8 +250,8 @@ public struct ReportBuilder {
             if let choice = c.layoutBy, let entry = pick.entry {
                 let key = entry + choice.field.dropFirst("entry.".count)
                 var v = Int(clamping: listDecoded?.values[key]?.integer ?? 0)
-                if let bits = choice.bits { v = (v >> bits.lowerBound) & ((1 << bits.count) - 1) }
-                layout = (choice.cases[v] ?? choice.defaultLayout).flatMap { profile.layouts[$0] }
+                if let bits = choice.bitRange { v = (v >> bits.lowerBound) & ((1 << bits.count) - 1) }
+                layout = (choice.cases[v] ?? choice.otherwise).flatMap { profile.layouts[$0] }
             }
             let bytes = how.reverse ? records[pick.number - 1].reversed() : records[pick.number - 1]
             let record = Source(bytes: bytes, decoded: layout?.decode(bytes), reversed: how.reverse)
@@ -265,6 +275,15 @@ public struct ReportBuilder {
             rows.append(c.fields.indices.compactMap { i in row[i].map { (c.fields[i].name, $0) } })
         }
         return rows
+    }
+
+    /// Whether the answers hold what `spec` reads (its answer, record or tag), whatever its value.
+    static func holds(_ spec: FieldSpec, _ answers: Answers) -> Bool {
+        switch spec.source {
+        case .answer(let a, _): return answers[a].map { if case .absent = $0 { return false } else { return true } } ?? false
+        case .tags(let tags): return answers.tlvValue(tags) != nil
+        default: return false
+        }
     }
 
     /// A record slot in no use: all 00 or all FF.
@@ -303,7 +322,6 @@ public struct ReportBuilder {
         let record = context.record
         var reversed = false
         var notedAlready = false
-        if let needed = spec.whenPresent, record?.decoded?.values[needed] == nil { return nil }
         if let condition = spec.condition, !condition.holds(in: record?.decoded) { return nil }
         let data: [UInt8]
         let answerName: String
@@ -552,29 +570,14 @@ public struct ReportBuilder {
         _ t: TripSpec, source n: Int, _ position: [String: Int], width: Int, _ answers: Answers, warnings: inout [ReportWarning],
         skipped: inout [String]
     ) -> [TripRow] {
-        var records: [[UInt8]]
-        switch answers[t.from] {
-        case .records(let r)?: records = r
-        case .data(let d)?:
-            guard let n = t.recordLength else { return [] }
-            if d.count % n != 0 {
-                warnings.append(
-                    .init(
-                        field: "trips",
-                        reason:
-                            "answer '\(t.from)' has \(d.count) bytes, not a multiple of record-length \(n): the last \(d.count % n) left out"
-                    ))
-            }
-            records = stride(from: 0, to: d.count - d.count % n, by: n).map { Array(d[$0..<($0 + n)]) }
-        default: return []
-        }
+        guard case .records(var records)? = answers[t.from] else { return [] }
         // Joined answers pair by position in the card's order, before unused slots are left out.
         var joined: [(name: String, records: [[UInt8]])] = []
         for j in t.join {
             if case .records(let list)? = answers[j] { joined.append((j, list)) } else { joined.append((j, [])) }
         }
         var positions = Array(records.indices)
-        if t.skipEmpty {
+        if t.skipUnused {
             positions.removeAll { Self.isUnused(records[$0]) }
             if positions.count < records.count {
                 skipped.append("\(t.path): \(records.count - positions.count) unused record(s) of '\(t.from)' skipped (all 00 or all FF)")
@@ -585,10 +588,11 @@ public struct ReportBuilder {
         // The fields read from the record, each with its place in the merged row (looked up once,
         // not for every record).
         let readFields = fields.filter { !$0.spec.isDerived }.map { ($0, position[$0.name]!) }
-        let skipIndexes = t.skipWhenZero.compactMap { position[$0] }
+        let skipIndexes = t.skipZero.compactMap { position[$0] }
         var rows: [TripRow] = []
         rows.reserveCapacity(records.count)
-        let recordReading = reading(t.from)
+        var recordReading = reading(t.from)
+        if let l = t.layout { recordReading.layout = profile.layouts[l] }
         var dol: DataObjectList? = nil
         if let ref = t.dol {
             guard let bytes = ref.bytes(in: answers) else {
@@ -628,7 +632,7 @@ public struct ReportBuilder {
             }
             if !skipIndexes.isEmpty, skipIndexes.allSatisfy({ row.values[$0] == nil || row.values[$0] == .int(0) }) {
                 skipped.append(
-                    "\(t.path): record \(positions[k] + 1) of '\(t.from)' skipped: \(t.skipWhenZero.joined(separator: ", ")) \(t.skipWhenZero.count == 1 ? "decodes" : "decode") to 0 or nothing (skip-when-zero) — \(r.hexString)"
+                    "\(t.path): record \(positions[k] + 1) of '\(t.from)' skipped: \(t.skipZero.joined(separator: ", ")) \(t.skipZero.count == 1 ? "decodes" : "decode") to 0 or nothing (skip.zero) — \(r.hexString)"
                 )
                 continue
             }

@@ -137,9 +137,9 @@ case "profiles":
         return median(samples)
     }
     let bytes = texts.reduce(0) { $0 + $1.utf8.count }
-    let shape = perFile(texts.count) { for t in texts { precondition(YAMLReader.refusedShape(t) == nil) } }
+    let shape = perFile(texts.count) { for t in texts { precondition(YAMLText.refusedShape(t) == nil) } }
     let tree = perFile(texts.count) { for t in texts { _ = try! Yams.compose(yaml: t, .basic, .default, .utf8) } }
-    let profileShape = perFile(profiles.count) { for (_, t) in profiles { precondition(YAMLReader.refusedShape(t) == nil) } }
+    let profileShape = perFile(profiles.count) { for (_, t) in profiles { precondition(YAMLText.refusedShape(t) == nil) } }
     let load = perFile(profiles.count) { for (p, t) in profiles { _ = try! ProfileLoader.load(yaml: t, file: p) } }
     print("files: \(texts.count) YAML files (\(bytes / 1024) kB), of which \(profiles.count) profiles")
     print(String(format: "shape check (libyaml events):  median %7.1f µs a file", shape))

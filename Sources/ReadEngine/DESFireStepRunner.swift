@@ -143,7 +143,7 @@ final class DESFireStepRunner: StepRunner {
         guard status == .ok else { return refused(status, c) }
         if mode == .records {
             // Records come back to back: split them by the file's record size.
-            guard let size = recordSize ?? step.recordSizeHint, size > 0, data.count % size == 0 else {
+            guard let size = recordSize ?? step.records?.size, size > 0, data.count % size == 0 else {
                 return .answered(.records(data.isEmpty ? [] : [data]))
             }
             return .answered(.records(stride(from: 0, to: data.count, by: size).map { Array(data[$0..<($0 + size)]) }))

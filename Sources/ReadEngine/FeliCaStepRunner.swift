@@ -22,13 +22,14 @@ final class FeliCaStepRunner: StepRunner {
                 }
                 target = found
                 return .answered(.data(found.bytes))
-            case .readBlocks(let service, let first, let count, let perCommand, let records):
+            case .readBlocks(let service, let first, let count, let perCommand):
                 guard let idm = target?.idm else {
                     throw ReadError.badAnswer(
                         profile: profile.id, step: step.name, line: step.line, reason: "read-blocks needs a poll step before it")
                 }
                 var blocks: [[UInt8]] = []
-                func collected() -> Answer { records ? .records(blocks) : .data(blocks.flatMap { $0 }) }
+                // The blocks joined: the step's `records` cuts them into records.
+                func collected() -> Answer { .data(blocks.flatMap { $0 }) }
                 for chunk in try FeliCaCommand.readPlan(first: first, count: count, perCommand: perCommand) {
                     let frame = try FeliCaCommand.readWithoutEncryption(idm, services: [ServiceCode(service)], blocks: chunk)
                     do {

@@ -171,7 +171,7 @@ final class ISO7816StepRunner: StepRunner {
             }
             records.append(r.data)
             n += 1
-            if let q = reads.sequence, r.data.count >= q.offset + q.length,
+            if let q = reads.transactionNumber, r.data.count >= q.offset + q.length,
                 r.data[q.offset..<(q.offset + q.length)].reduce(0, { $0 << 8 | Int($1) }) == 1
             {
                 break  // the card's first transaction: there is no older record to ask for

@@ -38,7 +38,7 @@ public final class ProfileEngine {
 
     // MARK: Detection
 
-    /// The order profiles are tried in: ATR matches first, then `detect.order`, then the
+    /// The order profiles are tried in: ATR matches first, then `detect.priority`, then the
     /// profile with more `require` checks (more specific), then id.
     public static func detectionOrder(_ profiles: [Profile], atr: [UInt8]?) -> [Profile] {
         detectionIndices(profiles, atr: atr).map { profiles[$0] }
@@ -54,7 +54,7 @@ public final class ProfileEngine {
                 pattern.count == atr.count && zip(pattern, atr).allSatisfy { $0 == nil || $0! == $1 }
             } ? 0 : 1
         }
-        let keys = profiles.indices.map { i in (atrRank(profiles[i]), profiles[i].detect.order, -profiles[i].detect.require.count, i) }
+        let keys = profiles.indices.map { i in (atrRank(profiles[i]), profiles[i].detect.priority, -profiles[i].detect.require.count, i) }
         return keys.sorted { a, b in
             if (a.0, a.1, a.2) != (b.0, b.1, b.2) { return (a.0, a.1, a.2) < (b.0, b.1, b.2) }
             return profiles[a.3].id < profiles[b.3].id

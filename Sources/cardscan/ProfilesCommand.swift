@@ -7,7 +7,7 @@ struct Profiles: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "profiles",
         abstract: "List, show, validate and add card profiles.",
-        subcommands: [List.self, Show.self, Validate.self, Add.self, Trust.self])
+        subcommands: [List.self, Show.self, Validate.self, Add.self, Trust.self, Schema.self])
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(

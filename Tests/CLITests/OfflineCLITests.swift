@@ -461,7 +461,7 @@ import Testing
         #expect(r.stdout.contains("4 trip(s)"), "\(r.stdout)")
         #expect(
             r.stderr.contains(
-                "trips: record 5 of 'history' skipped: time decodes to 0 or nothing (skip-when-zero) — 00 00 00 80 00 00 00 00 00 00 00 00 00 00 00 00"
+                "trips: record 5 of 'history' skipped: time decodes to 0 or nothing (skip.zero) — 00 00 00 80 00 00 00 00 00 00 00 00 00 00 00 00"
             ), "\(r.stderr)")
         #expect(r.stderr.contains("trips: 14 unused record(s) of 'history' skipped (all 00 or all FF)"))
         let quiet = try Lab.cardscan(["replay", Lab.fixture("suica/corrections.apdu")])

@@ -46,6 +46,7 @@ import Testing
     static let eventRecord = "9B 14 FF 10 00 08 A0 88 18 61 08 40 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00"
     static let eventProfile = profileYAML(
         """
+        zone: "+01:00"
         steps:
           - read-records: { sfi: 0x08, first: 1, last: 1, length: 29 }
             as: events
@@ -83,11 +84,11 @@ import Testing
                 - { name: price-unit, bits: 16 }
                 - { name: contract, bits: 5 }
                 - { name: authenticator, bits: 16 }
-                - { skip: 25 }
+                - { unused: 25 }
         trips:
           from: events
           fields:
-            time: { field: date, type: days, epoch: 1997-01-01, time-field: time, zone: "+01:00" }
+            time: { field: [date, time], type: days, epoch: 1997-01-01 }
             code: { field: code, type: hex }
             provider: { field: provider }
             station: { field: location }
@@ -114,11 +115,12 @@ import Testing
     /// Found by an audit: a `time-field` 64 bits wide holding 0x7FFF…FFC0 trapped multiplying
     /// into seconds: as minutes, and as a packed time (its minute, the low 6 bits, is 0, under
     /// 60, so the huge hour was multiplied). It is no time of day: a warning.
-    @Test(arguments: ["", ", time-type: packed-time"])
-    func aTimeFieldTooLargeForSecondsIsAWarningNotATrap(_ timeType: String) throws {
+    /// A packed time that wide is refused when the profile loads (a packed time is 16 bits at most).
+    @Test func aTimeFieldTooLargeForSecondsIsAWarningNotATrap() throws {
         let p = try load(
             profileYAML(
                 """
+                zone: "+01:00"
                 steps:
                   - read-records: { sfi: 0x08, first: 1, last: 1, length: 10 }
                     as: events
@@ -127,16 +129,20 @@ import Testing
                   wide:
                     - { name: date, bits: 14 }
                     - { name: time, bits: 64 }
-                    - { skip: 2 }
+                    - { unused: 2 }
                 trips:
                   from: events
                   fields:
-                    time: { field: date, type: days, epoch: 1997-01-01, time-field: time\(timeType), zone: "+01:00" }
+                    time: { field: [date, time], type: days, epoch: 1997-01-01 }
                 """))
         // The date's 14 bits, then the time: 01, 56 ones, 000000 (the last byte's top 6 bits).
         let r = try run(p, [("00 B2 01 44 0A", "26 C5 FF FF FF FF FF FF FF 03 90 00")])
         let report = try #require(r.report)
         #expect(report.warnings.map(\.field) == ["trips[0].time"], "\(report.warnings)")
+        let packed = profileYAML(
+            "steps: [{ read-records: { sfi: 0x08, first: 1, last: 1, length: 10 }, as: e, layout: w }]\n"
+                + "layouts: { w: [{ name: date, bits: 14 }, { name: time, type: packed-time, bits: 64 }] }\n")
+        #expect(throws: ProfileLoadError.self) { try load(packed) }
     }
 
     @Test func aRecordCutShortNamesTheFieldsItLost() throws {
@@ -164,7 +170,7 @@ import Testing
                 steps:
                   - read-binary: { sfi: 0x07, length: 16 }
                     as: purse
-                    reverse-bytes: true
+                    endian: little
                 card:
                   flags: { from: purse, bit-offset: 0, bit-length: 4 }
                   word: { from: purse, bit-offset: 25, bit-length: 20, type: letters }
@@ -244,9 +250,9 @@ import Testing
                     - choose: version
                       cases:
                         - values: [0-2, 7]
-                          fields: [ { name: network, bits: 4 }, { skip: 4 } ]
-                      default:
-                        - { skip: 4 }
+                          fields: [ { name: network, bits: 4 }, { unused: 4 } ]
+                      otherwise:
+                        - { unused: 4 }
                         - { name: network, bits: 4 }
                         - { name: extra, bits: 4 }
                 card:
@@ -265,11 +271,12 @@ import Testing
     }
 
     /// `when`: a field of a record shown only when some bits of a layout value are (or are
-    /// not) among given values; `time-type: packed-time` joins a packed date and time.
+    /// not) among given values; a `packed-time` element joins a packed date and time.
     @Test func conditionsAndPackedDateTimes() throws {
         let p = try load(
             profileYAML(
                 """
+                zone: Europe/Rome
                 steps:
                   - read-records: { sfi: 0x08, first: 1, last: 2, length: 4 }
                     as: log
@@ -278,13 +285,13 @@ import Testing
                   entry:
                     - { name: kind, bits: 8 }
                     - { name: date, bits: 14 }
-                    - { name: time, bits: 10 }
+                    - { name: time, type: packed-time, bits: 10 }
                 trips:
                   from: log
                   fields:
-                    time: { field: date, type: packed-date, time-field: time, time-type: packed-time, zone: Europe/Rome }
-                    counted: { field: kind, when: { field: kind, bits: 4-6, not-in: 4 } }
-                    pass: { field: kind, when: { field: kind, bits: 4-6, in: [4, 6-7] } }
+                    time: { field: [date, time], type: packed-date }
+                    counted: { field: kind, when: { field: kind, bit-range: 4-6, not-in: 4 } }
+                    pass: { field: kind, when: { field: kind, bit-range: 4-6, in: [4, 6-7] } }
                 """))
         // 2024-07-15 (24 << 9 | 7 << 5 | 15 = 0x30EF) at 14:45 (packed 14 << 6 | 45, in 10 bits of 11: 0x3AD).
         func record(_ kind: UInt8) -> String {
@@ -351,11 +358,11 @@ import Testing
         ("layouts:\n  l:\n    - { name: a, bits: 4 }\n    - { name: a, bits: 4 }\n", "'a' is declared twice"),
         (
             "layouts:\n  l:\n    - repeat: r\n      count-from: later\n      fields: [ { name: a, bits: 1 } ]\n",
-            "'later' is not a field declared before"
+            "'later' is not a value declared before"
         ),
-        ("layouts:\n  l:\n    - { name: a, bits: 4, skip: 2 }\n", "an element is one thing"),
+        ("layouts:\n  l:\n    - { name: a, bits: 4, unused: 2 }\n", "an element is one thing"),
         ("card:\n  x: { from: b, offset: 0, length: 1, type: uint, when: { field: a, in: 1 } }\n", "it belongs in trips or contracts"),
-        ("layouts:\n  l:\n    - choose: v\n      cases: []\n", "'v' is not a field declared before this choice"),
+        ("layouts:\n  l:\n    - choose: v\n      cases: []\n", "'v' is not a value declared before this choice"),
         (
             "layouts:\n  l:\n    - { name: v, bits: 2 }\n    - choose: v\n      cases: [ { values: 3-1, fields: [] } ]\n",
             "'3-1' is not a value or a range"
@@ -398,7 +405,7 @@ import Testing
             Issue.record("accepted")
         } catch {
             #expect(error.message.contains("no layout is named 'nope'"), "\(error.message)")
-            #expect(error.message.contains("layout 'l' has no field 'missing'"), "\(error.message)")
+            #expect(error.message.contains("layout 'l' has no value 'missing'"), "\(error.message)")
             #expect(error.message.contains("'a' is 4 bits: a BCD date is 32 bits"), "\(error.message)")
         }
     }
@@ -442,7 +449,7 @@ extension String {
     }
 
     @Test func twoProfilesNamingOneFileBothDecodeWithIt() throws {
-        _ = write("layouts/shared-good.yaml", "layouts:\n  env:\n    - { skip: 4 }\n    - { name: network, bits: 12 }\n")
+        _ = write("layouts/shared-good.yaml", "layouts:\n  env:\n    - { unused: 4 }\n    - { name: network, bits: 12 }\n")
         for id in ["first", "second"] {
             let p = try ProfileRegistry.loadFile(profile(id, layoutFile: "shared-good"))
             let r = try run(p, [("00 B0 87 00 02", "5A BC 90 00")])
@@ -451,11 +458,11 @@ extension String {
     }
 
     @Test func aBrokenFileIsReportedForEveryProfileThatNamesIt() throws {
-        let layouts = write("layouts/shared-bad.yaml", "layouts:\n  env:\n    - { skip: 4 }\n    - { name: network, bitz: 12 }\n")
+        let layouts = write("layouts/shared-bad.yaml", "layouts:\n  env:\n    - { unused: 4 }\n    - { name: network, bitz: 12 }\n")
         for id in ["third", "fourth"] {
             let error = try #require(throws: ProfileLoadError.self) { try ProfileRegistry.loadFile(profile(id, layoutFile: "shared-bad")) }
             let issue = try #require(error.issues.first { $0.file == layouts }, "\(id): \(error.issues)")
-            #expect(issue.line == 4 && issue.reason.contains("needs 'bits'"), "\(id): \(issue)")
+            #expect(issue.line == 4 && issue.reason.contains("needs a width"), "\(id): \(issue)")
         }
     }
 

@@ -33,11 +33,11 @@ import Testing
         contracts:
           from: contracts
           list: { from: list, repeat: entries, pointer: pointer }
-          layout: { by: entry.kind, cases: { 1: narrow }, default: wide }
+          layout: { by: entry.kind, cases: { 1: narrow }, otherwise: wide }
           fields:
             tariff: { field: tariff, type: hex }
             kind: { field: entry.kind }
-            counter: { from: counters, slice: 3, length: 3, type: uint, when-present: journeys }
+            counter: { from: counters, slice: 3, length: 3, type: uint, when: { field: journeys } }
         """)
 
     @Test func theListOrdersThePointersPickTheCountersFollow() throws {

@@ -18,13 +18,13 @@ import Testing
         steps:
           - select: { aid: 325041592E5359532E4444463031 }
             as: dir
-          - for-each: { list: "dir:6F/A5/BF0C", tag: 61, order-by: 87, skip: { 4F: [A000000384] }, label: label }
+          - for-each: { list: "dir:6F/A5/BF0C", tag: "61", order-by: "87", skip: { 4F: [A000000384] }, label: label }
             as: entry
             steps:
               - select: { aid-from: { from: entry, tag: 4F } }
                 as: fci
               - command: "80 A8 00 00"
-                dol: { list: "fci:6F/A5/9F38", template: 83 }
+                data: { dol: "fci:6F/A5/9F38", template: "83" }
                 as: gpo
               - read-records: { locator: ["gpo:77/94", { from: "gpo:80", offset: 2 }] }
                 as: records
@@ -33,13 +33,13 @@ import Testing
                 as: format
                 optional: true
                 only-if: { tag: 9F4D }
-              - read-records: { sfi: { tag: 9F4D, byte: 0 }, last: { tag: 9F4D, byte: 1 } }
+              - read-records: { sfi: { tag: 9F4D, offset: 0, length: 1 }, last: { tag: 9F4D, offset: 1, length: 1 } }
                 as: log
                 optional: true
         card:
-          label: { tag: 50, type: ascii }
-          pan: { tag: [5A, 57], type: track2, part: pan, mask-digits: [6, 4] }
-          expiry: { tag: 57, type: track2, part: expiry }
+          label: { tag: "50", type: ascii }
+          pan: { tag: [5A, "57"], type: track2, part: pan, mask-digits: [6, 4] }
+          expiry: { tag: "57", type: track2, part: expiry }
         trips:
           from: log
           dol: "format:9F4F"
@@ -171,19 +171,22 @@ import Testing
     }
 
     @Test(arguments: [
-        ("steps:\n  - for-each: { list: d, tag: 61 }\n    as: e\n", "needs 'steps'"),
-        ("steps:\n  - command: \"80 A8 00 00 02 83 00\"\n    dol: { list: d }\n    as: e\n", "write the command without data"),
-        ("steps:\n  - select: { aid: A0 }\n    as: e\n    dol: { list: e }\n", "'dol' builds the data of a `command` step"),
-        ("terminal: { 9F1A: { number: 1, option: planet } }\nsteps: [{ select: { aid: A0 }, as: e }]\n", "unknown option 'planet'"),
+        ("steps:\n  - for-each: { list: d, tag: \"61\" }\n    as: e\n", "needs 'steps'"),
+        ("steps:\n  - command: \"80 A8 00 00 02 83 00\"\n    data: { dol: d }\n    as: e\n", "write the command without data"),
+        ("steps:\n  - select: { aid: A0 }\n    as: e\n    data: { dol: e }\n", "'data' builds the data of a `command` step"),
+        (
+            "terminal: { 9F1A: { number: 1, option: planet } }\nsteps: [{ select: { aid: A0 }, as: e }]\n",
+            "'planet' is not one of: country, currency"
+        ),
         ("steps:\n  - read-records: { locator: [gpo], sfi: 1 }\n    as: e\n", "'sfi' does not apply"),
         (
-            "steps:\n  - for-each: { list: d, tag: 61 }\n    as: e\n    steps:\n      - for-each: { list: e, tag: 4F }\n        as: f\n        steps: [{ select: { aid: A0 }, as: g }]\n",
+            "steps:\n  - for-each: { list: d, tag: \"61\" }\n    as: e\n    steps:\n      - for-each: { list: e, tag: 4F }\n        as: f\n        steps: [{ select: { aid: A0 }, as: g }]\n",
             "do not nest"
         ),
         ("steps: [{ select: { aid: A0 }, as: e }]\ncard: { x: { tag: ZZ } }\n", "not a BER-TLV tag"),
         ("steps:\n  - select: { aid-from: \"fci:6F/84\" }\n    as: e\n", "no step is named 'fci'"),
         (
-            "steps:\n  - command: \"80 A8 00 00\"\n    dol: { list: \"later:9F38\" }\n    as: e\n  - select: { aid: A0 }\n    as: later\n",
+            "steps:\n  - command: \"80 A8 00 00\"\n    data: { dol: \"later:9F38\" }\n    as: e\n  - select: { aid: A0 }\n    as: later\n",
             "'later' is read after this step"
         ),
     ])

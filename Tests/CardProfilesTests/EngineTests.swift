@@ -22,7 +22,7 @@ import Testing
             balance: { offset: 2, length: 2 }
             change: { difference: [balance, older.balance] }
           credit-kinds: [top-up]
-          skip-when-zero: [amount]
+          skip: { zero: [amount] }
         """)
 
     @Test func recordsUntil6A83SkipEmptyAndDeriveAcrossRecords() throws {
@@ -186,11 +186,19 @@ import Testing
     }
 
     @Test(arguments: [
-        "00 A4 04 00 02 A0 00 00", "00 B0 95 00 1E", "00 B2 01 C4 17", "00 C0 00 00 10", "00 CA 9F 36 02",
-        "00 84 00 00 08", "80 5C 00 02 04", "90 32 03 00 00", "80 CA 00 00 00", "FF CA 00 00 00", "FF B0 00 04 10",
+        "00 C0 00 00 10", "00 CA 9F 36 02", "00 84 00 00 08", "80 5C 00 02 04", "90 32 03 00 00", "80 CA 00 00 00", "FF CA 00 00 00",
+        "FF B0 00 04 10",
     ])
     func readCommandsAreAllowed(_ hex: String) throws {
         _ = try load(profileYAML("steps:\n  - command: \"\(hex)\"\n    as: x\n"))
+    }
+
+    /// A standard SELECT, READ BINARY or READ RECORD has a step of its own: one way to write it.
+    @Test(arguments: [("00 A4 04 00 02 A0 00 00", "select"), ("00 B0 95 00 1E", "read-binary"), ("00 B2 01 C4 17", "read-record")])
+    func standardReadsAreWrittenAsTheirSteps(_ hex: String, _ step: String) {
+        #expect {
+            try load(profileYAML("steps:\n  - command: \"\(hex)\"\n    as: x\n"))
+        } throws: { ($0 as? ProfileLoadError)?.issues.first?.reason.contains("write it as a `\(step)` step") == true }
     }
 }
 
@@ -309,12 +317,13 @@ import Testing
         let p = try load(
             profileYAML(
                 """
+                zone: Asia/Jakarta
                 steps:
                   - read-binary: { sfi: 1, length: 8 }
                     as: t
                 card:
-                  old: { from: t, offset: 0, length: 4, type: seconds, epoch: 2000-01-01, utc: true, zone: Asia/Jakarta, clock-shift: { before: "2019-01-01T00:00:00+07:00", seconds: -21600 } }
-                  new: { from: t, offset: 4, length: 4, type: seconds, epoch: 2000-01-01, utc: true, zone: Asia/Jakarta, clock-shift: { before: "2019-01-01T00:00:00+07:00", seconds: -21600 } }
+                  old: { from: t, offset: 0, length: 4, type: seconds, epoch: 2000-01-01, utc: true, clock-shift: { before: "2019-01-01T00:00:00+07:00", seconds: -21600 } }
+                  new: { from: t, offset: 4, length: 4, type: seconds, epoch: 2000-01-01, utc: true, clock-shift: { before: "2019-01-01T00:00:00+07:00", seconds: -21600 } }
                 """))
         // 2018-12-30T01:00Z + 6 h as the card kept it; 2024-05-06T00:30Z.
         let old = 599_446_800 + 21_600, new = 768_270_600
@@ -325,7 +334,7 @@ import Testing
         #expect {
             try load(
                 profileYAML(
-                    "steps:\n  - read-binary: { sfi: 1, length: 4 }\n    as: t\ncard:\n  x: { from: t, offset: 0, length: 4, type: seconds, epoch: 2000-01-01, zone: +07:00, clock-shift: { before: \"2019-01-01T00:00+07:00\", seconds: -60 } }\n"
+                    "zone: +07:00\nsteps:\n  - read-binary: { sfi: 1, length: 4 }\n    as: t\ncard:\n  x: { from: t, offset: 0, length: 4, type: seconds, epoch: 2000-01-01, clock-shift: { before: \"2019-01-01T00:00+07:00\", seconds: -60 } }\n"
                 ))
         } throws: { ($0 as? ProfileLoadError)?.message.contains("use it with type seconds and utc: true") == true }
     }

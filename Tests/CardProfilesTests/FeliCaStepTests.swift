@@ -23,8 +23,9 @@ import Testing
         steps:
           - poll: { system-code: 0x0003 }
             as: card
-          - read-blocks: { service: 0x090F, count: 2, per-command: 1, records: true }
+          - read-blocks: { service: 0x090F, count: 2, per-command: 1 }
             as: log
+            records: { size: 16 }
             optional: \(optional)
         card:
           idm: { from: card, offset: 0, length: 8, type: hex }

@@ -42,10 +42,10 @@ import Testing
     }
 
     @Test func bitRangesMasksScale() throws {
-        #expect(try decode(spec(.int, length: 4) { $0.bits = 0...30 }, "80 00 16 4E") == .int(5710))
-        #expect(try decode(spec(.int, length: 4) { $0.bits = 0...30 }, "FF FF FF 9C") == .int(-100))
-        #expect(try decode(spec(.uint, length: 4) { $0.bits = 0...30 }, "FF FF FF 9C") == .int(0x7FFF_FF9C))
-        #expect(try decode(spec(.uint, length: 6) { $0.bits = 28...31 }, "00 00 60 01 23 45") == .int(6))
+        #expect(try decode(spec(.int, length: 4) { $0.bitRange = 0...30 }, "80 00 16 4E") == .int(5710))
+        #expect(try decode(spec(.int, length: 4) { $0.bitRange = 0...30 }, "FF FF FF 9C") == .int(-100))
+        #expect(try decode(spec(.uint, length: 4) { $0.bitRange = 0...30 }, "FF FF FF 9C") == .int(0x7FFF_FF9C))
+        #expect(try decode(spec(.uint, length: 6) { $0.bitRange = 28...31 }, "00 00 60 01 23 45") == .int(6))
         #expect(try decode(spec(.uint, length: 2) { $0.mask = 0x0FFF }, "AB CD") == .int(0x0BCD))
         #expect(
             try decode(
@@ -90,7 +90,7 @@ import Testing
             text {
                 $0.digits = 8
                 $0.prefix = "308425"
-                $0.luhn = true
+                $0.checkDigit = .luhn
             }(&$0)
         }
         #expect(try decode(myki, "C9 B4 04 00 4E 61 BC 00") == .string("308425123456780"))
@@ -102,7 +102,7 @@ import Testing
             text {
                 $0.digits = 15
                 $0.prefix = "0164"
-                $0.luhn = true
+                $0.checkDigit = .luhn
                 $0.group = [4, 4, 4, 4]
             })
         #expect(try decode(nextfare, "04 11 22 33 44 55 66") == .string("0164 0188 3858 6676 5820"))
@@ -113,7 +113,7 @@ import Testing
                 $0.digits = 8
                 $0.prefix = "312401"
                 $0.suffix = "00"
-                $0.luhn = true
+                $0.checkDigit = .luhn
                 $0.group = [6, 4, 4]
             })
         #expect(try decode(presto, "00 BC 61 4E") == .string("312401 1234 5678 005"))
@@ -226,7 +226,11 @@ import Testing
             try decode(
                 spec(.uint, length: 4) {
                     $0.littleEndian = true
-                    $0.checkDigit = .digitSum10
+                    $0.numberText = {
+                        var t = NumberText()
+                        t.checkDigit = .digitSum10
+                        return t
+                    }()
                 }, "39 30 0C 00") == .string("798777(5)"))
         #expect(try decode(spec(.uint, length: 4) { $0.decimalText = true }, "00 00 00 07") == .string("7"))
     }
@@ -349,13 +353,13 @@ import Testing
         #expect(throws: FieldDecoder.Failure.self) { try FieldDecoder.decode(FieldSpec(s), from: [0xFF, 0xF7], answer: "a") }
     }
 
-    /// Found by the fuzzer (target field-decoder): sign-extending a 63-bit `int` (`bits: 0-62`)
+    /// Found by the fuzzer (target field-decoder): sign-extending a 63-bit `int` (`bit-range: 0-62`)
     /// subtracted 2^63 and overflowed.
     @Test func a63BitSignedFieldSignExtends() throws {
         var s = FieldSpec.Layout(source: .record, line: 1)
         s.type = .int
         s.length = 8
-        s.bits = 0...62
+        s.bitRange = 0...62
         #expect(try FieldDecoder.decode(FieldSpec(s), from: [0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], answer: "a") == .int(-1))
         #expect(try FieldDecoder.decode(FieldSpec(s), from: [0x40, 0, 0, 0, 0, 0, 0, 0], answer: "a") == .int(-(1 << 62)))
         #expect(

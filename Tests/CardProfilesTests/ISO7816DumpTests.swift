@@ -103,7 +103,7 @@ import Testing
                 as: app
               - command: 805C000204
                 as: balance
-              - command: 00A4040005A000000003
+              - select: { aid: A000000003 }
                 as: other
             card:
               n: { from: balance, type: uint, length: 4 }

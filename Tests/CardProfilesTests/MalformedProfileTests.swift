@@ -53,7 +53,7 @@ import Testing
         }
     }
 
-    /// Collections nested deeper than `YAMLReader.maximumDepth` are refused at the first one
+    /// Collections nested deeper than `YAMLText.maximumDepth` are refused at the first one
     /// too deep, before Yams builds the tree: Yams hashes each mapping key whole, so mappings
     /// used as keys, nested 990 deep, took 0.21 s (a fuzzed 951-byte profile: 79 ms under
     /// AddressSanitizer, over the fuzz campaign's 100 ms bound at 4 kB). Depth 32 is read on.
@@ -76,19 +76,19 @@ import Testing
         // Mappings as keys, the fuzzed shape: refused at the first key that is one.
         let keys = "id: deep\nname: " + String(repeating: "{", count: 990) + "a: 1" + String(repeating: "}", count: 990)
         #expect(throws: ProfileLoadError.self) { _ = try ProfileLoader.load(yaml: keys, file: "k.yaml") }
-        #expect(YAMLReader.refusedShape(keys).map { [$0.line, $0.column] } == [2, 8])
+        #expect(YAMLText.refusedShape(keys).map { [$0.line, $0.column] } == [2, 8])
         // In a sequence of block mappings as deep: the same.
         let block = (0..<40).map { String(repeating: "  ", count: $0) + "- " }.joined(separator: "\n") + "x"
-        #expect(YAMLReader.refusedShape(block)?.reason.hasPrefix("collections nested deeper") == true)
-        #expect(YAMLReader.refusedShape("") == nil && YAMLReader.refusedShape("a: [") == nil)
+        #expect(YAMLText.refusedShape(block)?.reason.hasPrefix("collections nested deeper") == true)
+        #expect(YAMLText.refusedShape("") == nil && YAMLText.refusedShape("a: [") == nil)
         // A key that is a list, a mapping or an alias: refused where it starts; text keys, and
         // lists, mappings and aliases as values, are not.
         for (yaml, at) in [("? [a, b]\n: 1\n", [1, 3]), ("x:\n  ? { a: 1 }\n  : 2\n", [2, 5]), ("a: &k x\n*k : 1\n", [2, 1])] {
-            let r = YAMLReader.refusedShape(yaml)
+            let r = YAMLText.refusedShape(yaml)
             #expect(r?.reason == "a mapping key must be plain text, not a list, a mapping or an alias", "\(yaml)")
             #expect(r.map { [$0.line, $0.column] } == at, "\(yaml)")
         }
-        #expect(YAMLReader.refusedShape("a: &v [1, {b: 2}]\nc: *v\nd:\n  - e: f\n    g: [h]\n") == nil)
+        #expect(YAMLText.refusedShape("a: &v [1, {b: 2}]\nc: *v\nd:\n  - e: f\n    g: [h]\n") == nil)
     }
 
     /// A profile that `extends` another takes its keys; a problem under an inherited key names
@@ -109,11 +109,23 @@ import Testing
         let good = try ProfileLoader.load(yaml: "id: child\nname: Child\nextends: parent\n", file: dir + "/child.yaml")
         #expect(good.id == "child" && good.name == "Child" && good.currency == "EUR" && good.steps.map(\.name) == ["purse"])
         #expect(good.balance != nil)
+        // Entries merge: a step of a new `as` is added, one the parent has is replaced in place.
+        let merged = try ProfileLoader.load(
+            yaml: "id: child\nname: Child\nextends: parent\nsteps:\n  - read-binary: { sfi: 2, length: 4 }\n    as: value\n"
+                + "  - read-binary: { sfi: 3, length: 4 }\n    as: purse\ncard:\n  v: { from: value, length: 4 }\n",
+            file: dir + "/child.yaml")
+        #expect(merged.steps.map(\.name) == ["purse", "value"] && merged.card.map(\.name) == ["v"])
+        guard case .iso7816(.command(let c, _)) = merged.steps[0].action else {
+            Issue.record("not a command")
+            return
+        }
+        #expect(c.p1 == 0x83)  // SFI 3: the child's purse
         let child = """
             id: child
             name: Child
             extends: parent
             steps:
+              - { as: purse, remove: true }
               - read-binary: { sfi: 2, length: 4 }
                 as: value
             """
@@ -122,6 +134,15 @@ import Testing
             Issue.record("accepted a balance reading an answer the child's steps do not make")
         } catch {
             #expect(error.issues.count == 1 && error.message.contains(dir + "/parent.yaml:7:"), "\(error.message)")
+        }
+        // Removing what the parent does not have is a mistake of the child's, at its line.
+        let wrong = "id: child\nname: Child\nextends: parent\nsteps:\n  - { as: nothing, remove: true }\n"
+        #expect {
+            try ProfileLoader.load(yaml: wrong, file: dir + "/child.yaml")
+        } throws: {
+            ($0 as? ProfileLoadError)?.issues.first.map {
+                $0.file == dir + "/child.yaml" && $0.line == 5 && $0.reason.contains("no step 'nothing'")
+            } == true
         }
     }
 

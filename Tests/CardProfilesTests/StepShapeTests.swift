@@ -13,7 +13,7 @@ import Testing
         var s = Step(
             name: "s", action: .desfire(.read(file: try! .init(2), mode: .data, offset: 0, length: 0)), end: [], optional: false, line: 1)
         s.copies = copies
-        s.slots = slots
+        s.records = slots.map { Step.RecordCut(offset: $0.0, size: $0.1, count: $0.2) }
         return s
     }
 

@@ -20,7 +20,7 @@ public enum CommandCatalog {
     /// not exist).
     public static func load(_ path: String) -> Result<CommandPolicy, ProfileLoadError> {
         guard FileManager.default.fileExists(atPath: path) else { return .success(.standard) }
-        return YAMLReader.load(path) { (text, file) throws(ProfileLoadError) in try parse(text, file: file) }
+        return YAMLText.load(path) { (text, file) throws(ProfileLoadError) in try parse(text, file: file) }
     }
 
     /// Parses a known-commands file into the standard policy plus its entries; every problem
@@ -39,46 +39,24 @@ public enum CommandCatalog {
 
     /// ``parse(_:file:)`` through the YAML library: any YAML, every problem with its line.
     static func parseYAML(_ text: String, file: String) throws(ProfileLoadError) -> CommandPolicy {
-        let r = YAMLReader(file: file)
-        let root = try YAMLReader.compose(text, file: file)
+        let context = ParseContext(file: file)
+        let root = Cursor(try YAMLText.compose(text, file: file), path: "", context: context)
         var reads: [CommandPolicy.Entry] = []
         var changing: [CommandPolicy.Entry] = []
-        if let m = r.mapping(root, "", allowed: ["read-only", "changing"]) {
-            let g = { (k: String) in m.node(k) }
-            reads = entries(g("read-only"), "read-only", r)
-            changing = entries(g("changing"), "changing", r)
+        if let s = root.section(allowed: ["read-only", "changing"]) {
+            let found = ProfileExtrasParser.commandEntries(s["read-only"])
+            reads = found.map(\.entry)
+            changing = ProfileExtrasParser.commandEntries(s["changing"]).map(\.entry)
             let known = CommandPolicy.standard.adding(reads: [], changing: changing)
-            for (i, e) in reads.enumerated() {
+            for (at, e) in found {
                 if let w = known.changing.first(where: { $0.cla == e.cla & $0.claMask && $0.ins == e.ins }) {
-                    r.issue(root, "read-only[\(i)]", "\(e.header) is also listed as \(w.name), which changes the card")
+                    at.issue("\(e.header) is also listed as \(w.name), which changes the card")
                 }
             }
-        } else if root == nil {
-            r.issue(nil, "", "the file is empty")
+        } else if !root.exists {
+            context.issue(nil, "", "the file is empty")
         }
-        if !r.issues.isEmpty { throw ProfileLoadError(issues: r.issues) }
+        if !context.issues.isEmpty { throw ProfileLoadError(issues: context.sortedIssues) }
         return CommandPolicy.standard.adding(reads: reads, changing: changing)
-    }
-
-    /// A list of `{command: "CLA INS", name, source}` entries (the known-commands file's lists
-    /// and a profile's `commands`).
-    package static func entries(_ node: Node?, _ path: String, _ r: YAMLReader) -> [CommandPolicy.Entry] {
-        var out: [CommandPolicy.Entry] = []
-        for (i, item) in (r.sequence(node, path) ?? []).enumerated() {
-            let p = "\(path)[\(i)]"
-            guard let m = r.mapping(item, p, allowed: ["command", "name", "source"]) else { continue }
-            let g = { (k: String) in m.node(k) }
-            for k in ["command", "name", "source"] where g(k) == nil { r.issue(item, "\(p).\(k)", "required key '\(k)' is missing") }
-            guard let bytes = r.hex(g("command"), "\(p).command"), let name = r.string(g("name"), "\(p).name"),
-                let source = r.string(g("source"), "\(p).source")
-            else { continue }
-            guard bytes.count == 2 else {
-                r.issue(g("command"), "\(p).command", "a command is its class and instruction bytes, e.g. \"90 4C\"")
-                continue
-            }
-            if name.isEmpty || source.isEmpty { r.issue(item, p, "'name' and 'source' must not be empty") }
-            out.append(CommandPolicy.Entry(cla: bytes[0], ins: bytes[1], name: name, source: source))
-        }
-        return out
     }
 }

@@ -17,6 +17,8 @@ public struct LookupTable: Sendable {
     public var entries: [Int: String]
     /// Unknown codes are shown as hex digits (a network id `250999`) rather than a number.
     public var hexCodes: Bool
+    /// `default`: what a code the table lacks gives (`{code}` stands for it).
+    public var defaultName: String?
     public var file: String
 
     /// Where a table named `name` is looked for: `tables/` beside the profile file, then the
@@ -51,37 +53,24 @@ public struct LookupTable: Sendable {
                         reason: "no table '\(name)' (looked for \(paths.joined(separator: ", ")))")
                 ]))
         }
-        return cache.get(path) { YAMLReader.load(path) { (text, file) throws(ProfileLoadError) in try parse(text, file: file) } }
+        return cache.get(path) { YAMLText.load(path) { (text, file) throws(ProfileLoadError) in try parse(text, file: file) } }
     }
 
     /// Parses table text; every problem names `file`:line.
     public static func parse(_ text: String, file: String) throws(ProfileLoadError) -> LookupTable {
-        let r = YAMLReader(file: file)
-        let root = try YAMLReader.compose(text, file: file)
+        let context = ParseContext(file: file)
+        let root = Cursor(try YAMLText.compose(text, file: file), path: "", context: context)
         var table = LookupTable(name: "", entries: [:], hexCodes: false, file: file)
-        if let m = r.mapping(root, "", allowed: ["name", "codes", "source", "licence", "license", "notes", "entries"]) {
-            let g = { (k: String) in m.node(k) }
-            table.name = r.string(g("name"), "name") ?? ""
-            if g("name") == nil { r.issue(root, "name", "required key 'name' is missing") }
-            if let c = r.string(g("codes"), "codes") {
-                switch c {
-                case "hex": table.hexCodes = true
-                case "decimal": table.hexCodes = false
-                default: r.issue(g("codes"), "codes", "codes are 'hex' or 'decimal', not '\(c)'")
-                }
-            }
-            if g("entries") == nil { r.issue(root, "entries", "required key 'entries' is missing") }
-            for (k, v) in r.mapping(g("entries"), "entries") ?? [] {
-                guard let code = YAMLReader.parseInt(k) else {
-                    r.issue(g("entries"), "entries", "codes are numbers (e.g. 0x250901), not '\(k)'")
-                    continue
-                }
-                if let name = r.string(v, "entries.\(k)") { table.entries[code] = name }
-            }
-        } else if root == nil {
-            r.issue(nil, "", "the file is empty")
+        if let s = root.section(.tableFile) {
+            table.name = s.required("name")?.text() ?? ""
+            _ = s.required("source", "where the names come from, and the licence that allows using them")
+            table.hexCodes = s["codes"].choice(["hex", "decimal"]) == "hex"
+            table.defaultName = s["default"].text()
+            table.entries = FieldSettingsParser.codeMap(s.required("entries") ?? s["entries"]) ?? [:]
+        } else if !root.exists {
+            context.issue(nil, "", "the file is empty")
         }
-        if !r.issues.isEmpty { throw ProfileLoadError(issues: r.issues) }
+        if !context.issues.isEmpty { throw ProfileLoadError(issues: context.sortedIssues) }
         return table
     }
 

@@ -45,25 +45,21 @@ public struct TrustedProfiles: Sendable, Equatable {
     /// Reads the list at `path`; a missing file is an empty list.
     public static func load(_ path: String) throws(ProfileLoadError) -> TrustedProfiles {
         guard FileManager.default.fileExists(atPath: path) else { return TrustedProfiles(files: [:], path: path) }
-        return try YAMLReader.load(path) { (text, file) throws(ProfileLoadError) in try parse(text, path: file) }.get()
+        return try YAMLText.load(path) { (text, file) throws(ProfileLoadError) in try parse(text, path: file) }.get()
     }
 
     /// Parses the list's text; `path` names it in messages and is where it would be saved.
     public static func parse(_ text: String, path: String) throws(ProfileLoadError) -> TrustedProfiles {
-        let r = YAMLReader(file: path)
-        let root = try YAMLReader.compose(text, file: path)
+        let context = ParseContext(file: path)
+        let root = Cursor(try YAMLText.compose(text, file: path), path: "", context: context)
         var files: [String: Set<String>] = [:]
-        for (i, item) in (root.flatMap { r.sequence($0, "") } ?? []).enumerated() {
-            guard let m = r.mapping(item, "[\(i)]", allowed: ["file", "commands"]) else { continue }
-            let g = { (k: String) in m.node(k) }
-            guard let file = r.string(g("file"), "[\(i)].file") else { continue }
+        for item in root.sequence() ?? [] {
+            guard let s = item.section(allowed: ["file", "commands"]), let file = s["file"].text() else { continue }
             var headers = Set<String>()
-            for (j, c) in (r.sequence(g("commands"), "[\(i)].commands") ?? []).enumerated() {
-                if let b = r.hex(c, "[\(i)].commands[\(j)]"), b.count == 2 { headers.insert(b.hexString) }
-            }
+            for c in s["commands"].sequence() ?? [] { if let b = c.hex(2...2) { headers.insert(b.hexString) } }
             files[file, default: []].formUnion(headers)
         }
-        if !r.issues.isEmpty { throw ProfileLoadError(issues: r.issues) }
+        if !context.issues.isEmpty { throw ProfileLoadError(issues: context.sortedIssues) }
         return TrustedProfiles(files: files, path: path)
     }
 

@@ -14,6 +14,8 @@ public struct BitLayout: Sendable {
     /// Every name's width (the first of a name that appears twice), worked out once: the
     /// validator asks for each field of each profile.
     private let widthByName: [String: Int]
+    /// Every typed value's type (the first of a name that appears twice).
+    private let settingsByName: [String: FieldSettings]
 
     public init(name: String, elements: [Element], line: Int) {
         self.name = name
@@ -22,7 +24,13 @@ public struct BitLayout: Sendable {
         let all = Self.widths(elements, prefix: "")
         valueCount = min(all.count, 256)
         widthByName = Dictionary(all.map { ($0.name, $0.bits) }, uniquingKeysWith: { first, _ in first })
+        settingsByName = Dictionary(
+            Self.values(elements, prefix: "").compactMap { e in e.element.settings.map { (e.name, $0) } },
+            uniquingKeysWith: { first, _ in first })
     }
+
+    /// The type of value `name` (`list[2].x` as `list[].x`), when its element has one.
+    public func settings(of name: String) -> FieldSettings? { settingsByName[Self.general(name)] }
 
     /// One element of a layout. A struct rather than an enum with payloads: Swift packs an
     /// enum's case into spare bits of its payload pointers, which LeakSanitizer cannot follow,
@@ -32,6 +40,8 @@ public struct BitLayout: Sendable {
         public var kind: Kind
         /// `value`: its name; `repeated`: the name of the copies.
         public var name: String = ""
+        /// `value`: its type (`type: en1545-date`), which says how a field reading it decodes.
+        public var settings: FieldSettings?
         /// `value`, `skip`: the width; `bitmap`: the presence bits.
         public var bits: Int = 0
         /// `repeated`: the count's width, or the earlier field that holds the count.
@@ -54,8 +64,11 @@ public struct BitLayout: Sendable {
             }
         }
 
-        /// `bits` bits, an unsigned number (or a bit string when longer than 64), named.
-        public static func value(name: String, bits: Int) -> Element { Element(kind: .value, name: name, bits: bits) }
+        /// `bits` bits, an unsigned number (or a bit string when longer than 64), named; with a
+        /// type, it decodes as the type says.
+        public static func value(name: String, bits: Int, settings: FieldSettings? = nil) -> Element {
+            Element(kind: .value, name: name, settings: settings, bits: bits)
+        }
         /// EN 1545 `Bitmap`: `bits` presence bits, the lowest for the first element; then only
         /// the present elements follow, in order.
         public static func bitmap(bits: Int, elements: [Element]) -> Element {
@@ -169,9 +182,11 @@ public struct BitLayout: Sendable {
 
     /// The width of `name` (`list[2].x` is looked up as `list[].x`); nil when the layout has
     /// no such value.
-    public func width(of name: String) -> Int? {
-        guard name.utf8.contains(UInt8(ascii: "[")) else { return widthByName[name] }
-        // `list[2].x` → `list[].x`: the digits between brackets dropped.
+    public func width(of name: String) -> Int? { widthByName[Self.general(name)] }
+
+    /// `list[2].x` → `list[].x`: the digits between brackets dropped.
+    static func general(_ name: String) -> String {
+        guard name.utf8.contains(UInt8(ascii: "[")) else { return name }
         var general: [UInt8] = []
         var inBrackets = false
         for c in name.utf8 {
@@ -179,7 +194,20 @@ public struct BitLayout: Sendable {
             if inBrackets, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c) { continue }
             general.append(c)
         }
-        return widthByName[String(decoding: general, as: UTF8.self)]
+        return String(decoding: general, as: UTF8.self)
+    }
+
+    /// Every value element with its full name (copies in a repeat as `NAME[].FIELD`).
+    static func values(_ elements: [Element], prefix: String) -> [(name: String, element: Element)] {
+        elements.flatMap { e -> [(name: String, element: Element)] in
+            switch e.kind {
+            case .value: return [(prefix + e.name, e)]
+            case .skip: return []
+            case .sequence, .bitmap: return values(e.elements, prefix: prefix)
+            case .choice: return values(e.cases.flatMap(\.elements) + e.elements, prefix: prefix)
+            case .repeated: return values(e.elements, prefix: prefix + e.name + "[].")
+            }
+        }
     }
 
     static func widths(_ elements: [Element], prefix: String) -> [(name: String, bits: Int)] {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A calendar date (proleptic Gregorian) without a time zone.
 public struct CivilDate: Hashable, Sendable, CustomStringConvertible {
     public var year: Int
@@ -160,4 +162,33 @@ package func isoDateTime(_ date: CivilDate, _ h: Int, _ m: Int, _ s: Int, zoneMi
     out.append(0x3A)
     appendDigits(&out, abs(zoneMinutes) % 60, 2)
     return String(decoding: out, as: UTF8.self)
+}
+
+/// A card's time zone (`zone`): a fixed UTC offset (`+08:00`), or a zone with summer time
+/// (`Europe/Paris`, IANA tz database), in which each local date has its own offset.
+public enum CivilZone: Sendable, Equatable {
+    case offset(minutes: Int)
+    case named(TimeZone)
+
+    /// `+08:00`, `-05:30`, `Z`, or a zone name with a `/`; nil when it is neither.
+    public init?(_ text: String) {
+        if let minutes = UTCOffset.parse(text) {
+            self = .offset(minutes: minutes)
+        } else if text.contains("/"), let tz = TimeZone(identifier: text) {
+            self = .named(tz)
+        } else {
+            return nil
+        }
+    }
+
+    /// The offset in force now (a fixed zone's only one).
+    public var currentMinutes: Int {
+        switch self {
+        case .offset(let m): return m
+        case .named(let tz): return tz.secondsFromGMT() / 60
+        }
+    }
+
+    /// The zone, when it has summer time.
+    public var timeZone: TimeZone? { if case .named(let tz) = self { return tz } else { return nil } }
 }

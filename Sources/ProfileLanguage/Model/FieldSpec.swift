@@ -19,9 +19,9 @@ public final class FieldSpec: Sendable {
         public var length: Int?
         public var type: FieldType = .uint
         public var littleEndian = false
-        /// Keep only these bits of the integer (bit 0 = least significant); with `int`, the
-        /// top bit of the range is the sign.
-        public var bits: ClosedRange<Int>?
+        /// `bit-range`: keep only these bits of the integer (bit 0 = least significant); with
+        /// `int`, the top bit of the range is the sign.
+        public var bitRange: ClosedRange<Int>?
         public var mask: UInt64?
         public var scale: Int = 1
         public var add: Int = 0
@@ -44,13 +44,11 @@ public final class FieldSpec: Sendable {
         public var slice: Int?
         /// `record: N`: of a records answer, read record N (1 = the first the card gave).
         public var record: Int?
-        /// `when-present: NAME`: report the field only when the record's layout found the value
-        /// NAME (a bitmap said it is there): Navigo's counter counts journeys only for a
-        /// contract that has `journeys`.
-        public var whenPresent: String?
-        /// `when: { field: tariff, bits: 10-12, not-in: 4 }`: report the field only when a value
-        /// of the record's layout (some of its bits) is, or is not, among these (MOBIB counts
-        /// journeys unless the tariff's counter use is 4).
+        /// `when: { field: tariff, bit-range: 10-12, not-in: 4 }`: report the field only when a
+        /// value of the record's layout (some of its bits) is, or is not, among these (MOBIB
+        /// counts journeys unless the tariff's counter use is 4); `when: { field: journeys }`:
+        /// only when the layout found that value (Navigo's counter counts journeys only for a
+        /// contract that has them).
         public var condition: Condition?
         /// `utc: true`: a `seconds` count runs from the epoch's midnight in UTC (Rav-Kav), and
         /// the moment is shown in `zone`; otherwise the count is in the card's local time.
@@ -74,20 +72,19 @@ public final class FieldSpec: Sendable {
         /// `hex`: drop this many leading digits; strip leading zeros.
         public var dropDigits = 0
         public var stripZeros = false
-        public var checkDigit: CheckDigit?
-        /// `digits`, `prefix`, `suffix`, `check-digit: luhn`, `group`: the value written out as
-        /// a card number is printed (``NumberText``); nil: the value as it is.
+        /// `digits`, `prefix`, `suffix`, `check-digit`, `group`: the value written out as a card
+        /// number is printed (``NumberText``); nil: the value as it is.
         public var numberText: NumberText?
-        /// `zero-means-none: true`: a count of 0 is no value (the key is left out quietly): a
-        /// date or time the card has not written yet.
-        public var zeroMeansNone = false
+        /// `unset: 0`: the raw value that means "not written yet" (a date or time the card has
+        /// not written): the key is left out quietly.
+        public var unset: Int?
         /// `format: decimal`: report the integer as a decimal string (card numbers keep their
         /// digits exact in every JSON reader).
         public var decimalText = false
         /// Bits instead of bytes: a fixed bit range of the answer, or a value its layout decoded.
         public var bitSource: BitSource?
-        /// `time-field`: with `days`, the layout value holding the minutes of the day (EN 1545
-        /// date + time), giving a date-time.
+        /// `field: [DATE, TIME]`: with `days` or `packed-date`, the layout value holding the time
+        /// of day (EN 1545 date + time), giving a date-time.
         public var timeField: String?
         /// A missing answer or an all-zero date leaves the key out instead of failing.
         public var optional = false
@@ -112,7 +109,7 @@ public final class FieldSpec: Sendable {
     public var length: Int? { layout.length }
     public var type: FieldType { layout.type }
     public var littleEndian: Bool { layout.littleEndian }
-    public var bits: ClosedRange<Int>? { layout.bits }
+    public var bitRange: ClosedRange<Int>? { layout.bitRange }
     public var mask: UInt64? { layout.mask }
     public var scale: Int { layout.scale }
     public var add: Int { layout.add }
@@ -125,18 +122,17 @@ public final class FieldSpec: Sendable {
     public var utc: Bool { layout.utc }
     public var timeFieldKind: TimeFieldKind { layout.timeFieldKind }
 
-    /// How `time-field` counts the time of day (`time-type`).
+    /// How the time of day of `field: [DATE, TIME]` counts (the time element's type).
     public enum TimeFieldKind: String, Sendable {
         /// Minutes since midnight (EN 1545's 11-bit time).
         case minutes
         /// An hour in the top 5 bits and a minute in the low 6 (Venezia).
         case packedTime = "packed-time"
         /// Seconds since midnight (Edy's 17-bit time).
-        case seconds
+        case seconds = "seconds-of-day"
     }
     public var slice: Int? { layout.slice }
     public var record: Int? { layout.record }
-    public var whenPresent: String? { layout.whenPresent }
     public var condition: Condition? { layout.condition }
     public var epoch: CivilDate? { layout.epoch }
     public var zoneMinutes: Int? { layout.zoneMinutes }
@@ -144,7 +140,6 @@ public final class FieldSpec: Sendable {
     public var yearBase: Int { layout.yearBase }
     public var dropDigits: Int { layout.dropDigits }
     public var stripZeros: Bool { layout.stripZeros }
-    public var checkDigit: CheckDigit? { layout.checkDigit }
     public var numberText: NumberText? { layout.numberText }
     public var decimalText: Bool { layout.decimalText }
     public var optional: Bool { layout.optional }
@@ -197,11 +192,22 @@ public final class FieldSpec: Sendable {
         public var values: [ClosedRange<UInt64>]
         /// `not-in`: the test passes when the value is none of `values`.
         public var negated: Bool
+        /// No `in` or `not-in`: the test passes when the record holds the value.
+        public var presence: Bool
+
+        public init(field: String, bits: ClosedRange<Int>?, values: [ClosedRange<UInt64>], negated: Bool, presence: Bool) {
+            self.field = field
+            self.bits = bits
+            self.values = values
+            self.negated = negated
+            self.presence = presence
+        }
 
         /// Whether `decoded` passes. A value its bitmap left out counts as 0 (EN 1545: not
         /// set); one the record does not reach never passes.
         public func holds(in decoded: BitLayout.Decoded?) -> Bool {
             guard let decoded else { return false }
+            if presence { return decoded.values[field] != nil }
             var v: UInt64
             if let value = decoded.values[field]?.integer {
                 v = value
@@ -218,20 +224,21 @@ public final class FieldSpec: Sendable {
         }
     }
 
-    public enum CheckDigit: String, Sendable, CaseIterable {
-        /// Shenzhen Tong: (10 − digit sum mod 10) mod 10, shown as `number(d)`.
-        case digitSum10 = "digit-sum-10"
-    }
 }
 
 public enum FieldType: String, Sendable, CaseIterable {
     case uint, int, bcd
+    /// An amount of the profile's currency, in its minor unit (an unsigned integer): a price,
+    /// a balance after a trip, a limit.
+    case money
     case bcdDate = "bcd-date", bcdDateTime = "bcd-datetime"
     case days, seconds
     case packedDate = "packed-date"
     case hex, ascii
     /// Minutes since midnight → `hh:mm` (EN 1545 time).
     case minutes
+    /// Seconds since midnight → `hh:mm:ss` (Edy's 17-bit time).
+    case secondsOfDay = "seconds-of-day"
     /// 5-bit letters, 1 = A … 26 = Z, 0 and 31 a space (EN 1545 strings); bits only.
     case letters
     /// ISO 8859-1 text (Lisboa Viva's holder name): zero bytes dropped, trailing spaces trimmed.
@@ -252,7 +259,25 @@ public enum FieldType: String, Sendable, CaseIterable {
         }
     }
 
-    package var isInteger: Bool { self == .uint || self == .int || self == .bcd || self == .days || self == .seconds || self == .minutes }
+    package var isInteger: Bool {
+        switch self {
+        case .uint, .int, .bcd, .money, .days, .seconds, .minutes, .secondsOfDay: return true
+        default: return false
+        }
+    }
+
+    /// Whether the value is a number in the report (the others are text: dates, times, codes).
+    public var givesNumber: Bool { self == .uint || self == .int || self == .bcd || self == .money }
+
+    /// The kind of time of day it is, when it is one (the second of `field: [DATE, TIME]`).
+    public var timeOfDay: FieldSpec.TimeFieldKind? {
+        switch self {
+        case .minutes: return .minutes
+        case .packedTime: return .packedTime
+        case .secondsOfDay: return .seconds
+        default: return nil
+        }
+    }
 }
 
 /// A report value: JSON integer or string.

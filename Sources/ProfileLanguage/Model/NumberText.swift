@@ -8,7 +8,8 @@ public struct NumberText: Sendable, Equatable {
     public var digits: Int?
     public var prefix = ""
     public var suffix = ""
-    public var luhn = false
+    /// `check-digit`: a digit worked out from the digits so far, appended.
+    public var checkDigit: CheckDigit?
     /// Group sizes in characters; what is left after the last group follows it as one group.
     public var group: [Int] = []
 
@@ -26,7 +27,11 @@ public struct NumberText: Sendable, Equatable {
             core = s
         }
         var text = prefix + core + suffix
-        if luhn { text.append(Character(String(Self.luhnDigit(of: text)))) }
+        switch checkDigit {
+        case .luhn?: text.append(Character(String(Self.luhnDigit(of: text))))
+        case .digitSum10?: text += "(\(Self.digitSum10(of: text)))"
+        case nil: break
+        }
         guard !group.isEmpty else { return text }
         var out = "", rest = Substring(text)
         for size in group where !rest.isEmpty {
@@ -37,6 +42,17 @@ public struct NumberText: Sendable, Equatable {
         if !rest.isEmpty { out += " " + rest }
         return out
     }
+
+    /// The check digits a card number may end with.
+    public enum CheckDigit: String, Sendable, CaseIterable {
+        /// ISO/IEC 7812-1 Annex B, appended as a digit.
+        case luhn
+        /// (10 − the digits' sum mod 10) mod 10, written `(d)` (Shenzhen Tong).
+        case digitSum10 = "digit-sum-10"
+    }
+
+    /// (10 − the sum of `text`'s decimal digits mod 10) mod 10.
+    public static func digitSum10(of text: String) -> Int { (10 - text.compactMap(\.wholeNumberValue).reduce(0, +) % 10) % 10 }
 
     /// The Luhn check digit of the decimal digits in `text` (other characters are skipped):
     /// from the right, every second digit doubled (and 9 subtracted past 9), the digit that

@@ -1,0 +1,124 @@
+/// One key of the profile language: where it may be written, what kind of value it takes,
+/// what it means, and an example. ``LanguageKeys/all`` holds every key; the parser takes the
+/// allowed keys of each place from it, and `make schema` writes the JSON Schema
+/// (`profiles/profile.schema.json`) and the key tables of docs/profile-format.md from it.
+public struct LanguageKey: Sendable {
+    public let name: String
+    public let place: Place
+    public let value: ValueKind
+    public let meaning: String
+    public let example: String
+    public let required: Bool
+
+    public init(_ name: String, _ place: Place, _ value: ValueKind, required: Bool = false, _ meaning: String, example: String = "") {
+        self.name = name
+        self.place = place
+        self.value = value
+        self.meaning = meaning
+        self.example = example
+        self.required = required
+    }
+
+    /// The places a key can be written: each mapping of the language is one.
+    public enum Place: String, Sendable, CaseIterable {
+        case profile, detect, check, step
+        case select, readBinary = "read-binary", readRecord = "read-record", readRecords = "read-records", poll
+        case readBlocks = "read-blocks", desfireRead = "desfire-read", forEach = "for-each"
+        case records, copies, `continue`, data, transactionNumber = "transaction-number"
+        case reference, field, condition, clockShift = "clock-shift", type
+        case element, choiceCase = "case", layoutChange = "layout-change"
+        case trips, tripSource = "trip-source", tripSkip = "trip-skip", contracts, contractSource = "contract-source"
+        case contractList = "contract-list", contractLayout = "contract-layout"
+        case variant, command, terminalNumber = "terminal-number"
+        case layoutFile = "layout-file", typesFile = "types-file", tableFile = "table-file"
+
+        /// How the docs name the place (a section of docs/profile-format.md).
+        public var title: String {
+            switch self {
+            case .profile: return "Top level"
+            case .detect: return "`detect`"
+            case .check: return "`detect.require` checks"
+            case .step: return "Steps"
+            case .select, .readBinary, .readRecord, .readRecords, .poll, .readBlocks, .desfireRead, .forEach:
+                return "`\(rawValue)`"
+            case .records: return "A step's `records`"
+            case .copies: return "A step's `copies`"
+            case .continue: return "A `command` step's `continue`"
+            case .data: return "A `command` step's `data`"
+            case .transactionNumber: return "`read-records`' `transaction-number`"
+            case .reference: return "Value references"
+            case .field: return "Fields"
+            case .condition: return "A field's `when`"
+            case .clockShift: return "A field's `clock-shift`"
+            case .type: return "Types"
+            case .element: return "Layout elements"
+            case .choiceCase: return "A `choose` element's cases"
+            case .layoutChange: return "A layout changed from another"
+            case .trips: return "`trips`"
+            case .tripSource: return "`trips.more` sources"
+            case .tripSkip: return "`trips.skip`"
+            case .contracts: return "`contracts`"
+            case .contractSource: return "`contracts.more` sources"
+            case .contractList: return "`contracts.list`"
+            case .contractLayout: return "`contracts.layout`"
+            case .variant: return "`variants`"
+            case .command: return "`commands`"
+            case .terminalNumber: return "`terminal` numbers"
+            case .layoutFile: return "Layout files"
+            case .typesFile: return "Type files"
+            case .tableFile: return "Table files"
+            }
+        }
+    }
+
+    /// What a key's value is: enough to check it, to write its JSON Schema and to document it.
+    public indirect enum ValueKind: Sendable {
+        /// Any text.
+        case text
+        /// A name of the profile's own (a step's answer, a field, a layout): letters, digits, `-`, `_`.
+        case name
+        /// A whole number, decimal or `0x` hex, within the range.
+        case integer(ClosedRange<Int>)
+        case boolean
+        /// Bytes in hex (`A0 00 00`, `A00000`), of a byte count within the range.
+        case hex(ClosedRange<Int>)
+        /// A BER-TLV tag in hex (`5A`, `9F4D`).
+        case tag
+        /// One of these words.
+        case choice([String])
+        /// A date, `YYYY-MM-DD`.
+        case date
+        /// A UTC offset (`+08:00`) or a time zone name (`Europe/Paris`).
+        case zone
+        /// Bits of a value, `LOW-HIGH`, bit 0 the least significant.
+        case bitRange
+        /// A number, a range `0-2`, or a list of them.
+        case values
+        /// A number or a text: a constant.
+        case scalar
+        /// A value reference: an answer name, `ANSWER:TAG/PATH`, or a mapping (place ``Place/reference``).
+        case reference
+        /// A number within the range, or a value reference giving it.
+        case numberOrReference(ClosedRange<Int>)
+        /// A mapping whose keys are listed at the place.
+        case mapping(Place)
+        /// A list of values of the kind.
+        case list(ValueKind)
+        /// One value of the kind, or a list of them.
+        case oneOrList(ValueKind)
+        /// A mapping from names (or codes) the profile chooses to values of the kind.
+        case named(ValueKind)
+        /// A code map: numbers (decimal or 0x) to words.
+        case codeMap
+        /// A list of steps.
+        case steps
+        /// A list of layout elements, or a change of another layout (place ``Place/layoutChange``).
+        case layout
+        /// A list of layout elements (place ``Place/element``).
+        case elements
+        /// Text, or a mapping of the place (a terminal value: a word or bytes, or a number).
+        case textOr(Place)
+        /// A field, or a name: `{ … }` or a mapping (place ``Place/field``).
+        case field
+    }
+}

@@ -1,0 +1,75 @@
+/// The trip log: which answer holds the records, how to decode each, which to skip.
+public struct TripSpec: Sendable {
+    public var from: String
+    /// `layout`: decode the records with this layout instead of their step's (the purse file's
+    /// last refill, read with its own layout).
+    public var layout: String?
+    public var fields: [Profile.NamedField]
+    /// `skip.unused`: skip records whose bytes are all 00 or all FF (unused slots).
+    public var skipUnused: Bool = true
+    /// `skip.zero`: skip a record when every one of these fields decodes to zero.
+    public var skipZero: [String] = []
+    /// Kinds whose `amount` is a credit (positive); others are charges (negative).
+    /// Empty: `amount` is taken as already signed.
+    public var creditKinds: [String] = []
+    public var order: Order = .asRead
+    /// Answers holding records that pair with `from`'s by position (`join`): record i of each
+    /// joins record i of `from`, and a trip field with `from: NAME` reads it (Snapper keeps a
+    /// trip's taps in one file and its fare in another).
+    public var join: [String] = []
+    /// More records that are trips too, each from its own answer with its own fields (`more`:
+    /// Clipper's refills beside its trips). Their rows are merged with `from`'s by time, and
+    /// derived fields then see the merged order (`older.balanceAfter` of a trip may be a
+    /// top-up's).
+    public var more: [TripSpec] = []
+    /// `dol`: the records are laid out by a data object list the card gives (EMV's log
+    /// format `9F4F`): each record is its values in list order, read by `tag` fields.
+    public var dol: ValueReference?
+    /// Where in the file it is written (`trips`, `trips.more[0]`), for messages.
+    public var path = "trips"
+    public var line: Int
+
+    public enum Order: String, Sendable, CaseIterable { case asRead = "as-read", reverse, byTime = "by-time" }
+}
+
+/// The card's contracts (passes, products): which records hold them, in which order, and
+/// how each becomes a report entry (docs/profile-format.md §Contracts).
+///
+/// Calypso keeps a *contract list* (EN 1545 "best contracts") whose entries point at contract
+/// records and say which layout each record has; a counter file holds one counter per
+/// contract, found by the contract's record number (`slice`).
+public struct ContractSpec: Sendable {
+    /// The answer whose records are the contracts.
+    public var from: String
+    /// Take the contracts in the order of a list's entries, each naming its record.
+    public var list: List?
+    /// `layout: NAME`: the records' layout instead of their step's.
+    public var layout: String?
+    /// Choose each record's layout by a value of its list entry.
+    public var layoutBy: LayoutChoice?
+    public var fields: [Profile.NamedField]
+    /// More contracts from other answers, each with its own layout and fields, listed after
+    /// these (`more`: HSL's period passes beside its value ticket).
+    public var more: [ContractSpec] = []
+    /// Where in the file it is written (`contracts`, `contracts.more[0]`), for messages.
+    public var path = "contracts"
+    public var line: Int
+
+    /// `list: { from: best, repeat: entries, pointer: pointer }`: the answer `from`, decoded by
+    /// its layout, has a repeat `repeat` whose copies each hold `pointer`, a record number
+    /// (1 = the first record) of the contracts' answer. Fields read an entry's values as
+    /// `entry.NAME`.
+    public struct List: Sendable {
+        public var from: String
+        public var repeatName: String
+        public var pointer: String
+    }
+
+    /// `layout: { by: entry.tariff, bit-range: 4-11, cases: { 0xFF: contract-ff }, otherwise: contract }`.
+    public struct LayoutChoice: Sendable {
+        public var field: String
+        public var bitRange: ClosedRange<Int>?
+        public var cases: [Int: String]
+        public var otherwise: String?
+    }
+}

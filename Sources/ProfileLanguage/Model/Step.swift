@@ -1,0 +1,197 @@
+import APDU
+
+/// One step of a profile: a command (or a loop of them) whose answer gets a name.
+public struct Step: Sendable {
+    public var name: String
+    public var action: Action
+    /// Status words (besides 9000) that end this step normally (e.g. 6A83 for records).
+    public var end: [StatusWord]
+    /// When the card answers an error, the answer is absent instead of the read failing.
+    public var optional: Bool
+    /// Take this step's answer from a BER-TLV object of an earlier answer when it is there
+    /// (e.g. EF 0x15 inside the FCI at `app:6F/A5/9F0C`), and send nothing.
+    public var useIfPresent: (answer: String, tlvPath: TLVPath)?
+    /// The ``BitLayout`` (by name) that decodes this step's answer, or each of its records.
+    public var layout: String?
+    /// `endian: little`: the card stores the answer (each record) least significant byte first,
+    /// so its bytes are reversed before any field reads it (Opal).
+    public var reverseBytes = false
+    /// `continue: { unit: 16, times: 1 }`: after a `command` step's answer, send the command
+    /// again with its one data byte set to the records received so far (bytes ÷ unit), and
+    /// append the answer; at most `times` times, ending early on an error or an empty answer
+    /// (CEPAS history: the first answer holds the newest 15 records, the next starts there).
+    public var continuation: (unit: Int, times: Int)?
+    /// `copies: { size: 48, counter: 0 }`: the answer holds two copies of `size` bytes, each
+    /// with a byte at `counter` counting its writes; the newer (the later by serial-number
+    /// arithmetic mod 256, RFC 1982; a tie keeps the first) becomes the answer. Cards that write
+    /// a record alternately to two places, so a torn write leaves the other intact (Tampere).
+    public var copies: (size: Int, counter: Int)?
+    /// `records: { size: 16, offset: 4, count: 3 }`: the answer cut into records — at most
+    /// `count` (nil: as many as fit) of `size` bytes from `offset` — for trips and contracts:
+    /// a FeliCa read's blocks, a DESFire file's records, several records packed in one block.
+    public var records: RecordCut?
+
+    /// How an answer is cut into records (`records`).
+    public struct RecordCut: Sendable, Equatable {
+        public var offset: Int
+        public var size: Int
+        public var count: Int?
+        public init(offset: Int = 0, size: Int, count: Int? = nil) {
+            self.offset = offset
+            self.size = size
+            self.count = count
+        }
+    }
+    /// `only-if: REF`: sent only when an earlier answer holds that value (EMV's log format is
+    /// asked for only when the card has a log entry `9F4D`); otherwise its answer is absent
+    /// and nothing is sent.
+    public var onlyIf: ValueReference?
+    public var line: Int
+
+    /// What the step sends, in its technology's terms: one ``StepRunner`` per technology
+    /// runs its own kind of step, and a new technology adds a case here and a runner.
+    public enum Action: Sendable {
+        case iso7816(ISO7816Step)
+        case felica(FeliCaStep)
+        case desfire(DESFireStep)
+        /// Steps run once for each entry of a list an earlier answer holds (``EachStep``).
+        case each(EachStep)
+
+        public var technology: Profile.Technology {
+            switch self {
+            case .iso7816, .each: return .iso7816
+            case .felica: return .felica
+            case .desfire: return .desfire
+            }
+        }
+    }
+
+    /// The byte count this step's data is known to have, for load-time bounds checks.
+    public var declaredLength: Int? {
+        if let records { return records.size }
+        if let copies { return copies.size }
+        switch action {
+        case .iso7816(let a): return a.declaredLength
+        case .felica(let a): return a.declaredLength
+        case .desfire(let a): return a.declaredLength
+        case .each: return nil
+        }
+    }
+
+    /// Whether the answer is a list of records (read in `trips`) rather than one block of bytes.
+    public var isRecords: Bool {
+        if records != nil { return true }
+        switch action {
+        case .iso7816(let a): return a.isRecords
+        case .felica(let a): return a.isRecords
+        case .desfire(let a): return a.isRecords
+        case .each: return false
+        }
+    }
+}
+
+extension Step {
+    /// The answer as the profile reads it: the newer of two `copies`, cut into `records`.
+    package func shaped(_ answer: Answer) -> Answer {
+        guard copies != nil || records != nil, case .data(var d) = answer else { return answer }
+        if let c = copies, d.count >= 2 * c.size, c.counter < c.size {
+            let first = d[c.counter], second = d[c.size + c.counter]
+            let secondIsNewer = first &- second > 0x80  // serial-number arithmetic mod 256
+            d = Array(d[(secondIsNewer ? c.size : 0)..<(secondIsNewer ? 2 * c.size : c.size)])
+        }
+        guard let cut = records else { return .data(d) }
+        var out: [[UInt8]] = []
+        var start = cut.offset
+        while start + cut.size <= d.count, cut.count.map({ out.count < $0 }) ?? true {
+            out.append(Array(d[start..<(start + cut.size)]))
+            start += cut.size
+        }
+        return .records(out)
+    }
+}
+
+/// An ISO 7816 step: one command APDU, the first of several SELECTs the card accepts, or a
+/// loop of READ RECORDs.
+public enum ISO7816Step: Sendable {
+    /// One command. `retryLength`: a READ RECORD whose Le-00 answer comes back empty is asked
+    /// again with this Le (some Calypso cards, docs/cards/calypso.md).
+    case command(CommandAPDU, retryLength: Int? = nil)
+    /// SELECTs tried in order until one succeeds (DF names, then a path to fall back on).
+    case select([CommandAPDU])
+    case readRecords(RecordReads)
+    /// READ RECORD of each range in turn (the records a file locator lists), stopping at the
+    /// first the card refuses: nothing is probed that the card did not list.
+    case recordRanges([RecordRange])
+    /// A step built from earlier answers just before it runs (``DependentStep``).
+    case dependent(DependentStep)
+
+    public struct RecordRange: Sendable, Equatable {
+        public var sfi: UInt8
+        public var first: UInt8
+        public var last: UInt8
+    }
+
+    /// READ RECORD `first…last` (last nil: until an `end` status), record `length` bytes (nil:
+    /// Le 00); `tryAllFirst` asks for "all records from P1" once and falls back; `retryLength`
+    /// as for ``command(_:retryLength:)``.
+    /// Whether the step reads the current EF rather than naming its file (READ RECORD or
+    /// READ BINARY without a short EF identifier, ISO/IEC 7816-4 §11.3.3, §11.4.3).
+    public var readsCurrentFile: Bool {
+        switch self {
+        case .command(let c, _):
+            if c.ins == 0xB2 || c.ins == 0xB3 { return c.p2 >> 3 == 0 }
+            if c.ins == 0xB0 || c.ins == 0xB1 { return c.p1 & 0x80 == 0 }
+            return false
+        case .select, .recordRanges, .dependent: return false
+        case .readRecords(let r): return r.sfi == nil
+        }
+    }
+
+    public struct RecordReads: Sendable {
+        public var sfi: UInt8?
+        public var first: UInt8
+        public var last: UInt8?
+        public var length: Int?
+        public var tryAllFirst = false
+        public var retryLength: Int?
+        /// `transaction-number: { offset, length }`: where each record keeps its transaction
+        /// number (big-endian). A record numbered 1 is the card's first transaction: nothing
+        /// older exists, so no READ RECORD is sent after it (PBOC's log: a card with exactly its
+        /// first ten transactions costs no eleventh command).
+        public var transactionNumber: (offset: Int, length: Int)?
+    }
+
+    var declaredLength: Int? {
+        switch self {
+        case .command(let c, let retry): return c.ins == 0xB0 || c.ins == 0xB2 || c.cla == 0x80 ? (c.le == 256 ? retry : c.le) : nil
+        case .select, .recordRanges, .dependent: return nil
+        case .readRecords(let r): return r.length ?? r.retryLength
+        }
+    }
+
+    var isRecords: Bool {
+        switch self {
+        case .readRecords, .recordRanges, .dependent(.locatedRecords), .dependent(.records): return true
+        default: return false
+        }
+    }
+}
+
+/// A FeliCa step (JIS X 6319-4): Polling for a system, or Read Without Encryption.
+public enum FeliCaStep: Sendable {
+    /// Polling for a system code; the answer is IDm (8) + PMm (8) + system code (2).
+    case poll(systemCode: UInt16)
+    /// Read Without Encryption of `count` blocks of `service` from `first`, at most
+    /// `perCommand` blocks a command; the answer is the blocks joined (a step's `records` cuts
+    /// them into records).
+    case readBlocks(service: UInt16, first: UInt16, count: Int, perCommand: Int)
+
+    var declaredLength: Int? {
+        switch self {
+        case .poll: return 18
+        case .readBlocks(_, _, let count, _): return count * 16
+        }
+    }
+
+    var isRecords: Bool { false }
+}

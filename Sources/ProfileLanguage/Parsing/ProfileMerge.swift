@@ -1,0 +1,174 @@
+import APDU
+import Foundation
+import Yams
+
+/// `extends: NAME` (docs/profile-format.md §Extending a profile): the profile is NAME's with the
+/// entries it gives merged in — steps matched by `as`, fields, layouts, types and terminal values
+/// by name, `trips`, `contracts` and `detect` key by key; an entry `{ remove: true }` takes the
+/// parent's out; every other key replaces the parent's whole. `id` is never inherited. The merge
+/// works on the YAML trees, and remembers which entries came from the parent, so a problem in
+/// one names the parent file's line.
+enum ProfileMerge {
+    /// Top-level keys whose entries merge by name.
+    static let byName: Set<String> = ["card", "let", "layouts", "types", "terminal"]
+    /// Top-level keys merged key by key, and within them the keys merged by name.
+    static let byKey: [String: Set<String>] = ["trips": ["fields"], "contracts": ["fields"], "detect": []]
+
+    /// The merged tree of `child` (which has `extends`), or the child alone when the parent
+    /// cannot be had (the problem is then in `context`).
+    static func merge(_ child: Node.Mapping, extends at: Cursor, _ context: ParseContext, options: ProfileLoader.Options) -> Node {
+        let own = Node.Mapping(child.filter { $0.key.string != "extends" }.map { ($0.key, $0.value) }, child.tag, child.style, child.mark)
+        guard let parent = parent(at, context, options) else { return .mapping(own) }
+        var out: [(Node, Node)] = []
+        var given = Set<String>()
+        for (k, v) in own {
+            let key = k.string ?? ""
+            given.insert(key)
+            guard let theirs = parent.mapping[key] else {
+                out.append((k, stripRemovals(v, key, context)))
+                continue
+            }
+            out.append((k, mergeKey(key, mine: v, theirs: theirs, context: context, parentFile: parent.file)))
+        }
+        for (k, v) in parent.mapping where k.string != "id" && !given.contains(k.string ?? "") {
+            out.append((k, v))
+            context.origins.append((k.string ?? "", parent.file))
+        }
+        context.origins.sort { $0.path.count > $1.path.count }
+        return .mapping(Node.Mapping(out, child.tag, child.style, child.mark))
+    }
+
+    private static func mergeKey(_ key: String, mine: Node, theirs: Node, context: ParseContext, parentFile: String) -> Node {
+        if key == "steps", case .sequence(let m) = mine, case .sequence(let t) = theirs {
+            return mergeSteps(m, t, context, parentFile)
+        }
+        if byName.contains(key), case .mapping(let m) = mine, case .mapping(let t) = theirs {
+            return mergeNamed(m, t, path: key, context, parentFile)
+        }
+        if let inner = byKey[key], case .mapping(let m) = mine, case .mapping(let t) = theirs {
+            var out: [(Node, Node)] = []
+            var given = Set<String>()
+            for (k, v) in m {
+                let sub = k.string ?? ""
+                given.insert(sub)
+                if inner.contains(sub), case .mapping(let mm)? = Optional(v), case .mapping(let tt)? = t[sub] {
+                    out.append((k, mergeNamed(mm, tt, path: "\(key).\(sub)", context, parentFile)))
+                } else {
+                    out.append((k, v))
+                }
+            }
+            for (k, v) in t where !given.contains(k.string ?? "") {
+                out.append((k, v))
+                context.origins.append(("\(key).\(k.string ?? "")", parentFile))
+            }
+            return .mapping(Node.Mapping(out, m.tag, m.style, m.mark))
+        }
+        return mine
+    }
+
+    /// Entries by name: the child's replace the parent's; `{ remove: true }` takes one out.
+    private static func mergeNamed(
+        _ mine: Node.Mapping, _ theirs: Node.Mapping, path: String, _ context: ParseContext, _ parentFile: String
+    )
+        -> Node
+    {
+        var out: [(Node, Node)] = []
+        let mineByName = Dictionary(mine.map { ($0.key.string ?? "", $0) }, uniquingKeysWith: { a, _ in a })
+        for (k, v) in theirs {
+            let name = k.string ?? ""
+            if let (mk, mv) = mineByName[name] {
+                if !isRemoval(mv) { out.append((mk, mv)) }
+            } else {
+                out.append((k, v))
+                context.origins.append(("\(path).\(name)", parentFile))
+            }
+        }
+        for (k, v) in mine where theirs[k.string ?? ""] == nil {
+            if isRemoval(v) {
+                context.issue(k, "\(path).\(k.string ?? "")", "the parent has no entry '\(k.string ?? "")' to remove")
+            } else {
+                out.append((k, v))
+            }
+        }
+        return .mapping(Node.Mapping(out, mine.tag, mine.style, mine.mark))
+    }
+
+    /// Steps by `as`: the child's replace the parent's in place; new ones follow the parent's.
+    private static func mergeSteps(_ mine: Node.Sequence, _ theirs: Node.Sequence, _ context: ParseContext, _ parentFile: String) -> Node {
+        func name(_ n: Node) -> String? { n["as"]?.string }
+        var out: [Node] = []
+        var used = Set<String>()
+        for step in theirs {
+            if let n = name(step), let replacement = mine.first(where: { name($0) == n }) {
+                used.insert(n)
+                if !isRemoval(replacement) { out.append(replacement) }
+            } else {
+                context.origins.append(("steps[\(out.count)]", parentFile))
+                out.append(step)
+            }
+        }
+        for step in mine where !used.contains(name(step) ?? "\u{0}") {
+            if isRemoval(step) {
+                context.issue(step, "steps", "the parent has no step '\(name(step) ?? "")' to remove")
+            } else {
+                out.append(step)
+            }
+        }
+        return .sequence(Node.Sequence(out, mine.tag, mine.style, mine.mark))
+    }
+
+    /// `{ remove: true }` (a step's `as` beside it).
+    private static func isRemoval(_ n: Node) -> Bool { n["remove"]?.string == "true" }
+
+    /// A child's entry with nothing to merge into: a removal there has nothing to remove.
+    private static func stripRemovals(_ n: Node, _ key: String, _ context: ParseContext) -> Node {
+        guard byName.contains(key) || key == "steps" else { return n }
+        for item in n.sequence.map(Array.init) ?? n.mapping.map({ $0.map(\.value) }) ?? [] where isRemoval(item) {
+            context.issue(item, key, "the parent has no '\(key)' to remove an entry from")
+        }
+        return n
+    }
+
+    /// The parent's tree and file; nil (with the problem) when it cannot be extended.
+    private static func parent(
+        _ at: Cursor, _ context: ParseContext, _ options: ProfileLoader.Options
+    ) -> (mapping: Node.Mapping, file: String)? {
+        guard let name = at.name() else { return nil }
+        let candidates = LookupTable.candidates(name, near: context.file, folder: "")
+        guard let file = candidates.first(where: { $0 != context.file && FileManager.default.fileExists(atPath: $0) }) else {
+            at.issue("no profile '\(name)' to extend (looked for \(candidates.joined(separator: ", ")))")
+            return nil
+        }
+        do {
+            guard let node = try YAMLText.compose(try TextFile.read(file), file: file), case .mapping(let m) = node else {
+                at.issue("'\(name)' (\(file)) is not a profile")
+                return nil
+            }
+            if m["extends"] != nil {
+                at.issue("'\(name)' extends another profile itself; one level only")
+                return nil
+            }
+            // The parent is checked as a profile of its own (without the trust check: a parent
+            // that declares commands is refused here, trust being given per file).
+            var o = options
+            o.checkTrust = false
+            let check = ParseContext(file: file)
+            check.commandPolicy = context.commandPolicy
+            let loaded = ProfileParser.parse(node, check, options: o)
+            if let first = check.sortedIssues.first {
+                at.issue("the profile it extends does not load: \(first)")
+                return nil
+            }
+            if !(loaded?.commands.isEmpty ?? true) {
+                at.issue("'\(name)' declares commands of its own; a profile that does cannot be extended (trust is given per file)")
+                return nil
+            }
+            return (m, file)
+        } catch let e as ProfileLoadError {
+            at.issue("the profile it extends does not load: \(e.issues.first.map { "\($0)" } ?? "")")
+        } catch {
+            at.issue((error as? UserFacingError)?.message ?? "\(error)")
+        }
+        return nil
+    }
+}
