@@ -115,8 +115,9 @@ install:
 	install -d $(DESTDIR)$(PREFIX)/share/cardscan/profiles/tables $(DESTDIR)$(PREFIX)/share/cardscan/profiles/layouts
 	install -m 644 profiles/tables/*.yaml $(DESTDIR)$(PREFIX)/share/cardscan/profiles/tables/
 	install -m 644 profiles/layouts/*.yaml $(DESTDIR)$(PREFIX)/share/cardscan/profiles/layouts/
-	install -d $(DESTDIR)$(PREFIX)/share/cardscan/profiles/commands
+	install -d $(DESTDIR)$(PREFIX)/share/cardscan/profiles/commands $(DESTDIR)$(PREFIX)/share/cardscan/profiles/types
 	install -m 644 profiles/commands/*.yaml $(DESTDIR)$(PREFIX)/share/cardscan/profiles/commands/
+	install -m 644 profiles/types/*.yaml $(DESTDIR)$(PREFIX)/share/cardscan/profiles/types/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	install -m 644 docs/man/cardscan.1 docs/man/cardsim.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	$(INSTALL_FROM)/cardscan --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/cardscan

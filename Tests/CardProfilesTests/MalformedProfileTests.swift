@@ -109,13 +109,14 @@ import Testing
         let good = try ProfileLoader.load(yaml: "id: child\nname: Child\nextends: parent\n", file: dir + "/child.yaml")
         #expect(good.id == "child" && good.name == "Child" && good.currency == "EUR" && good.steps.map(\.name) == ["purse"])
         #expect(good.balance != nil)
-        // Entries merge: a step of a new `as` is added, one the parent has is replaced in place.
+        // Entries merge: a step the parent has is replaced in place, a new one goes where the
+        // child lists it (here before the parent's `purse`).
         let merged = try ProfileLoader.load(
             yaml: "id: child\nname: Child\nextends: parent\nsteps:\n  - read-binary: { sfi: 2, length: 4 }\n    as: value\n"
                 + "  - read-binary: { sfi: 3, length: 4 }\n    as: purse\ncard:\n  v: { from: value, length: 4 }\n",
             file: dir + "/child.yaml")
-        #expect(merged.steps.map(\.name) == ["purse", "value"] && merged.card.map(\.name) == ["v"])
-        guard case .iso7816(.command(let c, _)) = merged.steps[0].action else {
+        #expect(merged.steps.map(\.name) == ["value", "purse"] && merged.card.map(\.name) == ["v"])
+        guard case .iso7816(.command(let c, _)) = merged.steps[1].action else {
             Issue.record("not a command")
             return
         }

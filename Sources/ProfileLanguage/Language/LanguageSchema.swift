@@ -45,8 +45,10 @@ public enum LanguageSchema {
     private static func object(_ place: LanguageKey.Place) -> JSON {
         let keys = LanguageKeys.keys(in: place)
         var members: [(String, JSON)] = [("type", .string("object")), ("additionalProperties", .bool(false))]
+        // What a profile that extends another may leave to its parent is not required here
+        // (cardscan checks the merged profile).
         let required = keys.filter(\.required).map { JSON.string($0.name) }
-        if !required.isEmpty { members.append(("required", .array(required))) }
+        if !required.isEmpty, place != .trips, place != .contracts { members.append(("required", .array(required))) }
         members.append(("properties", .object(keys.map { k in (k.name, schema(k.value, describing: k.meaning)) })))
         return .object(members)
     }

@@ -66,55 +66,72 @@ enum ProfileMerge {
         return mine
     }
 
-    /// Entries by name: the child's replace the parent's; `{ remove: true }` takes one out.
+    /// Entries by name: the child's replace the parent's in place (`{}` keeps the parent's, `{ remove:
+    /// true }` takes it out); a new one goes where the child lists it among the parent's entries it
+    /// names, as a new step does.
     private static func mergeNamed(
         _ mine: Node.Mapping, _ theirs: Node.Mapping, path: String, _ context: ParseContext, _ parentFile: String
     )
         -> Node
     {
-        var out: [(Node, Node)] = []
-        let mineByName = Dictionary(mine.map { ($0.key.string ?? "", $0) }, uniquingKeysWith: { a, _ in a })
-        for (k, v) in theirs {
-            let name = k.string ?? ""
-            if let (mk, mv) = mineByName[name] {
-                if !isRemoval(mv) { out.append((mk, mv)) }
-            } else {
-                out.append((k, v))
-                context.origins.append(("\(path).\(name)", parentFile))
-            }
-        }
-        for (k, v) in mine where theirs[k.string ?? ""] == nil {
-            if isRemoval(v) {
-                context.issue(k, "\(path).\(k.string ?? "")", "the parent has no entry '\(k.string ?? "")' to remove")
-            } else {
-                out.append((k, v))
-            }
-        }
-        return .mapping(Node.Mapping(out, mine.tag, mine.style, mine.mark))
+        func keep(_ n: Node) -> Bool { n.mapping?.isEmpty ?? false }
+        let merged = place(
+            parent: theirs.map { ($0.key.string ?? "", $0.key, $0.value) }, child: mine.map { ($0.key.string ?? "", $0.key, $0.value) },
+            keep: keep, context: context, path: path)
+        for e in merged where e.inherited { context.origins.append(("\(path).\(e.name)", parentFile)) }
+        return .mapping(Node.Mapping(merged.map { ($0.key, $0.value) }, mine.tag, mine.style, mine.mark))
     }
 
-    /// Steps by `as`: the child's replace the parent's in place; new ones follow the parent's.
+    /// The parent's entries with the child's merged in: each of the child's that the parent has
+    /// replaces it in place (or keeps it, or removes it); a new one goes after the child's entry
+    /// before it that the parent has (or that was placed), else before the next such, else at the end.
+    private static func place(
+        parent: [(name: String, key: Node, value: Node)], child: [(name: String, key: Node, value: Node)], keep: (Node) -> Bool,
+        context: ParseContext, path: String
+    ) -> [(name: String, key: Node, value: Node, inherited: Bool)] {
+        let parentNames = Set(parent.map(\.name))
+        var out: [(name: String, key: Node, value: Node, inherited: Bool, removed: Bool)] = []
+        for p in parent {
+            if let c = child.first(where: { $0.name == p.name }) {
+                let kept = keep(c.value)
+                out.append((p.name, kept ? p.key : c.key, kept ? p.value : c.value, kept, isRemoval(c.value)))
+            } else {
+                out.append((p.name, p.key, p.value, true, false))
+            }
+        }
+        var placedAfter: String?
+        for (i, c) in child.enumerated() {
+            if parentNames.contains(c.name) {
+                placedAfter = c.name
+                continue
+            }
+            if isRemoval(c.value) {
+                context.issue(c.key, path, "the parent has no \(path == "steps" ? "step" : "entry") '\(c.name)' to remove")
+                continue
+            }
+            var at = out.count
+            if let after = placedAfter, let j = out.firstIndex(where: { $0.name == after }) {
+                at = j + 1
+            } else if let next = child[(i + 1)...].map(\.name).first(where: { parentNames.contains($0) }),
+                let j = out.firstIndex(where: { $0.name == next })
+            {
+                at = j
+            }
+            out.insert((c.name, c.key, c.value, false, false), at: at)
+            placedAfter = c.name
+        }
+        return out.filter { !$0.removed }.map { ($0.name, $0.key, $0.value, $0.inherited) }
+    }
+
+    /// Steps by `as`: as named entries (``place(parent:child:keep:context:path:)``), `{ as: X }`
+    /// alone keeping X where it is.
     private static func mergeSteps(_ mine: Node.Sequence, _ theirs: Node.Sequence, _ context: ParseContext, _ parentFile: String) -> Node {
-        func name(_ n: Node) -> String? { n["as"]?.string }
-        var out: [Node] = []
-        var used = Set<String>()
-        for step in theirs {
-            if let n = name(step), let replacement = mine.first(where: { name($0) == n }) {
-                used.insert(n)
-                if !isRemoval(replacement) { out.append(replacement) }
-            } else {
-                context.origins.append(("steps[\(out.count)]", parentFile))
-                out.append(step)
-            }
-        }
-        for step in mine where !used.contains(name(step) ?? "\u{0}") {
-            if isRemoval(step) {
-                context.issue(step, "steps", "the parent has no step '\(name(step) ?? "")' to remove")
-            } else {
-                out.append(step)
-            }
-        }
-        return .sequence(Node.Sequence(out, mine.tag, mine.style, mine.mark))
+        func entry(_ n: Node) -> (String, Node, Node) { (n["as"]?.string ?? "", n, n) }
+        let merged = place(
+            parent: theirs.map(entry), child: mine.map(entry), keep: { $0.mapping.map { $0.count == 1 } ?? false }, context: context,
+            path: "steps")
+        for (i, e) in merged.enumerated() where e.inherited { context.origins.append(("steps[\(i)]", parentFile)) }
+        return .sequence(Node.Sequence(merged.map(\.value), mine.tag, mine.style, mine.mark))
     }
 
     /// `{ remove: true }` (a step's `as` beside it).

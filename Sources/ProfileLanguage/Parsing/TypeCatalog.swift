@@ -85,19 +85,29 @@ package struct TypeCatalog: Sendable {
 
     // MARK: The built-in catalogue
 
-    /// `types.yaml` among the built-in profiles, read once per process.
+    /// The type files among the built-in profiles (`types/*.yaml`), read once per process.
     package static let builtIn: Result<TypeCatalog, ProfileLoadError> = {
         guard let dir = ProfileRegistry.builtInDirectory() else { return .success(TypeCatalog()) }
-        let path = dir + "/types.yaml"
-        guard FileManager.default.fileExists(atPath: path) else { return .success(TypeCatalog()) }
-        return YAMLText.load(path) { (text, file) throws(ProfileLoadError) in try parseFile(text, file: file) }
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: dir + "/types")) ?? []).filter { $0.hasSuffix(".yaml") }.sorted()
+        var catalog = TypeCatalog()
+        for f in files {
+            switch YAMLText.load(
+                dir + "/types/" + f, { (text, file) throws(ProfileLoadError) in try parseFile(text, file: file, over: catalog) })
+            {
+            case .success(let c): catalog = c
+            case .failure(let e): return .failure(e)
+            }
+        }
+        return .success(catalog)
     }()
 
     /// A type file: `source` and `types`.
-    package static func parseFile(_ text: String, file: String) throws(ProfileLoadError) -> TypeCatalog {
+    package static func parseFile(
+        _ text: String, file: String, over base: TypeCatalog = TypeCatalog()
+    ) throws(ProfileLoadError) -> TypeCatalog {
         let context = ParseContext(file: file)
         let root = Cursor(try YAMLText.compose(text, file: file), path: "", context: context)
-        var catalog = TypeCatalog()
+        var catalog = base
         if let s = root.section(.typesFile) {
             _ = s.required("source", "where the types' meanings come from")
             if let t = s.required("types") { catalog.add(t, file: file) }
