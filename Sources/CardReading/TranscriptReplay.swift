@@ -105,7 +105,11 @@ public enum TranscriptReplay {
                 throw TranscriptError(file: file, line: line, column: 1, reason: error.reason)
             }
         }
-        if let explicit {
+        if let explicit, ProfileRegistry.namesFile(explicit), transcript[header: .detected] != nil {
+            // Recorded by detection: the profile file takes part in it (replacing the profile of
+            // its id), so the replay sends what the recording's detection sent.
+            reader.registry = registry.adding(try ProfileRegistry.loadFile(explicit), file: explicit)
+        } else if let explicit {
             reader.profile = try registry.resolve(explicit)
         } else if let id = transcript[header: .profile] {
             do { reader.profile = try registry.resolve(id) } catch ProfileRegistry.LookupError.noSuchProfile {

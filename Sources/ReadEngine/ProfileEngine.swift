@@ -197,7 +197,12 @@ public final class ProfileEngine {
             answers[step.name] = .data(hit.value)
             return nil
         }
-        let result = try runner(step.action.technology).run(step, in: p)
+        let result: StepResult
+        do { result = try runner(step.action.technology).run(step, in: p) } catch {
+            // A replay that diverged: say which profile and step sent the command.
+            if case .replay(let m, nil) = error { throw .replay(m, at: StepPlace(profile: p.id, step: step.name, line: step.line)) }
+            throw error
+        }
         answers[step.name] = step.shaped(result.answer)
         if let interrupted = result.interrupted { throw interrupted }
         guard let refusal = result.refusal else { return nil }

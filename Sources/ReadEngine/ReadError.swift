@@ -18,8 +18,9 @@ public enum ReadError: UserFacingError {
     case badAnswer(profile: String, step: String, line: Int, reason: String)
     /// The transport failed: card removed, timeout, reader gone (partial).
     case transport(any CardTransportError)
-    /// A transcript replay diverged from what the profile sends.
-    case replay(ReplayChannel.Mismatch)
+    /// A transcript replay diverged from what the profile sends; `at`: the profile and the step
+    /// that sent the command (nil when no step was running: an NDEF read after detection).
+    case replay(ReplayChannel.Mismatch, at: StepPlace?)
     /// Anything else the exchange layer reported (a malformed answer).
     case exchange(any UserFacingError)
 
@@ -35,7 +36,7 @@ public enum ReadError: UserFacingError {
             return "profile '\(p)' step '\(step)' (line \(line)): \(what)"
         case .badAnswer(let p, let step, let line, let reason): return "profile '\(p)' step '\(step)' (line \(line)): \(reason)"
         case .transport(let e): return e.message
-        case .replay(let e): return e.message
+        case .replay(let e, let at): return e.message + (at.map { "\n  sent by: \($0)" } ?? "")
         case .exchange(let e): return e.message
         }
     }
@@ -52,7 +53,7 @@ public enum ReadError: UserFacingError {
             return "the card may not have this system, service or block; mark the step `optional: true` if the profile can do without it"
         case .badAnswer: return "the card or reader answered something the standard does not allow; a trace of the exchanges shows it"
         case .transport(let e): return e.hint ?? "hold the card still on the reader until the read completes"
-        case .replay(let e): return e.hint
+        case .replay(let e, _): return e.hint
         case .exchange(let e): return e.hint
         }
     }
@@ -63,7 +64,7 @@ public enum ReadError: UserFacingError {
         switch error {
         case let e as ReadError: self = e
         case let e as CardTransportError: self = .transport(e)
-        case let e as ReplayChannel.Mismatch: self = .replay(e)
+        case let e as ReplayChannel.Mismatch: self = .replay(e, at: nil)
         case let e as UserFacingError: self = .exchange(e)
         default: self = .exchange(ReplayedTransportFailure(failure: .other("\(error)"), line: 0))
         }
@@ -76,6 +77,15 @@ public enum ReadError: UserFacingError {
         default: return false
         }
     }
+}
+
+/// Where in a profile a command was sent from: for a message that says which profile and step
+/// sent a command a replay did not expect.
+public struct StepPlace: Sendable, Equatable, CustomStringConvertible {
+    public var profile: String
+    public var step: String
+    public var line: Int
+    public var description: String { "profile '\(profile)', step '\(step)' (line \(line))" }
 }
 
 /// A finished (or partly finished) read.

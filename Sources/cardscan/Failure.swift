@@ -121,7 +121,7 @@ func commandLineHint(for error: any UserFacingError) -> String? {
         case .noProfiles:
             return
                 "cardscan finds its built-in profiles in ../share/cardscan/profiles beside its own file, or where CARDSCAN_BUILTIN_PROFILES says; `cardscan doctor` checks"
-        case .replay(let m): return commandLineHint(for: m)
+        case .replay(let m, _): return commandLineHint(for: m)
         case .transport(let e): return commandLineHint(for: e)
         case .exchange(let e): return commandLineHint(for: e)
         default: return nil

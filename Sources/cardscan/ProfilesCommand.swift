@@ -61,8 +61,17 @@ struct Profiles: ParsableCommand {
 
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "validate", abstract: "Check profile files; report every error with file:line.")
+            commandName: "validate", abstract: "Check profile files; report every error with file:line.",
+            discussion: """
+                With --strict DIR, each profile that loads is also replayed over every transcript under DIR \
+                (a transcript recorded by detection lets it take part in detection): any warning, divergence \
+                or unused exchange fails. Transcripts of other cards are counted, not failed.
+                """)
         @Argument(help: ArgumentHelp("Profile files.", valueName: "FILE")) var files: [String]
+        @Option(
+            name: .customLong("strict"),
+            help: ArgumentHelp("Also replay each profile over the transcripts under this folder; fail on any warning.", valueName: "DIR"))
+        var strict: String?
 
         func run() throws {
             var worst: Int32 = 0
@@ -70,6 +79,7 @@ struct Profiles: ParsableCommand {
                 do {
                     let p = try ProfileRegistry.loadFile(f, options: .init(checkTrust: false))
                     out("\(f): ok (\(p.id), \(p.steps.count) steps)")
+                    if let strict { worst = max(worst, try StrictReplay(profileFile: f, profile: p).run(over: strict)) }
                     if !p.commands.isEmpty, !TrustedProfiles.user.trusts(f, commands: p.commands) {
                         out(
                             "  it declares commands of its own (\(Trust.describe(p.commands))): `cardscan profiles trust \(f)` to let it send them"

@@ -26,6 +26,8 @@ public final class ProfileRegistry: @unchecked Sendable {
     }
 
     public let directories: [Directory]
+    /// Profiles given beside the folders (``adding(_:file:)``), searched first.
+    private var extra: [Entry] = []
     private let lock = NSLock()
     private var loaded: (entries: [Entry], invalid: [(file: String, error: ProfileLoadError)])?
     private var resolved: [String: Profile] = [:]
@@ -107,6 +109,20 @@ public final class ProfileRegistry: @unchecked Sendable {
         self.directories = directories
     }
 
+    /// This registry with `profile` (read from `file`) searched first: it takes part in
+    /// detection, and hides a profile of the same id (a profile being written, replayed over
+    /// a transcript that was recorded by detection).
+    public func adding(_ profile: Profile, file: String) -> ProfileRegistry {
+        let r = ProfileRegistry(directories: directories)
+        r.extra =
+            [
+                Entry(
+                    id: profile.id, file: file, directory: Directory(path: (file as NSString).deletingLastPathComponent, isBuiltIn: false),
+                    profile: profile, overrides: [])
+            ] + extra
+        return r
+    }
+
     private static func profileFiles(in dir: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
         return names.sorted().filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.map { dir + "/" + $0 }
@@ -116,9 +132,10 @@ public final class ProfileRegistry: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let loaded { return loaded }
-        var entries: [Entry] = []
+        var entries: [Entry] = extra
         var invalid: [(file: String, error: ProfileLoadError)] = []
         var byID: [String: Int] = [:]
+        for (i, e) in extra.enumerated() where byID[e.id] == nil { byID[e.id] = i }
         let files = directories.flatMap { dir in Self.profileFiles(in: dir.path).map { (dir, $0) } }
         // Parsed on every core (the files are independent; the caches they share are locked),
         // then taken in file order, so which file wins an id does not depend on timing.
@@ -152,6 +169,7 @@ public final class ProfileRegistry: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let p = resolved[id] { return p }
+        if let e = extra.first(where: { $0.id == id }) { return e.profile }
         if let loaded { return loaded.entries.first { $0.id == id }?.profile }
         for dir in directories {
             if dir.isBuiltIn {

@@ -33,7 +33,10 @@ struct FieldDraft {
 enum FieldParser {
     static func parse(_ c: Cursor, _ scope: FieldScope) -> FieldDraft? {
         guard let s = c.section(.field) else { return nil }
-        if s.has("remove") { s["remove"].issue("'remove' takes a parent's field out: it goes in a profile that extends another") }
+        if s.has("remove") {
+            s["remove"].issue("'remove' takes a parent's field out: it goes in a profile that extends another")
+            return nil
+        }
         var draft = FieldDraft(spec: FieldSpec.Layout(source: .record, line: c.line), settings: FieldSettings(), section: s, scope: scope)
         if s.has("constant") { return constant(s, draft) }
         if let op = ["difference", "sum"].first(where: { s.has($0) }) { return derived(s, op, draft) }

@@ -101,7 +101,7 @@ struct LayoutParser {
             if let t = s["type"].text() { settings = types.resolve(t, base: FieldType(rawValue: t), at: s["type"]) }
             let bits = s.has("bits") ? s["bits"].int(1...4096) : settings?.bits
             guard let bits else {
-                if !s.has("bits") {
+                if !s.has("bits"), !s.has("type") || settings != nil {
                     (s.has("type") ? s["type"] : c).issue("'\(name)' needs a width: 'bits', or a type that has one (e.g. en1545-date)")
                 }
                 return nil
