@@ -16,9 +16,13 @@ guard let report = outcome.report else {
     exit(76)
 }
 print("\(report.name)\(report.partial ? " (partial)" : "")")
-if let balance = report.money { print("Balance: \(balance)") }
-for trip in report.trips {
-    let fields = Dictionary(trip, uniquingKeysWith: { a, _ in a })
-    let amount = fields["amount"]?.intValue.map { "\(Money(minorUnits: $0, currency: report.currency))" } ?? ""
-    print("  \(fields["time"]?.description ?? "?")  \(fields["kind"]?.description ?? "")  \(amount)")
+if let number = report.card.number { print("Number: \(number)") }
+if let balance = report.balance { print("Balance: \(balance)") }  // Money: ¥57.10
+for trip in report.trips {  // newest first
+    let when = trip.time?.description ?? "?"  // 2024-03-05T08:30:15+08:00, or a date alone
+    let amount = trip.amount?.description ?? ""  // -¥3.00
+    print("  \(when)  \(trip.kind ?? "")  \(amount)  \(trip.station ?? "")")
+}
+for contract in report.contracts {
+    print("  \(contract.name ?? "contract") valid until \(contract.validUntil?.description ?? "?")")
 }

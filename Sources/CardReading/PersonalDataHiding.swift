@@ -60,7 +60,7 @@ extension CardReport {
     /// with what its filler bytes decoded to or warned of. A value the report hides anyway
     /// (personal data not asked for) stays only in `hidden`.
     mutating func markRedacted(_ path: String, maskedAs mask: (first: Int, last: Int)?) {
-        func redact(_ row: inout [(String, FieldValue)], _ key: String) -> Bool {
+        func redact<Row: ReportRow>(_ row: inout Row, _ key: String) -> Bool {
             guard let i = row.firstIndex(where: { $0.0 == key }) else { return false }
             // A number shown masked whatever was asked: its hidden digits replayed as zeros.
             if let mask, case .string(let text) = row[i].1 {

@@ -1,23 +1,25 @@
 import ProfileLanguage
 
-/// What a read found, shaped as the JSON report of docs/report.md (a fixed contract):
-/// profile, name, card, balance, trips (newest first), exchanges, partial, and `warnings`
-/// when a field the card held could not be decoded.
+/// What a read found, typed: the card's values, its balance, its trips (newest first), its
+/// contracts; and what the read could not say (`partial`, `warnings`, `hidden`, `redacted`).
+/// ``json`` writes it as the JSON report of docs/report.md (a fixed contract).
 public struct CardReport: Equatable, Sendable {
     public var profile: String
     public var name: String
-    public var card: [(String, FieldValue)] = []
-    /// In the currency's minor unit.
-    public var balance: Int?
+    public var card = CardFields()
+    /// What the card holds, in the currency's minor unit.
+    public var balance: Money?
+    /// The card's currency (ISO 4217): the balance's, and the trips' unless a trip says its own.
     public var currency: String
-    public var trips: [[(String, FieldValue)]] = []
+    /// Newest first.
+    public var trips: [Trip] = []
     /// Each application a card's directory listed (a `for-each` read): its card fields. The
     /// first is also `card`.
-    public var applications: [[(String, FieldValue)]] = []
+    public var applications: [CardFields] = []
     /// Fields shown masked (a PAN's middle digits): also in `hidden`; `--show-pan` shows them.
     public var masked: [String] = []
     /// Passes and products, when the profile reads them.
-    public var contracts: [[(String, FieldValue)]] = []
+    public var contracts: [Contract] = []
     /// What a reader of the report must know about what the card shows (the profile's
     /// `report-notes`): a balance the operator no longer keeps on the card, a card that keeps
     /// nothing else readable without a key.
@@ -46,32 +48,17 @@ public struct CardReport: Equatable, Sendable {
 
     public static func == (a: CardReport, b: CardReport) -> Bool { a.json == b.json }
 
-    public subscript(card key: String) -> FieldValue? { card.first { $0.0 == key }?.1 }
-
     public var json: JSONValue {
-        func object(_ pairs: [(String, FieldValue)]) -> JSONValue {
-            .object(
-                pairs.map {
-                    (
-                        $0.0,
-                        {
-                            switch $0 {
-                            case .int(let i): return .int(i)
-                            case .string(let s): return .string(s)
-                            }
-                        }($0.1)
-                    )
-                })
-        }
         var pairs: [(String, JSONValue)] = [
             ("profile", .string(profile)),
             ("name", .string(name)),
-            ("card", object(card)),
+            ("card", card.json),
         ]
-        pairs.append(("balance", balance.map { .object([("amount", .int($0)), ("currency", .string(currency))]) } ?? .null))
-        pairs.append(("trips", .array(trips.map(object))))
-        if !contracts.isEmpty { pairs.append(("contracts", .array(contracts.map(object)))) }
-        if !applications.isEmpty { pairs.append(("applications", .array(applications.map(object)))) }
+        pairs.append(
+            ("balance", balance.map { .object([("amount", .int($0.minorUnits)), ("currency", .string($0.currency))]) } ?? .null))
+        pairs.append(("trips", .array(trips.map(\.json))))
+        if !contracts.isEmpty { pairs.append(("contracts", .array(contracts.map(\.json)))) }
+        if !applications.isEmpty { pairs.append(("applications", .array(applications.map(\.json)))) }
         if !notes.isEmpty { pairs.append(("notes", .array(notes.map { .string($0) }))) }
         pairs.append(("exchanges", .int(exchanges)))
         pairs.append(("partial", .bool(partial)))

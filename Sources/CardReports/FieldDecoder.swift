@@ -71,14 +71,10 @@ enum FieldDecoder {
             guard let date = CivilDate(year: y, month: m, day: d) else {
                 throw Failure(reason: "\(bytes.hexString) is not a valid date (\(short ? "YYMMDD" : "YYYYMMDD"))")
             }
-            guard let seconds = minutes else { return .string(date.description) }
-            let (h, mi, sec) = (seconds / 3600, seconds / 60 % 60, seconds % 60)
-            if spec.timeZone != nil || spec.zoneMinutes != nil {
-                return .string(isoDateTime(date, h, mi, sec, zoneMinutes: offset(spec, date, seconds)))
-            }
+            guard let seconds = minutes else { return .date(date) }
             // A terminal's local time, in a zone the card does not say: no offset (ISO 8601 local time).
-            let withZone = isoDateTime(date, h, mi, sec, zoneMinutes: 0)
-            return .string(String(withZone.prefix(19)))
+            let known = spec.timeZone != nil || spec.zoneMinutes != nil
+            return try dateTime(date, seconds, offset: known ? offset(spec, date, seconds) : nil)
         case .track2:
             return try track2(spec.track2Part, Array(bytes))
         case .bcdDateTime:
@@ -91,7 +87,8 @@ enum FieldDecoder {
             guard let date = CivilDate(year: y, month: mo, day: d), h < 24, mi < 60, s < 60 else {
                 throw Failure(reason: "\(bytes.hexString) is not a valid date and time (YYYYMMDDhhmmss)")
             }
-            return .string(isoDateTime(date, h, mi, s, zoneMinutes: offset(spec, date, h * 3600 + mi * 60 + s)))
+            let seconds = h * 3600 + mi * 60 + s
+            return try dateTime(date, seconds, offset: offset(spec, date, seconds))
         case .packedDate:
             guard bytes.count <= 2 else { throw Failure(reason: "a packed date is at most 2 bytes, not \(bytes.count)") }
             let v = bytes.reduce(0) { $0 << 8 | Int($1) }
@@ -100,19 +97,17 @@ enum FieldDecoder {
             guard !overflow, (1...9999).contains(year), let date = CivilDate(year: year, month: (v >> 5) & 0x0F, day: v & 0x1F) else {
                 throw Failure(reason: "\(bytes.hexString) is not a valid packed date (year 7 bits, month 4, day 5)")
             }
-            guard let seconds = minutes else { return .string(date.description) }
-            guard (0..<86400).contains(seconds) else { throw Failure(reason: "the time-field is not a time of day") }
-            return .string(isoDateTime(date, seconds / 3600, seconds / 60 % 60, seconds % 60, zoneMinutes: offset(spec, date, seconds)))
+            guard let seconds = minutes else { return .date(date) }
+            guard (0..<86400).contains(seconds) else { throw Failure(reason: "the time element is not a time of day") }
+            return try dateTime(date, seconds, offset: offset(spec, date, seconds))
         case .packedTime:
             guard bytes.count <= 2 else { throw Failure(reason: "a packed time is at most 2 bytes, not \(bytes.count)") }
             let v = bytes.reduce(0) { $0 << 8 | Int($1) }
             let (hour, minute) = (v >> 6, v & 0x3F)
-            guard hour < 24, minute < 60 else { throw Failure(reason: "\(bytes.hexString) is not a packed time (hour 5 bits, minute 6)") }
-            var out: [UInt8] = []
-            appendDigits(&out, hour, 2)
-            out.append(0x3A)
-            appendDigits(&out, minute, 2)
-            return .string(String(decoding: out, as: UTF8.self))
+            guard let time = TimeOfDay(hour: hour, minute: minute) else {
+                throw Failure(reason: "\(bytes.hexString) is not a packed time (hour 5 bits, minute 6)")
+            }
+            return .time(time)
         case .hex:
             // `endian: little`: the bytes are written last first (a UID read backwards).
             let hex = spec.littleEndian ? bytes.reversed().compactHex : bytes.compactHex
@@ -175,22 +170,16 @@ enum FieldDecoder {
             return try epochValue(spec, value, minutes: minutes)
         }
         if spec.type == .minutes {
-            guard (0..<1440).contains(value) else { throw Failure(reason: "\(value) is not a time of day (0…1439 minutes)") }
-            var out: [UInt8] = []
-            appendDigits(&out, value / 60, 2)
-            out.append(0x3A)
-            appendDigits(&out, value % 60, 2)
-            return .string(String(decoding: out, as: UTF8.self))
+            guard (0..<1440).contains(value), let time = TimeOfDay(hour: value / 60, minute: value % 60) else {
+                throw Failure(reason: "\(value) is not a time of day (0…1439 minutes)")
+            }
+            return .time(time)
         }
         if spec.type == .secondsOfDay {
-            guard (0..<86400).contains(value) else { throw Failure(reason: "\(value) is not a time of day (0…86399 seconds)") }
-            var out: [UInt8] = []
-            appendDigits(&out, value / 3600, 2)
-            out.append(0x3A)
-            appendDigits(&out, value / 60 % 60, 2)
-            out.append(0x3A)
-            appendDigits(&out, value % 60, 2)
-            return .string(String(decoding: out, as: UTF8.self))
+            guard let time = TimeOfDay(secondsOfDay: value) else {
+                throw Failure(reason: "\(value) is not a time of day (0…86399 seconds)")
+            }
+            return .time(time)
         }
         return try finish(spec, value)
     }
@@ -203,10 +192,9 @@ enum FieldDecoder {
         if spec.type == .days {
             let (day, overflow) = epoch.daysSinceUnixEpoch.addingReportingOverflow(count)
             guard !overflow, CivilDate.supportedDays.contains(day) else { throw outOfRange }
-            guard let seconds = minutes else { return .string(CivilDate(daysSinceUnixEpoch: day).description) }
-            guard (0..<86400).contains(seconds) else { throw Failure(reason: "\(seconds) s is not a time of day") }
             let date = CivilDate(daysSinceUnixEpoch: day)
-            return .string(isoDateTime(date, seconds / 3600, seconds / 60 % 60, seconds % 60, zoneMinutes: offset(spec, date, seconds)))
+            guard let seconds = minutes else { return .date(date) }
+            return try dateTime(date, seconds, offset: offset(spec, date, seconds))
         }
         // Whole days first: epoch days × 86400 + count could overflow, days + count / 86400 cannot.
         var extraDays = count >= 0 ? count / 86400 : (count - 86399) / 86400
@@ -224,7 +212,15 @@ enum FieldDecoder {
         let day = epoch.daysSinceUnixEpoch + extraDays
         guard CivilDate.supportedDays.contains(day) else { throw outOfRange }
         let date = CivilDate(daysSinceUnixEpoch: day)
-        return .string(isoDateTime(date, secs / 3600, secs % 3600 / 60, secs % 60, zoneMinutes: zone ?? offset(spec, date, secs)))
+        return try dateTime(date, secs, offset: zone ?? offset(spec, date, secs))
+    }
+
+    /// `date` at `seconds` after midnight, with its UTC offset when known.
+    private static func dateTime(_ date: CivilDate, _ seconds: Int, offset: Int?) throws(Failure) -> FieldValue {
+        guard let moment = CivilDateTime(date: date, secondsOfDay: seconds, utcOffsetMinutes: offset) else {
+            throw Failure(reason: "\(seconds) s is not a time of day")
+        }
+        return .dateTime(moment)
     }
 
     /// The UTC offset (minutes) in the field's zone at the moment `seconds` after midnight UTC

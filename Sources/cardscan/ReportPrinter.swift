@@ -5,16 +5,14 @@ import CardProfiles
 struct ReportPrinter {
     let style: Style
 
-    static func money(_ minor: Int, _ currency: String) -> String { Money(minorUnits: minor, currency: currency).description }
-
     func render(_ r: CardReport) -> String {
         var lines: [String] = []
         lines.append(style.bold(r.name) + style.dim("  (\(r.profile))") + (r.partial ? "  " + style.yellow("[partial read]") : ""))
         var rows: [(String, String)] = []
-        if let n = r[card: "number"] { rows.append(("Number", n.description)) }
-        let from = r[card: "validFrom"]?.description, until = r[card: "validUntil"]?.description
+        if let n = r.card.number { rows.append(("Number", n)) }
+        let from = r.card["validFrom"]?.description, until = r.card["validUntil"]?.description
         if from != nil || until != nil { rows.append(("Valid", "\(from ?? "?") → \(until ?? "?")")) }
-        if let b = r.balance { rows.append(("Balance", style.bold(Self.money(b, r.currency)))) }
+        if let b = r.balance { rows.append(("Balance", style.bold(b.description))) }
         for (k, v) in r.card where !["number", "validFrom", "validUntil"].contains(k) { rows.append((k, v.description)) }
         let width = rows.map(\.0.count).max() ?? 0
         for (k, v) in rows { lines.append("  " + k.padding(width) + "  " + v) }
@@ -27,14 +25,12 @@ struct ReportPrinter {
             let header = columns.map { $0.prefix(1).uppercased() + $0.dropFirst() }
             let cells: [[String]] = r.trips.map { t in
                 columns.map { c in
-                    guard let v = t.first(where: { $0.0 == c })?.1 else { return "" }
-                    if c == "amount", let i = v.intValue {
-                        // A payment card's log gives each entry its own currency (`currency`).
-                        let own = t.first { $0.0 == "currency" }?.1.description
-                        return Self.money(i, own.map { $0.count == 3 && $0.allSatisfy(\.isUppercase) } == true ? own! : r.currency)
+                    switch t[c] {
+                    case .money(let m)?: return m.description
+                    case .dateTime(let moment)?: return moment.spaced
+                    case let v?: return v.description
+                    case nil: return ""
                     }
-                    if c == "time" { return v.description.spacedDateTime() }
-                    return v.description
                 }
             }
             let widths = columns.indices.map { i in max(header[i].count, cells.map { $0[i].count }.max() ?? 0) }
@@ -59,11 +55,7 @@ struct ReportPrinter {
                 if from != nil || until != nil { parts.append("valid \(from ?? "?") → \(until ?? "?")") }
                 for (k, v) in c where !["name", "validFrom", "validUntil"].contains(k) {
                     // `value`: a stored value in the card's minor units (Rav-Kav, Zapping).
-                    if k == "value", case .int(let minor) = v {
-                        parts.append("value \(Self.money(minor, r.currency))")
-                    } else {
-                        parts.append("\(k) \(v)")
-                    }
+                    parts.append("\(k) \(v.money?.description ?? v.description)")
                 }
                 lines.append("  • " + title + (parts.isEmpty ? "" : style.dim("  " + parts.joined(separator: ", "))))
             }
@@ -100,17 +92,12 @@ struct ReportPrinter {
 extension String {
     func padding(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
     func leftPadding(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
-    /// `2024-03-05T08:30:15+08:00` → `2024-03-05 08:30:15 +08:00`.
-    func spacedDateTime() -> String {
-        if count == 19, let t = firstIndex(of: "T") {  // a local time without offset
-            var s = self
-            s.replaceSubrange(t...t, with: " ")
-            return s
-        }
-        guard count == 25, let t = firstIndex(of: "T") else { return self }
-        var s = self
-        s.replaceSubrange(t...t, with: " ")
-        s.insert(" ", at: s.index(s.startIndex, offsetBy: 19))
-        return s
+}
+
+extension CivilDateTime {
+    /// `2024-03-05 08:30:15 +08:00`, `2024-03-05 08:30:15` without an offset: for a table.
+    var spaced: String {
+        let offset = description.dropFirst(19)
+        return "\(date) \(time)" + (offset.isEmpty ? "" : " \(offset)")
     }
 }

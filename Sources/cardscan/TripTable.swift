@@ -32,7 +32,7 @@ public struct TripTable: Sendable {
         if columns == nil { _ = header(for: report) }
         let columns = self.columns!
         var out = ""
-        let number = report[card: "number"]?.description ?? ""
+        let number = report.card.number ?? ""
         for trip in report.trips {
             var cells = [String](repeating: "", count: columns.count)
             var details: [String] = []
@@ -40,12 +40,7 @@ public struct TripTable: Sendable {
             cells[1] = number
             cells[5] = report.currency
             for (k, v) in trip {
-                let text: String
-                if k == "amount", case .int(let minor) = v {
-                    text = Money(minorUnits: minor, currency: report.currency).decimalText
-                } else {
-                    text = v.description
-                }
+                let text = v.money?.decimalText ?? v.description
                 if let i = columns.firstIndex(of: k), i != 0, i != 1, i != 5, k != "details" {
                     cells[i] = text
                 } else {

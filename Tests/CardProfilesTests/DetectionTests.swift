@@ -29,7 +29,7 @@ import Testing
         t.headers.removeAll { $0.key == "profile" }
         let outcome = try TranscriptReplay.run(t, file: "x", registry: builtInRegistry, lenient: true)
         #expect(outcome.profile?.id == "city-union")
-        #expect(outcome.result.report?[card: "city"] == .string("7100"))
+        #expect(outcome.result.report?.card["city"] == .string("7100"))
     }
 
     /// With the Shanghai ATR, detection tries Shanghai first: no extra APDU.

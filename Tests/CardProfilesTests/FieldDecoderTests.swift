@@ -132,34 +132,34 @@ import Testing
     }
 
     @Test func bcdDatesAreValidatedNotGuessed() throws {
-        #expect(try decode(spec(.bcdDate, length: 4), "20 19 03 01") == .string("2019-03-01"))
+        #expect(try decode(spec(.bcdDate, length: 4), "20 19 03 01")?.description == "2019-03-01")
         #expect(try decode(spec(.bcdDate, length: 4), "00 00 00 00") == nil)  // empty: key left out
         #expect(failure(spec(.bcdDate, length: 4), "20 1A 03 01")?.contains("non-decimal BCD digit A") == true)
         #expect(failure(spec(.bcdDate, length: 4), "20 19 02 30")?.contains("not a valid date") == true)
         #expect(failure(spec(.bcdDate, length: 4), "20 19 13 01")?.contains("not a valid date") == true)
-        #expect(try decode(spec(.bcdDate, length: 4), "20 24 02 29") == .string("2024-02-29"))
+        #expect(try decode(spec(.bcdDate, length: 4), "20 24 02 29")?.description == "2024-02-29")
     }
 
     @Test func bcdDateTimesCarryTheZone() throws {
         let s = spec(.bcdDateTime, length: 7) { $0.zoneMinutes = 480 }
-        #expect(try decode(s, "20 17 08 30 12 56 37") == .string("2017-08-30T12:56:37+08:00"))
+        #expect(try decode(s, "20 17 08 30 12 56 37")?.description == "2017-08-30T12:56:37+08:00")
         #expect(failure(s, "20 17 08 30 24 00 00")?.contains("not a valid date and time") == true)
         #expect(
-            try decode(spec(.bcdDateTime, length: 7) { $0.zoneMinutes = -330 }, "20 17 08 30 12 56 37")
-                == .string("2017-08-30T12:56:37-05:30"))
+            try decode(spec(.bcdDateTime, length: 7) { $0.zoneMinutes = -330 }, "20 17 08 30 12 56 37")?
+                .description == "2017-08-30T12:56:37-05:30")
     }
 
     @Test func epochCounts() throws {
         let days = spec(.days, length: 2) { $0.epoch = CivilDate(year: 1995, month: 1, day: 1) }
-        #expect(try decode(days, "2C 3A") == .string("2025-12-31"))  // 11322 days
-        #expect(try decode(days, "00 00") == .string("1995-01-01"))
+        #expect(try decode(days, "2C 3A")?.description == "2025-12-31")  // 11322 days
+        #expect(try decode(days, "00 00")?.description == "1995-01-01")
         let secs = spec(.seconds, length: 4) {
             $0.epoch = CivilDate(year: 1995, month: 1, day: 1)
             $0.zoneMinutes = 480
         }
-        #expect(try decode(secs, "00 00 00 00") == .string("1995-01-01T00:00:00+08:00"))
-        #expect(try decode(secs, "00 01 51 80") == .string("1995-01-02T00:00:00+08:00"))  // 86400 s
-        #expect(try decode(secs, "37 EF 1A 38") == .string("2024-09-26T07:18:16+08:00"))
+        #expect(try decode(secs, "00 00 00 00")?.description == "1995-01-01T00:00:00+08:00")
+        #expect(try decode(secs, "00 01 51 80")?.description == "1995-01-02T00:00:00+08:00")  // 86400 s
+        #expect(try decode(secs, "37 EF 1A 38")?.description == "2024-09-26T07:18:16+08:00")
     }
 
     /// `utc: true`: the count is a moment (Rav-Kav's 30-bit date-time), shown in the zone's
@@ -170,13 +170,13 @@ import Testing
             $0.utc = true
             $0.timeZone = TimeZone(identifier: "Asia/Jerusalem")
         }
-        #expect(try decode(utc, "33 B8 D5 20") == .string("2024-07-01T13:00:00+03:00"))  // 10:00 UTC, summer time
-        #expect(try decode(utc, "32 DC 08 ED") == .string("2024-01-16T00:30:05+02:00"))  // 22:30:05 UTC the day before
+        #expect(try decode(utc, "33 B8 D5 20")?.description == "2024-07-01T13:00:00+03:00")  // 10:00 UTC, summer time
+        #expect(try decode(utc, "32 DC 08 ED")?.description == "2024-01-16T00:30:05+02:00")  // 22:30:05 UTC the day before
         let local = spec(.seconds, length: 4) {
             $0.epoch = CivilDate(year: 1997, month: 1, day: 1)
             $0.timeZone = TimeZone(identifier: "Asia/Jerusalem")
         }
-        #expect(try decode(local, "33 B8 D5 20") == .string("2024-07-01T10:00:00+03:00"))  // the same count, read as local time
+        #expect(try decode(local, "33 B8 D5 20")?.description == "2024-07-01T10:00:00+03:00")  // the same count, read as local time
         // Clipper: seconds since 1900-01-01 00:00 UTC. 0xDE440000 = 3,728,998,400 s =
         // 2018-03-02 16:53:20 UTC (Unix 1,520,009,600 + 2,208,988,800), 08:53:20 in Pacific time.
         let clipper = spec(.seconds, length: 4) {
@@ -184,12 +184,12 @@ import Testing
             $0.utc = true
             $0.timeZone = TimeZone(identifier: "America/Los_Angeles")
         }
-        #expect(try decode(clipper, "DE 44 00 00") == .string("2018-03-02T08:53:20-08:00"))
+        #expect(try decode(clipper, "DE 44 00 00")?.description == "2018-03-02T08:53:20-08:00")
     }
 
     /// Venezia Unica's times: an hour in 5 bits, a minute in 6; Lisboa Viva's Latin-1 name.
     @Test func packedTimesAndLatin1Text() throws {
-        #expect(try decode(spec(.packedTime, length: 2), "03 AD") == .string("14:45"))  // 14 << 6 | 45
+        #expect(try decode(spec(.packedTime, length: 2), "03 AD")?.description == "14:45")  // 14 << 6 | 45
         #expect(failure(spec(.packedTime, length: 2), "03 BF")?.contains("not a packed time") == true)  // minute 63
         #expect(failure(spec(.packedTime, length: 2), "06 00")?.contains("not a packed time") == true)  // hour 24
         #expect(try decode(spec(.latin1, length: 12), "4A 4F C3 4F 00 53 49 4C 56 41 20 20") == .string("JOÃOSILVA"))
@@ -200,7 +200,7 @@ import Testing
 
     @Test func packedSuicaDate() throws {
         // 2011-03-12: year 11 (7 bits), month 3 (4 bits), day 12 (5 bits) = 0x166C.
-        #expect(try decode(spec(.packedDate, length: 2), "16 6C") == .string("2011-03-12"))
+        #expect(try decode(spec(.packedDate, length: 2), "16 6C")?.description == "2011-03-12")
         #expect(try decode(spec(.packedDate, length: 2), "00 00") == nil)
         #expect(failure(spec(.packedDate, length: 2), "16 60")?.contains("not a valid packed date") == true)  // day 0
     }

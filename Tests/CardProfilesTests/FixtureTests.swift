@@ -57,14 +57,20 @@ import Testing
     @Test func shanghaiFullReadValues() throws {
         let outcome = try TranscriptReplay.run(try transcript("shanghai-transit/full-read.apdu"), file: "f", registry: builtInRegistry)
         let r = try #require(outcome.result.report)
-        #expect(r.balance == 5710)  // 80 00 16 4E: bit 31 ignored
-        #expect(r[card: "number"] == .string("305419896"))  // 12 34 56 78 big-endian
-        #expect(r[card: "validFrom"] == .string("2019-03-01"))
+        #expect(r.balance?.minorUnits == 5710)  // 80 00 16 4E: bit 31 ignored
+        #expect(r.card["number"] == .string("305419896"))  // 12 34 56 78 big-endian
+        #expect(r.card["validFrom"]?.description == "2019-03-01")
         #expect(r.trips.count == 10)
         #expect(r.trips[0].map(\.0) == ["time", "kind", "amount", "terminal", "sequence"])
-        #expect(r.trips[0][0].1 == .string("2024-03-05T08:30:15+08:00"))
-        #expect(r.trips[2][1].1 == .string("top-up") && r.trips[2][2].1 == .int(5000))
-        #expect(r.trips[6][1].1 == .string("compound-purchase") && r.trips[6][2].1 == .int(-1000))
+        #expect(r.trips[0][0].1.description == "2024-03-05T08:30:15+08:00")
+        // Typed: 08:30:15 at UTC+8 is 00:30:15 UTC, 1709598615 s after 1970 (date -u -d … +%s).
+        #expect(r.trips[0].instant == Date(timeIntervalSince1970: 1_709_598_615))
+        #expect(r.trips[0].date == CivilDate(year: 2024, month: 3, day: 5))
+        #expect(r.trips[0].kind == "purchase" && r.trips[0].amount == Money(minorUnits: -300, currency: "CNY"))
+        #expect(r.balance?.description == "¥57.10" && r.card.number == "305419896")
+        #expect(r.card.validUntil == CivilDate(year: 2029, month: 3, day: 1))
+        #expect(r.trips[2][1].1 == .string("top-up") && r.trips[2].amount?.minorUnits == 5000)
+        #expect(r.trips[6][1].1 == .string("compound-purchase") && r.trips[6].amount?.minorUnits == -1000)
         #expect(r.exchanges == 14)  // a wrapped log: 10 records, then 6A 83 to the 11th (first-ten.apdu: 13)
         #expect(
             r.json.serialized().hasPrefix(
@@ -82,10 +88,10 @@ import Testing
         // Target: ≤ 3 Read Without Encryption (06); then one Request Service (02) names the issuer.
         #expect(codes.withLock { $0 } == [0x06, 0x06, 0x06, 0x02])
         #expect(r.exchanges == 4 && r.name == "Suica")
-        #expect(r.balance == 1270 && r.currency == "JPY")
+        #expect(r.balance?.minorUnits == 1270 && r.currency == "JPY")
         #expect(r.trips.count == 7)  // 13 empty blocks skipped
-        let worked = try #require(r.trips.first { $0.contains { $0.0 == "time" && $0.1 == .string("2011-03-12") } })
-        #expect(worked.first { $0.0 == "amount" }?.1 == .int(-160))  // docs/cards/suica.md worked check
+        let worked = try #require(r.trips.first { $0.time == .date(CivilDate(year: 2011, month: 3, day: 12)!) })
+        #expect(worked.amount == Money(minorUnits: -160, currency: "JPY"))  // docs/cards/suica.md worked check
         #expect(worked.first { $0.0 == "entry" }?.1 == .string("E33B") && worked.first { $0.0 == "exit" }?.1 == .string("E621"))
         #expect(r.trips.last?.contains { $0.0 == "amount" } == false)  // the oldest has no older record
     }
@@ -96,7 +102,7 @@ import Testing
         t.headers.removeAll { $0.key == "profile" }
         let outcome = try TranscriptReplay.run(t, file: "f", registry: builtInRegistry)
         #expect(outcome.profile?.id == "shenzhen-tong-felica")
-        #expect(outcome.result.report?.balance == -940)  // raw 0100: (256 − 350) × 10 fen
+        #expect(outcome.result.report?.balance?.minorUnits == -940)  // raw 0100: (256 − 350) × 10 fen
     }
 
     /// Offset 350 for every card (docs/cards/octopus.md): a real card's raw 920 is what its
@@ -106,10 +112,10 @@ import Testing
         t.headers.removeAll { $0.key == "profile" }
         let outcome = try TranscriptReplay.run(t, file: "f", registry: builtInRegistry)
         #expect(outcome.profile?.id == "octopus")  // Suica's poll for 0003 finds nothing
-        #expect(outcome.result.report?.balance == -940)  // raw 256: (256 − 350) × 10 cents
-        #expect(outcome.result.report?[card: "stored"] == .int(256))
+        #expect(outcome.result.report?.balance?.minorUnits == -940)  // raw 256: (256 − 350) × 10 cents
+        #expect(outcome.result.report?.card["stored"] == .int(256))
         let real = try TranscriptReplay.run(try transcript("octopus/real-card-920.apdu"), file: "f", registry: builtInRegistry)
-        #expect(real.result.report?.balance == 5700)
+        #expect(real.result.report?.balance?.minorUnits == 5700)
     }
 
     @Test func allRecordsCardNeedsThreeExchanges() throws {
@@ -123,7 +129,7 @@ import Testing
             try transcript("shanghai-transit/removed-mid-read.apdu"), file: "f", registry: builtInRegistry)
         let r = try #require(outcome.result.report)
         #expect(r.partial)
-        #expect(r.balance == 5710)
+        #expect(r.balance?.minorUnits == 5710)
         #expect(r.trips.count == 5)
         guard case .transport(let e)? = outcome.result.error else {
             Issue.record("expected a transport error")
@@ -137,8 +143,8 @@ import Testing
         let outcome = try TranscriptReplay.run(
             try transcript("shanghai-transit/t0-overdrawn-few-trips.apdu"), file: "f", registry: builtInRegistry)
         let r = try #require(outcome.result.report)
-        #expect(r.balance == -250)  // FF FF FF 06: 31-bit signed
+        #expect(r.balance?.minorUnits == -250)  // FF FF FF 06: 31-bit signed
         #expect(r.trips.count == 3)
-        #expect(r[card: "number"] == .string("305419896"))  // read with READ BINARY after 6C? no: 00 B0 95 00 1E
+        #expect(r.card["number"] == .string("305419896"))  // read with READ BINARY after 6C? no: 00 B0 95 00 1E
     }
 }

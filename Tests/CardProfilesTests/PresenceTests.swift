@@ -27,7 +27,7 @@ import Testing
         // base 0x0102 = 258, check 3: total 261; the birth date's two bytes are 00 00 (unset).
         let r = try run(p, [("00 B0 81 00 08", "01 02 03 00 00 00 00 00 90 00")])
         let report = try #require(r.report)
-        #expect(report.card.map(\.0) == ["total", "check"] && report[card: "total"] == .int(261))
+        #expect(report.card.map(\.0) == ["total", "check"] && report.card["total"] == .int(261))
         #expect(report.hidden == ["card.birthDate"])
         let shown = try run(p, [("00 B0 81 00 08", "01 02 03 00 07 C6 00 00 90 00")])
         #expect(try #require(shown.report).hidden == ["card.birthDate"])  // set (0x07C6), hidden

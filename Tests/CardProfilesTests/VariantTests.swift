@@ -86,7 +86,7 @@ import Testing
     @Test func removalIsPartial() throws {
         let r = try read(try Self.card(present: [0x3008], secondAnswer: "! removed"))
         #expect(r.report?.partial == true && r.report?.name == "Family")
-        #expect(r.report?[card: "idm"] == .string("012E4CD01A2B3C4D"))
+        #expect(r.report?.card["idm"] == .string("012E4CD01A2B3C4D"))
         guard case .transport? = r.error else {
             Issue.record("expected a transport error, got \(String(describing: r.error))")
             return

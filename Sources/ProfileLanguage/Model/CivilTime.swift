@@ -83,12 +83,17 @@ public struct CivilDate: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         var out: [UInt8] = []
         out.reserveCapacity(10)
+        write(into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `YYYY-MM-DD`.
+    func write(into out: inout [UInt8]) {
         appendDigits(&out, year, 4)
         out.append(0x2D)
         appendDigits(&out, month, 2)
         out.append(0x2D)
         appendDigits(&out, day, 2)
-        return String(decoding: out, as: UTF8.self)
     }
 }
 
@@ -136,32 +141,11 @@ extension CivilDate {
     public static func isoMomentUTC(unixSeconds: Int) -> String? {
         let (days, seconds) = unixSeconds.quotientAndRemainder(dividingBy: 86400)
         let (day, second) = seconds < 0 ? (days - 1, seconds + 86400) : (days, seconds)
-        guard supportedDays.contains(day) else { return nil }
-        let text = isoDateTime(CivilDate(daysSinceUnixEpoch: day), second / 3600, second / 60 % 60, second % 60, zoneMinutes: 0)
-        return String(text.dropLast(6)) + "Z"
+        guard supportedDays.contains(day),
+            let moment = CivilDateTime(date: CivilDate(daysSinceUnixEpoch: day), secondsOfDay: second, utcOffsetMinutes: nil)
+        else { return nil }
+        return moment.description + "Z"
     }
-}
-
-/// `2017-08-30T12:56:37+08:00`.
-package func isoDateTime(_ date: CivilDate, _ h: Int, _ m: Int, _ s: Int, zoneMinutes: Int) -> String {
-    var out: [UInt8] = []
-    out.reserveCapacity(25)
-    appendDigits(&out, date.year, 4)
-    out.append(0x2D)
-    appendDigits(&out, date.month, 2)
-    out.append(0x2D)
-    appendDigits(&out, date.day, 2)
-    out.append(0x54)
-    appendDigits(&out, h, 2)
-    out.append(0x3A)
-    appendDigits(&out, m, 2)
-    out.append(0x3A)
-    appendDigits(&out, s, 2)
-    out.append(zoneMinutes < 0 ? 0x2D : 0x2B)
-    appendDigits(&out, abs(zoneMinutes) / 60, 2)
-    out.append(0x3A)
-    appendDigits(&out, abs(zoneMinutes) % 60, 2)
-    return String(decoding: out, as: UTF8.self)
 }
 
 /// A card's time zone (`zone`): a fixed UTC offset (`+08:00`), or a zone with summer time

@@ -279,16 +279,3 @@ public enum FieldType: String, Sendable, CaseIterable {
         }
     }
 }
-
-/// A report value: JSON integer or string.
-public enum FieldValue: Hashable, Sendable, CustomStringConvertible {
-    case int(Int)
-    case string(String)
-    public var description: String {
-        switch self {
-        case .int(let v): return String(v)
-        case .string(let s): return s
-        }
-    }
-    public var intValue: Int? { if case .int(let v) = self { return v } else { return nil } }
-}

@@ -15,7 +15,8 @@ public struct NumberText: Sendable, Equatable {
 
     public init() {}
 
-    /// `value` written out: an integer as decimal digits (its sign kept in front), a text as it is.
+    /// `value` written out: an integer as decimal digits (its sign kept in front), any other value
+    /// as the report writes it.
     public func write(_ value: FieldValue) -> String {
         var core: String
         switch value {
@@ -23,8 +24,8 @@ public struct NumberText: Sendable, Equatable {
             core = String(i.magnitude)
             if let digits, core.count < digits { core = String(repeating: "0", count: digits - core.count) + core }
             if i < 0 { core = "-" + core }
-        case .string(let s):
-            core = s
+        default:
+            core = value.description
         }
         var text = prefix + core + suffix
         switch checkDigit {

@@ -66,9 +66,7 @@ enum ProfileMerge {
         return mine
     }
 
-    /// Entries by name: the child's replace the parent's in place (`{}` keeps the parent's, `{ remove:
-    /// true }` takes it out); a new one goes where the child lists it among the parent's entries it
-    /// names, as a new step does.
+    /// Entries by name (``place(parent:child:keep:context:path:)``): `{}` keeps the parent's.
     private static func mergeNamed(
         _ mine: Node.Mapping, _ theirs: Node.Mapping, path: String, _ context: ParseContext, _ parentFile: String
     )
@@ -82,43 +80,41 @@ enum ProfileMerge {
         return .mapping(Node.Mapping(merged.map { ($0.key, $0.value) }, mine.tag, mine.style, mine.mark))
     }
 
-    /// The parent's entries with the child's merged in: each of the child's that the parent has
-    /// replaces it in place (or keeps it, or removes it); a new one goes after the child's entry
-    /// before it that the parent has (or that was placed), else before the next such, else at the end.
+    /// The parent's entries with the child's merged in. The entries the child lists come in its
+    /// order: its own (new, or replacing the parent's of that name), and the parent's it keeps
+    /// (`keep`: `{}`, a step's `{ as: X }`); `{ remove: true }` takes the parent's out. Each entry
+    /// of the parent's the child does not list follows the parent's entry it followed, and the
+    /// child's new entries listed right after that one (the parent's first goes first).
     private static func place(
         parent: [(name: String, key: Node, value: Node)], child: [(name: String, key: Node, value: Node)], keep: (Node) -> Bool,
         context: ParseContext, path: String
     ) -> [(name: String, key: Node, value: Node, inherited: Bool)] {
-        let parentNames = Set(parent.map(\.name))
+        // A removed entry stays in place until the end: the parent's entries after it follow it.
         var out: [(name: String, key: Node, value: Node, inherited: Bool, removed: Bool)] = []
-        for p in parent {
-            if let c = child.first(where: { $0.name == p.name }) {
-                let kept = keep(c.value)
-                out.append((p.name, kept ? p.key : c.key, kept ? p.value : c.value, kept, isRemoval(c.value)))
+        for c in child {
+            let theirs = parent.first { $0.name == c.name }
+            if isRemoval(c.value) {
+                if theirs == nil {
+                    context.issue(c.key, path, "the parent has no \(path == "steps" ? "step" : "entry") '\(c.name)' to remove")
+                } else {
+                    out.append((c.name, c.key, c.value, false, true))
+                }
+            } else if let theirs, keep(c.value) {
+                out.append((theirs.name, theirs.key, theirs.value, true, false))
             } else {
-                out.append((p.name, p.key, p.value, true, false))
+                out.append((c.name, c.key, c.value, false, false))
             }
         }
-        var placedAfter: String?
-        for (i, c) in child.enumerated() {
-            if parentNames.contains(c.name) {
-                placedAfter = c.name
-                continue
+        let listed = Set(child.map(\.name)), parentNames = Set(parent.map(\.name))
+        var before: Int?  // where the parent's entry before this one is in `out`
+        for p in parent {
+            if !listed.contains(p.name) {
+                // After its predecessor and the child's new entries that follow it.
+                var at = before.map { $0 + 1 } ?? 0
+                while at < out.count, !parentNames.contains(out[at].name) { at += 1 }
+                out.insert((p.name, p.key, p.value, true, false), at: at)
             }
-            if isRemoval(c.value) {
-                context.issue(c.key, path, "the parent has no \(path == "steps" ? "step" : "entry") '\(c.name)' to remove")
-                continue
-            }
-            var at = out.count
-            if let after = placedAfter, let j = out.firstIndex(where: { $0.name == after }) {
-                at = j + 1
-            } else if let next = child[(i + 1)...].map(\.name).first(where: { parentNames.contains($0) }),
-                let j = out.firstIndex(where: { $0.name == next })
-            {
-                at = j
-            }
-            out.insert((c.name, c.key, c.value, false, false), at: at)
-            placedAfter = c.name
+            before = out.firstIndex { $0.name == p.name } ?? before
         }
         return out.filter { !$0.removed }.map { ($0.name, $0.key, $0.value, $0.inherited) }
     }

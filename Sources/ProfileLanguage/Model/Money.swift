@@ -1,5 +1,3 @@
-import ProfileLanguage
-
 /// An amount in a currency's minor unit (fen, cents, yen), as reports carry it, and its
 /// written form: `¥57.10`, `HK$1,000.00`, `-¥3.00`, `¥1,270` for yen, `₩17,650`, `BHD 1.250`.
 public struct Money: Hashable, Sendable, CustomStringConvertible {
@@ -60,9 +58,4 @@ public struct Money: Hashable, Sendable, CustomStringConvertible {
         }
         return String(digits)
     }
-}
-
-extension CardReport {
-    /// The balance with its currency, when the card has one.
-    public var money: Money? { balance.map { Money(minorUnits: $0, currency: currency) } }
 }

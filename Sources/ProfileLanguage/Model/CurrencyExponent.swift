@@ -1,5 +1,3 @@
-import ProfileLanguage
-
 /// ISO 4217's minor-unit exponent of a currency: how many digits follow the decimal point
 /// when an amount in minor units is written (KRW 0, JPY 0, CNY 2, BHD 3, CLF 4).
 ///

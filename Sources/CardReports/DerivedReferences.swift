@@ -1,0 +1,39 @@
+import ProfileLanguage
+
+/// Derived fields' references, resolved to positions once per read.
+struct DerivedReferences {
+    /// Per field position: the two operands as (position, from the older record).
+    private var operands: [[(index: Int, older: Bool)]?]
+
+    init(_ fields: [Profile.NamedField]) {
+        var position: [String: Int] = [:]
+        for (i, f) in fields.enumerated() where position[f.name] == nil { position[f.name] = i }
+        operands = fields.map { f in
+            guard case .derived(_, let refs) = f.spec.source else { return nil }
+            return refs.compactMap { ref in
+                let older = ref.hasPrefix("older.")
+                return position[older ? String(ref.dropFirst(6)) : ref].map { ($0, older) }
+            }
+        }
+    }
+
+    /// a − b or a + b; nil when an operand is missing; `warn` when the result overflows.
+    func derive(_ i: Int, _ spec: FieldSpec, _ row: [FieldValue?], older: [FieldValue?]?, warn: (String) -> Void) -> FieldValue? {
+        guard case .derived(let op, _) = spec.source, let ops = operands[i], ops.count == 2 else { return nil }
+        func get(_ o: (index: Int, older: Bool)) -> Int? {
+            let v: FieldValue?? = o.older ? older?[o.index] : row[o.index]
+            return v??.intValue
+        }
+        guard let a = get(ops[0]), let b = get(ops[1]) ?? (spec.layout.absentIsZero ? 0 : nil) else { return nil }
+        let (result, overflow) = op == .difference ? a.subtractingReportingOverflow(b) : a.addingReportingOverflow(b)
+        guard !overflow else {
+            warn("\(a) \(op == .difference ? "−" : "+") \(b) does not fit a 64-bit signed integer")
+            return nil
+        }
+        return .int(result)
+    }
+}
+
+extension FieldSpec {
+    var isDerived: Bool { if case .derived = source { return true } else { return false } }
+}
