@@ -40,6 +40,7 @@ test: setup build
 	/usr/bin/python3 scripts/desfire-lab-images.py --check
 	/usr/bin/python3 scripts/emv-lab-images.py --check
 	$(BIN)/cardscan test Tests/Fixtures
+	$(BIN)/cardscan profiles validate docs/examples/*.yaml --strict docs/examples
 	$(MAKE) --no-print-directory example-consumer
 	@# The README's first command, as a user runs it: it must read the virtual card. The lab is
 	@# stopped whatever happened.
@@ -80,6 +81,7 @@ format:
 ## lint: fail on anything `make format` would change, or a house rule it cannot fix
 lint:
 	swift format lint --strict --parallel --recursive $(FORMAT_PATHS)
+	/usr/bin/python3 scripts/source-sizes.py
 
 ## fuzz: libFuzzer + AddressSanitizer on every parser of outside bytes, FUZZ_SECONDS each (default 60)
 fuzz:

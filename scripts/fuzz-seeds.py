@@ -39,6 +39,10 @@ def scripted(answers):
 if os.path.isdir(OUT):
     shutil.rmtree(OUT)
 felica_answers, iso_answers = [], []
+# A recording that hides personal bits (docs/transcripts.md): `..` for a whole byte, HH/MM for
+# the bits MM of a byte shared with other values (the Navigo environment of the lab test).
+write("transcript", "# cardscan transcript 1\n# profile: navigo\n> 00 B2 01 3C 1D\n"
+      "< 24 39 28 48 08 1D E2 90 48/07 .. .. .. 00/F8 04 90 A0 00 00 00 00 00 00 00 00 00 00 00 00 00 90 00\n")
 for path, text in transcripts():
     write("transcript", text)
     headers = dict(re.findall(r"^# ([a-z-]+): (.*)$", text, re.M))
@@ -78,6 +82,8 @@ for path in sorted(glob.glob(os.path.join(ROOT, "Tests", "LabCards", "*.json")))
     if '"desfire"' in open(path, encoding="utf-8").read():
         write("desfire", open(path, encoding="utf-8").read())
 for path in sorted(glob.glob(os.path.join(ROOT, "profiles", "*.yaml")) + glob.glob(os.path.join(ROOT, "profiles", "commands", "*.yaml"))
+                   + glob.glob(os.path.join(ROOT, "profiles", "layouts", "*.yaml")) + glob.glob(os.path.join(ROOT, "profiles", "types", "*.yaml"))
+                   + glob.glob(os.path.join(ROOT, "profiles", "tables", "*.yaml"))
                    + glob.glob(os.path.join(ROOT, "Tests", "Fixtures", "bad-profiles", "*.yaml"))
                    + glob.glob(os.path.join(ROOT, "docs", "examples", "*.yaml"))):
     write("profile-yaml", open(path, encoding="utf-8").read())

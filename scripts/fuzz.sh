@@ -18,6 +18,8 @@
 # A timeout's input is run again alone, and its time printed: a hang times out again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Memory kept for the process's life that LeakSanitizer cannot see referenced (the file says which).
+export LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan-suppressions.txt${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 SECONDS_EACH="${FUZZ_SECONDS:-60}"
 if [ -n "${FUZZ_BIN:-}" ]; then
   BIN="$FUZZ_BIN"  # a binary built earlier (a long campaign running while the tree changes)
@@ -38,7 +40,7 @@ TARGETS="${FUZZ_TARGETS:-$(ls Fuzz/Corpus)}"
 # AddressSanitizer. (The counter total is no test: 53,000 with coverage alone, 113,000 with ASan's
 # checks instrumented too, 6,000 for Yams' C code alone.)
 functions="$(FUZZ_TARGET=hex "$BIN" -runs=0 -print_coverage=1 Fuzz/Corpus/hex 2>&1 | grep -E '^(UN)?COVERED_FUNC:' || true)"
-for module in APDU FeliCaCommands NDEF CardProfiles CardReading PCSCTransport DESFireCommands CardSimulator CardscanFuzz; do
+for module in APDU FeliCaCommands NDEF ProfileLanguage CardReports ReadEngine CardReading PCSCTransport DESFireCommands CardSimulator CardscanFuzz; do
   if ! grep -qF " \$s${#module}${module}" <<< "$functions"; then
     echo "fuzz: $BIN has no coverage instrumentation in $module: the Swift code would be fuzzed blind (see the build flags above)" >&2
     exit 1

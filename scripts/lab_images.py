@@ -23,9 +23,9 @@ def encode(yaml_file, layout, values, length):
     """The record `values` make under `layout` of profiles/`yaml_file`.yaml (a profile or a
     layout file), padded with zeros to `length` bytes."""
     import yaml
-    layouts = yaml.safe_load(open(os.path.join(ROOT, "profiles", yaml_file + ".yaml"), encoding="utf-8"))["layouts"]
+    document = yaml.safe_load(open(os.path.join(ROOT, "profiles", yaml_file + ".yaml"), encoding="utf-8"))
     bits = []
-    encoder.encode(layouts[layout], values, bits)
+    encoder.encode(encoder.resolve(document["layouts"], layout), values, bits, {**encoder.TYPES, **document.get("types", {})})
     stream = "".join(bits)
     stream += "0" * (-len(stream) % 8)
     data = bytes(int(stream[i:i + 8], 2) for i in range(0, len(stream), 8))

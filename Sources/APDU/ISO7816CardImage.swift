@@ -114,9 +114,7 @@ public struct ISO7816CardImage: Codable, Equatable, Sendable {
     /// in the document (`files[1].files[0].records[2]: …`).
     public func contents() throws(Invalid) -> Contents {
         func fail(_ s: String) -> Invalid { Invalid(reason: s) }
-        func bytes(_ text: String, _ at: String) throws(Invalid) -> [UInt8] {
-            do { return try Hex.parse(text) } catch { throw fail("\(at): \(error.message)") }
-        }
+        func bytes(_ text: String, _ at: String) throws(Invalid) -> [UInt8] { try Self.hex(text, at) }
         guard technology == "iso7816" else { throw fail("technology: '\(technology)' is not iso7816") }
         let atrBytes = try bytes(atr, "atr")
         guard (2...33).contains(atrBytes.count) else { throw fail("atr: \(atrBytes.count) bytes; an ATR has 2 to 33") }
@@ -134,59 +132,9 @@ public struct ISO7816CardImage: Codable, Equatable, Sendable {
         }
         guard !classes.isEmpty else { throw fail("cla: empty; leave it out for the default 00 and 94") }
 
-        func node(_ n: Node, _ at: String) throws(Invalid) -> File {
-            var fid: UInt16? = nil
-            if let f = n.fid {
-                let b = try bytes(f, "\(at).fid")
-                guard b.count == 2 else { throw fail("\(at).fid: '\(f)' is not 2 bytes") }
-                fid = UInt16(b[0]) << 8 | UInt16(b[1])
-                guard fid != 0x3FFF, fid != 0xFFFF, fid != 0x3F00 else {
-                    throw fail("\(at).fid: \(f) is reserved (ISO/IEC 7816-4 §7.1.1: 3F00 is the MF, 3FFF and FFFF are not file ids)")
-                }
-            }
-            if let s = n.sfi, !(1...30).contains(s) { throw fail("\(at).sfi: \(s) is outside 1…30") }
-            let kinds = [n.files != nil, n.records != nil, n.binary != nil].filter { $0 }.count
-            guard kinds == 1 else { throw fail("\(at): a file has exactly one of files (a DF), records or binary (an EF)") }
-            if let children = n.files {
-                guard n.sfi == nil else { throw fail("\(at).sfi: a DF has no short file identifier") }
-                var name: [UInt8]? = nil
-                if let a = n.aid {
-                    name = try bytes(a, "\(at).aid")
-                    guard (1...16).contains(name!.count) else { throw fail("\(at).aid: a DF name is 1 to 16 bytes") }
-                }
-                let fci = try n.fci.map { t throws(Invalid) in try bytes(t, "\(at).fci") }
-                var files: [File] = []
-                for (i, c) in children.enumerated() { files.append(try node(c, "\(at).files[\(i)]")) }
-                try checkUnique(files, at)
-                return File(fid: fid, sfi: nil, kind: .directory(name: name, fci: fci, children: files))
-            }
-            guard n.aid == nil, n.fci == nil else { throw fail("\(at): aid and fci belong to a DF (a node with files)") }
-            if let rs = n.records {
-                guard rs.count <= 254 else { throw fail("\(at).records: \(rs.count) records; READ RECORD numbers 1…254") }
-                var records: [[UInt8]] = []
-                for (i, r) in rs.enumerated() {
-                    let b = try bytes(r, "\(at).records[\(i)]")
-                    guard (1...254).contains(b.count) else { throw fail("\(at).records[\(i)]: \(b.count) bytes; a record has 1 to 254") }
-                    records.append(b)
-                }
-                return File(fid: fid, sfi: n.sfi.map(UInt8.init), kind: .records(records))
-            }
-            let b = try bytes(n.binary ?? "", "\(at).binary")
-            guard b.count <= 0x7FFF else { throw fail("\(at).binary: \(b.count) bytes; READ BINARY offsets stop at 32767") }
-            return File(fid: fid, sfi: n.sfi.map(UInt8.init), kind: .binary(b))
-        }
-        func checkUnique(_ files: [File], _ at: String) throws(Invalid) {
-            var fids = Set<UInt16>(), sfis = Set<UInt8>()
-            for f in files {
-                if let x = f.fid, !fids.insert(x).inserted {
-                    throw fail("\(at): file id \([UInt8(x >> 8), UInt8(x & 0xFF)].hexString) twice")
-                }
-                if let s = f.sfi, !sfis.insert(s).inserted { throw fail("\(at): SFI \(s) twice") }
-            }
-        }
         var top: [File] = []
-        for (i, n) in files.enumerated() { top.append(try node(n, "files[\(i)]")) }
-        try checkUnique(top, "files")
+        for (i, n) in files.enumerated() { top.append(try Self.node(n, "files[\(i)]")) }
+        try Self.checkUnique(top, "files")
         var fixed: [(Transcript.Pattern, [UInt8])] = []
         for (i, a) in (answers ?? []).enumerated() {
             let pattern: Transcript.Pattern
@@ -201,5 +149,66 @@ public struct ISO7816CardImage: Codable, Equatable, Sendable {
         return Contents(
             atr: atrBytes, typeB: typeB, classes: classes,
             root: File(fid: 0x3F00, sfi: nil, kind: .directory(name: nil, fci: nil, children: top)), answers: fixed)
+    }
+
+    /// `text` as hex bytes, or ``Invalid`` at `at`.
+    private static func hex(_ text: String, _ at: String) throws(Invalid) -> [UInt8] {
+        do { return try Hex.parse(text) } catch { throw Invalid(reason: "\(at): \(error.message)") }
+    }
+
+    /// One node of the image's file tree, checked.
+    private static func node(_ n: Node, _ at: String) throws(Invalid) -> File {
+        var fid: UInt16? = nil
+        if let f = n.fid {
+            let b = try hex(f, "\(at).fid")
+            guard b.count == 2 else { throw Invalid(reason: "\(at).fid: '\(f)' is not 2 bytes") }
+            fid = UInt16(b[0]) << 8 | UInt16(b[1])
+            guard fid != 0x3FFF, fid != 0xFFFF, fid != 0x3F00 else {
+                throw Invalid(reason: "\(at).fid: \(f) is reserved (ISO/IEC 7816-4 §7.1.1: 3F00 is the MF, 3FFF and FFFF are not file ids)")
+            }
+        }
+        if let s = n.sfi, !(1...30).contains(s) { throw Invalid(reason: "\(at).sfi: \(s) is outside 1…30") }
+        let kinds = [n.files != nil, n.records != nil, n.binary != nil].filter { $0 }.count
+        guard kinds == 1 else { throw Invalid(reason: "\(at): a file has exactly one of files (a DF), records or binary (an EF)") }
+        if let children = n.files {
+            guard n.sfi == nil else { throw Invalid(reason: "\(at).sfi: a DF has no short file identifier") }
+            var name: [UInt8]? = nil
+            if let a = n.aid {
+                name = try hex(a, "\(at).aid")
+                guard (1...16).contains(name!.count) else { throw Invalid(reason: "\(at).aid: a DF name is 1 to 16 bytes") }
+            }
+            let fci = try n.fci.map { t throws(Invalid) in try hex(t, "\(at).fci") }
+            var files: [File] = []
+            for (i, c) in children.enumerated() { files.append(try node(c, "\(at).files[\(i)]")) }
+            try checkUnique(files, at)
+            return File(fid: fid, sfi: nil, kind: .directory(name: name, fci: fci, children: files))
+        }
+        guard n.aid == nil, n.fci == nil else { throw Invalid(reason: "\(at): aid and fci belong to a DF (a node with files)") }
+        if let rs = n.records {
+            guard rs.count <= 254 else { throw Invalid(reason: "\(at).records: \(rs.count) records; READ RECORD numbers 1…254") }
+            var records: [[UInt8]] = []
+            for (i, r) in rs.enumerated() {
+                let b = try hex(r, "\(at).records[\(i)]")
+                guard (1...254).contains(b.count) else {
+                    throw Invalid(reason: "\(at).records[\(i)]: \(b.count) bytes; a record has 1 to 254")
+                }
+                records.append(b)
+            }
+            return File(fid: fid, sfi: n.sfi.map(UInt8.init), kind: .records(records))
+        }
+        let b = try hex(n.binary ?? "", "\(at).binary")
+        guard b.count <= 0x7FFF else { throw Invalid(reason: "\(at).binary: \(b.count) bytes; READ BINARY offsets stop at 32767") }
+        return File(fid: fid, sfi: n.sfi.map(UInt8.init), kind: .binary(b))
+    }
+
+    /// Each file id and short file identifier once among the files of one DF.
+    private static func checkUnique(_ files: [File], _ at: String) throws(Invalid) {
+        var fids = Set<UInt16>(), sfis = Set<UInt8>()
+        for f in files {
+            if let x = f.fid, !fids.insert(x).inserted {
+                throw Invalid(reason: "\(at): file id \([UInt8(x >> 8), UInt8(x & 0xFF)].hexString) twice")
+            }
+            if let s = f.sfi, !sfis.insert(s).inserted { throw Invalid(reason: "\(at): SFI \(s) twice") }
+        }
     }
 }

@@ -77,7 +77,6 @@ extension Transcript {
             TranscriptError(file: file, line: lineNumber, column: column, reason: reason)
         }
         func text(_ from: Int, _ to: Int) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[from..<to]), as: UTF8.self) }
-        func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
         let n = b.count
         var next = 0
         // Lines as `split(separator: "\n", omittingEmptySubsequences: false)` gives them: a text
@@ -90,57 +89,22 @@ extension Transcript {
             lineNumber += 1
             if end > start, b[end - 1] == 0x0D { end -= 1 }
             var s = start
-            while s < end, isSpace(b[s]) { s += 1 }
+            while s < end, Self.isSpace(b[s]) { s += 1 }
             if s == end { continue }
             let indent = s - start
             if b[s] == UInt8(ascii: "#") {
                 if !sawMagic {
-                    guard end - s >= Self.magic.count, b[s..<(s + Self.magic.count)].elementsEqual(Self.magic) else {
-                        throw fail(1, "the first line must be '\(Transcript.magicLine)'")
-                    }
-                    var vEnd = end
-                    while vEnd > s + Self.magic.count, isSpace(b[vEnd - 1]) { vEnd -= 1 }
-                    let version = text(s + Self.magic.count, end)
-                    guard vEnd - (s + Self.magic.count) == 1, b[s + Self.magic.count] == UInt8(ascii: "1") else {
-                        throw fail(24, "unsupported transcript version '\(version)' (this cardscan reads version 1)")
-                    }
+                    try Self.checkMagic(b, s, end, fail)
                     sawMagic = true
-                    continue
+                } else if inHeader, let header = try Self.header(b, s, end, column: { $0 - start + 1 }, fail) {
+                    headers.append(header)
                 }
-                if inHeader, let colon = (s..<end).first(where: { b[$0] == UInt8(ascii: ":") }) {
-                    var k0 = s + 1, k1 = colon
-                    while k0 < k1, isSpace(b[k0]) { k0 += 1 }
-                    while k1 > k0, isSpace(b[k1 - 1]) { k1 -= 1 }
-                    var v0 = colon + 1, v1 = end
-                    while v0 < v1, isSpace(b[v0]) { v0 += 1 }
-                    while v1 > v0, isSpace(b[v1 - 1]) { v1 -= 1 }
-                    if k1 > k0, !(k0..<k1).contains(where: { b[$0] == 0x20 }) {
-                        let header = Header(text(k0, k1), text(v0, v1))
-                        if let wrong = Self.check(header) { throw fail(v0 - start + 1 + wrong.offset, wrong.reason) }
-                        headers.append(header)
-                        continue
-                    }
-                }
-                continue  // a comment line
+                continue  // else a comment line
             }
             if !sawMagic { throw fail(1, "the first line must be '\(Transcript.magicLine)'") }
             inHeader = false
             let marker = b[s]
-            var bodyEnd = end
-            var comment: String? = nil
-            // A comment starts at the first " #" after the marker.
-            var k = s + 1
-            while k + 1 < end {
-                if b[k] == 0x20, b[k + 1] == UInt8(ascii: "#") {
-                    var c0 = k + 2, c1 = end
-                    while c0 < c1, isSpace(b[c0]) { c0 += 1 }
-                    while c1 > c0, isSpace(b[c1 - 1]) { c1 -= 1 }
-                    comment = text(c0, c1)
-                    bodyEnd = k
-                    break
-                }
-                k += 1
-            }
+            let (bodyEnd, comment) = Self.splitComment(b, s, end)
             let body = UnsafeBufferPointer(rebasing: b[(s + 1)..<bodyEnd])
             let bodyColumn = indent + 2
             switch marker {
@@ -161,17 +125,7 @@ extension Transcript {
                     Entry(command: p.pattern, outcome: .response(bytes), line: p.line, comment: comment, hidden: hidden, hiddenBits: bits))
                 pending = nil
             case UInt8(ascii: "!"):
-                let word = Substring(text(s + 1, bodyEnd)).trimmingSpaces
-                let failure: TransportFailure
-                if word == "removed" {
-                    failure = .removed
-                } else if word.hasPrefix("error:") {
-                    let name = word.dropFirst("error:".count).trimmingSpaces
-                    if name.isEmpty { throw fail(bodyColumn, "'! error:' needs a name, e.g. '! error: timeout'") }
-                    failure = name == "timeout" ? .timeout : .other(String(name))
-                } else {
-                    throw fail(bodyColumn, "unknown event '\(word)': expected 'removed' or 'error: NAME'")
-                }
+                let failure = try Self.event(Substring(text(s + 1, bodyEnd)).trimmingSpaces, column: bodyColumn, fail)
                 entries.append(
                     Entry(
                         command: pending?.pattern, outcome: .failure(failure),
@@ -191,6 +145,71 @@ extension Transcript {
                 file: file, line: p.line, column: 1, reason: "command has no answer ('<' or '!' line) at the end of the file")
         }
     }
+
+    /// The first line, `# cardscan-transcript 1`, starting at `s`.
+    private static func checkMagic(
+        _ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ end: Int, _ fail: (Int, String) -> TranscriptError
+    ) throws(TranscriptError) {
+        guard end - s >= magic.count, b[s..<(s + magic.count)].elementsEqual(magic) else {
+            throw fail(1, "the first line must be '\(Transcript.magicLine)'")
+        }
+        var vEnd = end
+        while vEnd > s + magic.count, isSpace(b[vEnd - 1]) { vEnd -= 1 }
+        guard vEnd - (s + magic.count) == 1, b[s + magic.count] == UInt8(ascii: "1") else {
+            let version = String(decoding: UnsafeBufferPointer(rebasing: b[(s + magic.count)..<end]), as: UTF8.self)
+            throw fail(24, "unsupported transcript version '\(version)' (this cardscan reads version 1)")
+        }
+    }
+
+    /// A `# key: value` header line from `s` (its `#`) to `end`, checked; nil when the line is a
+    /// comment. `column` turns a buffer position into the line's column.
+    private static func header(
+        _ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ end: Int, column: (Int) -> Int, _ fail: (Int, String) -> TranscriptError
+    ) throws(TranscriptError) -> Header? {
+        guard let colon = (s..<end).first(where: { b[$0] == UInt8(ascii: ":") }) else { return nil }
+        var k0 = s + 1, k1 = colon
+        while k0 < k1, isSpace(b[k0]) { k0 += 1 }
+        while k1 > k0, isSpace(b[k1 - 1]) { k1 -= 1 }
+        var v0 = colon + 1, v1 = end
+        while v0 < v1, isSpace(b[v0]) { v0 += 1 }
+        while v1 > v0, isSpace(b[v1 - 1]) { v1 -= 1 }
+        guard k1 > k0, !(k0..<k1).contains(where: { b[$0] == 0x20 }) else { return nil }
+        func text(_ from: Int, _ to: Int) -> String { String(decoding: UnsafeBufferPointer(rebasing: b[from..<to]), as: UTF8.self) }
+        let header = Header(text(k0, k1), text(v0, v1))
+        if let wrong = check(header) { throw fail(column(v0) + wrong.offset, wrong.reason) }
+        return header
+    }
+
+    /// Where an exchange line's body ends and its comment (from the first ` #` after the marker
+    /// at `s`), trimmed.
+    private static func splitComment(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ end: Int) -> (bodyEnd: Int, comment: String?) {
+        var k = s + 1
+        while k + 1 < end {
+            if b[k] == 0x20, b[k + 1] == UInt8(ascii: "#") {
+                var c0 = k + 2, c1 = end
+                while c0 < c1, isSpace(b[c0]) { c0 += 1 }
+                while c1 > c0, isSpace(b[c1 - 1]) { c1 -= 1 }
+                return (k, String(decoding: UnsafeBufferPointer(rebasing: b[c0..<c1]), as: UTF8.self))
+            }
+            k += 1
+        }
+        return (end, nil)
+    }
+
+    /// A `!` line's event: `removed` or `error: NAME`.
+    private static func event(
+        _ word: Substring, column: Int, _ fail: (Int, String) -> TranscriptError
+    ) throws(TranscriptError)
+        -> TransportFailure
+    {
+        if word == "removed" { return .removed }
+        guard word.hasPrefix("error:") else { throw fail(column, "unknown event '\(word)': expected 'removed' or 'error: NAME'") }
+        let name = word.dropFirst("error:".count).trimmingSpaces
+        if name.isEmpty { throw fail(column, "'! error:' needs a name, e.g. '! error: timeout'") }
+        return name == "timeout" ? .timeout : .other(String(name))
+    }
+
+    @inline(__always) private static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
 
     /// How many bytes the UTF-8 sequence starting with `lead` has (1 for a stray byte).
     static func utf8Length(_ lead: UInt8) -> Int { lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1 }

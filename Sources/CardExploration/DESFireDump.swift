@@ -93,23 +93,7 @@ public struct DESFireDump {
                     } else {
                         dump.notes.append("application \(aid), file \(number): reading needs a key")
                     }
-                    switch settings.sizes {
-                    case .data(let size):
-                        file.data = (content ?? [UInt8](repeating: 0, count: size)).hexString
-                    case .records(let size, _, _):
-                        file.recordSize = size
-                        let bytes = content ?? []
-                        file.records =
-                            size > 0
-                            ? stride(from: 0, to: bytes.count - bytes.count % size, by: size).map {
-                                Array(bytes[$0..<($0 + size)]).hexString
-                            } : []
-                    case .value(let lower, let upper, let credit, _):
-                        file.value = content.flatMap { try? DESFireFileSettings.value($0) }.map(Int.init) ?? 0
-                        file.lower = Int(lower)
-                        file.upper = Int(upper)
-                        file.limitedCredit = Int(credit)
-                    }
+                    Self.fill(&file, settings.sizes, content)
                     app.files.append(file)
                 }
                 dump.image.applications.append(app)
@@ -120,6 +104,28 @@ public struct DESFireDump {
             dump.partial = true
             dump.exchanges = exchange.roundTrips
             return (dump, error)
+        }
+    }
+
+    /// `file`'s content as the image keeps it: a data file's bytes (zeros when they could not be
+    /// read), records of their size, a value file's value and limits.
+    static func fill(_ file: inout DESFireCardImage.File, _ sizes: DESFireFileSettings.Sizes, _ content: [UInt8]?) {
+        switch sizes {
+        case .data(let size):
+            file.data = (content ?? [UInt8](repeating: 0, count: size)).hexString
+        case .records(let size, _, _):
+            file.recordSize = size
+            let bytes = content ?? []
+            file.records =
+                size > 0
+                ? stride(from: 0, to: bytes.count - bytes.count % size, by: size).map {
+                    Array(bytes[$0..<($0 + size)]).hexString
+                } : []
+        case .value(let lower, let upper, let credit, _):
+            file.value = content.flatMap { try? DESFireFileSettings.value($0) }.map(Int.init) ?? 0
+            file.lower = Int(lower)
+            file.upper = Int(upper)
+            file.limitedCredit = Int(credit)
         }
     }
 

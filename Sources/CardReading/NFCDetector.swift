@@ -2,6 +2,7 @@ import APDU
 import FeliCaCommands
 import Foundation
 import NFCTransport
+import PCSCTransport
 
 /// What is in a libnfc device's field, in cardscan's polling order: FeliCa (212 kbps, any
 /// system) first, then ISO 14443-A at 106 kbps, then ISO 14443-B (Calypso cards often are). An ISO 14443-A card with ISO 14443-4 (SAK
@@ -16,15 +17,20 @@ public enum NFCDetector {
         }
         if let a = try device.pollISO14443A() {
             if a.isISO14443_4 {
+                // The ATR a PC/SC reader would make of the ATS (PC/SC part 3), so detection and
+                // card images see the same card through either transport.
+                let atr = ContactlessATR.historicalBytes(ats: a.ats).map { ContactlessATR.atr(historicalBytes: $0) }
                 return CardConnection(
-                    card: .iso7816(.init(uid: a.uid)), channel: ISO14443Channel(device: device, identifier: a.uid),
+                    card: .iso7816(.init(atr: atr, uid: a.uid)), channel: ISO14443Channel(device: device, identifier: a.uid),
                     reader: device.connectionString)
             }
             return CardConnection(card: .type2Tag(uid: a.uid), channel: ISO14443Channel(device: device), reader: device.connectionString)
         }
         if let b = try device.pollISO14443B() {
+            let atr = ContactlessATR.atr(
+                historicalBytes: ContactlessATR.historicalBytes(applicationData: b.applicationData, protocolInfo: b.protocolInfo))
             return CardConnection(
-                card: .iso7816(.init(pupi: b.pupi)), channel: ISO14443Channel(device: device, identifier: b.pupi),
+                card: .iso7816(.init(atr: atr, pupi: b.pupi)), channel: ISO14443Channel(device: device, identifier: b.pupi),
                 reader: device.connectionString)
         }
         return nil

@@ -65,7 +65,9 @@ extension ReportBuilder {
     }
 
     /// One contract's values, read and derived; `value` is money in the card's currency.
-    private func contract(_ c: ContractSpec, _ answers: Answers, _ context: Context, number n: Int, warnings: inout [ReportWarning])
+    private func contract(
+        _ c: ContractSpec, _ answers: Answers, _ context: Context, number n: Int, warnings: inout [ReportWarning]
+    )
         -> Contract
     {
         var row = [FieldValue?](repeating: nil, count: c.fields.count)

@@ -55,10 +55,16 @@ extension ReportBuilder {
         var timeOfDay: Int?
     }
 
-    /// Whether the answers hold what `spec` reads (its answer, record or tag), whatever its value.
-    static func holds(_ spec: FieldSpec, _ answers: Answers) -> Bool {
+    /// Whether the answers hold what `spec` reads (its answer, record or tag; a layout element
+    /// present in its record), whatever its value.
+    func holds(_ spec: FieldSpec, _ answers: Answers) -> Bool {
         switch spec.source {
-        case .answer(let a, _): return answers[a].map { if case .absent = $0 { return false } else { return true } } ?? false
+        case .answer(let a, _):
+            guard let answer = answers[a] else { return false }
+            if case .absent = answer { return false }
+            guard case .named(let name)? = spec.bitSource else { return true }
+            guard let bytes = answers.data(a) else { return false }
+            return source(bytes, reading(a)).decoded?.values[name] != nil
         case .tags(let tags): return answers.tlvValue(tags) != nil
         default: return false
         }
@@ -157,7 +163,9 @@ extension ReportBuilder {
 
     /// `input` decoded as `spec` says: whole bytes, a bit range, or a layout element (with the
     /// time element that goes with a date).
-    private func decode(_ spec: FieldSpec, _ input: FieldInput, context: Context, origin: FieldOrigin?) throws(FieldDecoder.Failure)
+    private func decode(
+        _ spec: FieldSpec, _ input: FieldInput, context: Context, origin: FieldOrigin?
+    ) throws(FieldDecoder.Failure)
         -> FieldValue?
     {
         let note = ByteNoting(data: input.data, reversed: input.reversed, origin: input.noted ? nil : origin)

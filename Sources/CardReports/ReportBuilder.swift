@@ -118,15 +118,15 @@ public struct ReportBuilder {
         let values = cardValues(cardFields, names: names, answers, warnings: &report.warnings)
         for (i, f) in p.card.enumerated() {
             guard var v = values[i] else {
-                // Personal data the card keeps unset is named all the same: whether it is set
-                // tells something too.
-                if f.spec.personal, !showing.personal, f.spec.layout.unset != nil, Self.holds(f.spec, answers) {
+                // Personal data the card keeps empty (unset, a date of zeros) is named all the
+                // same: whether it is set tells something too.
+                if f.spec.personal, !showing.personal, f.spec.layout.unset != nil || f.spec.type.isDate, holds(f.spec, answers) {
                     report.hidden.append("card." + f.name)
                 }
                 continue
             }
-            if let m = f.spec.maskDigits, !showing.fullNumbers, case .string(let text) = v {
-                v = .string(Self.masked(text, keeping: m))
+            if let m = f.spec.maskDigits, !showing.fullNumbers, v.intValue != nil || v.isText {
+                v = .string(Self.masked(v.description, keeping: m))  // a masked number is text
                 report.hidden.append("card." + f.name)
                 report.masked.append("card." + f.name)
             }

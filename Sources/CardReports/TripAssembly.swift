@@ -119,7 +119,9 @@ extension ReportBuilder {
 
     /// The records of `t` that are trips, in the card's order, with the joined answers' record
     /// at the same position; the unused ones (all 00 or FF) left out when `skip.unused`.
-    private func tripRecords(_ t: TripSpec, _ answers: Answers, skipped: inout [String])
+    private func tripRecords(
+        _ t: TripSpec, _ answers: Answers, skipped: inout [String]
+    )
         -> (records: [[UInt8]], positions: [Int], joined: [(name: String, records: [[UInt8]])])?
     {
         guard case .records(var records)? = answers[t.from] else { return nil }
@@ -175,17 +177,21 @@ extension ReportBuilder {
         for (k, r) in records.enumerated() {
             var row = TripRow(values: [FieldValue?](repeating: nil, count: columns.names.count), problems: [], source: n)
             var rowAnswers = answers
+            var rowSources: [String: Source] = [:]
             for j in joined {
-                // Record i of a joined answer stands in for the whole answer in this row.
+                // Record i of a joined answer stands in for the whole answer in this row, read by
+                // its own step's layout and byte order.
                 let p = positions[k]
                 rowAnswers[j.name] = p < j.records.count ? .data(j.records[p]) : nil
+                if p < j.records.count { rowSources[j.name] = source(j.records[p], reading(j.name)) }
             }
             let context = Context(record: source(r, recordReading), dol: dol?.split(r))
             for (f, i) in readFields {
                 var noted: [FieldBytes] = []
                 let personal = f.spec.personal
                 row.values[i] = value(
-                    f.spec, joined.isEmpty ? answers : rowAnswers, sources: [:], context: context, warn: { row.problems.append((i, $0)) },
+                    f.spec, joined.isEmpty ? answers : rowAnswers, sources: rowSources, context: context,
+                    warn: { row.problems.append((i, $0)) },
                     origin: log?.wants(f.spec) == true
                         ? { noted.append(FieldBytes(field: "", unit: $0, positions: $1, masks: $2, personal: personal)) } : nil)
                 for bytes in noted { row.origins.append((i, bytes)) }

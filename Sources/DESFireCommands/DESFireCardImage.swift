@@ -111,9 +111,7 @@ public struct DESFireCardImage: Codable, Sendable {
     /// The image's contents, or ``Invalid`` naming the first thing wrong (`applications[0].files[1].records[2]: …`).
     public func contents() throws(Invalid) -> Contents {
         func fail(_ s: String) -> Invalid { Invalid(reason: s) }
-        func bytes(_ text: String, _ at: String) throws(Invalid) -> [UInt8] {
-            do { return try Hex.parse(text) } catch { throw fail("\(at): \(error.message)") }
-        }
+        func bytes(_ text: String, _ at: String) throws(Invalid) -> [UInt8] { try Self.hex(text, at) }
         guard technology == "desfire" else { throw fail("technology: '\(technology)' is not desfire") }
         let atrBytes = try atr.map { a throws(Invalid) in try bytes(a, "atr") } ?? Self.defaultATR
         guard (2...33).contains(atrBytes.count) else { throw fail("atr: \(atrBytes.count) bytes; an ATR has 2 to 33") }
@@ -145,51 +143,62 @@ public struct DESFireCardImage: Codable, Sendable {
                 case "key": free = false
                 default: throw fail("\(fat).read: '\(f.read)' is neither free nor key")
                 }
-                // Free: read E; a key: key 1 reads, key 0 writes (neither is given to anyone).
-                let access = DESFireFileSettings.AccessRights(free ? 0xE0 : 0x00, free ? 0xE0 : 0x10)
-                let settings: DESFireFileSettings
-                let content: Content
-                switch f.type {
-                case "standard", "backup":
-                    guard let d = f.data else { throw fail("\(fat): a \(f.type) file needs 'data'") }
-                    let b = try bytes(d, "\(fat).data")
-                    guard b.count <= 0xFF_FFFF else { throw fail("\(fat).data: too long") }
-                    settings = .init(
-                        type: f.type == "standard" ? .standard : .backup, communication: .plain, access: access, sizes: .data(size: b.count)
-                    )
-                    content = .data(b)
-                case "linear-record", "cyclic-record":
-                    guard let size = f.recordSize, (1...0xFF_FFFF).contains(size) else {
-                        throw fail("\(fat): a record file needs 'record-size' (1 or more)")
-                    }
-                    var list: [[UInt8]] = []
-                    for (k, r) in (f.records ?? []).enumerated() {
-                        let b = try bytes(r, "\(fat).records[\(k)]")
-                        guard b.count == size else { throw fail("\(fat).records[\(k)]: \(b.count) bytes, not the record size \(size)") }
-                        list.append(b)
-                    }
-                    settings = .init(
-                        type: f.type == "linear-record" ? .linearRecord : .cyclicRecord, communication: .plain, access: access,
-                        sizes: .records(recordSize: size, maxRecords: max(list.count, 1), currentRecords: list.count))
-                    content = .records(list)
-                case "value":
-                    guard let v = f.value, let value = Int32(exactly: v) else {
-                        throw fail("\(fat): a value file needs 'value' (a 32-bit integer)")
-                    }
-                    let lower = Int32(exactly: f.lower ?? 0) ?? 0, upper = Int32(exactly: f.upper ?? Int(Int32.max)) ?? .max
-                    settings = .init(
-                        type: .value, communication: .plain, access: access,
-                        sizes: .value(
-                            lower: lower, upper: upper, limitedCredit: Int32(exactly: f.limitedCredit ?? 0) ?? 0,
-                            limitedCreditEnabled: false))
-                    content = .value(value)
-                default:
-                    throw fail("\(fat).type: '\(f.type)' is not standard, backup, value, linear-record or cyclic-record")
-                }
+                let (settings, content) = try Self.file(f, free: free, fat)
                 files.append((number, settings, content))
             }
             apps.append((aid, app.filesLocked ?? false, files))
         }
         return Contents(atr: atrBytes, uid: uidBytes, version: version, listLocked: listLocked ?? false, applications: apps)
+    }
+
+    /// `text` as hex bytes, or ``Invalid`` at `at`.
+    private static func hex(_ text: String, _ at: String) throws(Invalid) -> [UInt8] {
+        do { return try Hex.parse(text) } catch { throw Invalid(reason: "\(at): \(error.message)") }
+    }
+
+    /// One file's settings (plain communication; free or keyed reading) and content, checked.
+    private static func file(_ f: File, free: Bool, _ fat: String) throws(Invalid) -> (DESFireFileSettings, Content) {
+        // Free: read E; a key: key 1 reads, key 0 writes (neither is given to anyone).
+        let access = DESFireFileSettings.AccessRights(free ? 0xE0 : 0x00, free ? 0xE0 : 0x10)
+        let settings: DESFireFileSettings
+        let content: Content
+        switch f.type {
+        case "standard", "backup":
+            guard let d = f.data else { throw Invalid(reason: "\(fat): a \(f.type) file needs 'data'") }
+            let b = try Self.hex(d, "\(fat).data")
+            guard b.count <= 0xFF_FFFF else { throw Invalid(reason: "\(fat).data: too long") }
+            settings = .init(
+                type: f.type == "standard" ? .standard : .backup, communication: .plain, access: access, sizes: .data(size: b.count)
+            )
+            content = .data(b)
+        case "linear-record", "cyclic-record":
+            guard let size = f.recordSize, (1...0xFF_FFFF).contains(size) else {
+                throw Invalid(reason: "\(fat): a record file needs 'record-size' (1 or more)")
+            }
+            var list: [[UInt8]] = []
+            for (k, r) in (f.records ?? []).enumerated() {
+                let b = try Self.hex(r, "\(fat).records[\(k)]")
+                guard b.count == size else { throw Invalid(reason: "\(fat).records[\(k)]: \(b.count) bytes, not the record size \(size)") }
+                list.append(b)
+            }
+            settings = .init(
+                type: f.type == "linear-record" ? .linearRecord : .cyclicRecord, communication: .plain, access: access,
+                sizes: .records(recordSize: size, maxRecords: max(list.count, 1), currentRecords: list.count))
+            content = .records(list)
+        case "value":
+            guard let v = f.value, let value = Int32(exactly: v) else {
+                throw Invalid(reason: "\(fat): a value file needs 'value' (a 32-bit integer)")
+            }
+            let lower = Int32(exactly: f.lower ?? 0) ?? 0, upper = Int32(exactly: f.upper ?? Int(Int32.max)) ?? .max
+            settings = .init(
+                type: .value, communication: .plain, access: access,
+                sizes: .value(
+                    lower: lower, upper: upper, limitedCredit: Int32(exactly: f.limitedCredit ?? 0) ?? 0,
+                    limitedCreditEnabled: false))
+            content = .value(value)
+        default:
+            throw Invalid(reason: "\(fat).type: '\(f.type)' is not standard, backup, value, linear-record or cyclic-record")
+        }
+        return (settings, content)
     }
 }

@@ -25,4 +25,27 @@ public struct ContactlessATR: Equatable, Sendable {
         let h = historicalBytes
         return "ISO 14443-4, likely Type B (ATQB application data \(h[0..<4].hexString), protocol info \(h[4..<7].hexString))"
     }
+
+    /// The ATR a PC/SC reader makes from `historicalBytes` (at most 15): `3B 8n 80 01`, the
+    /// bytes, TCK (the exclusive-or of every byte after TS).
+    public static func atr(historicalBytes h: [UInt8]) -> [UInt8] {
+        let bytes = [0x3B, 0x80 | UInt8(min(h.count, 15)), 0x80, 0x01] + h.prefix(15)
+        return bytes + [bytes.dropFirst().reduce(0, ^)]
+    }
+
+    /// A Type A card's historical bytes from its ATS as libnfc gives it (without TL): T0, the
+    /// interface bytes T0 announces (TA1, TB1, TC1), then the historical bytes (ISO/IEC
+    /// 14443-4 §5.2). Nil when the ATS is shorter than T0 says.
+    public static func historicalBytes(ats: [UInt8]) -> [UInt8]? {
+        guard let t0 = ats.first else { return [] }
+        let start = 1 + [0x10, 0x20, 0x40].filter { t0 & $0 != 0 }.count
+        guard ats.count >= start else { return nil }
+        return Array(ats[start...])
+    }
+
+    /// A Type B card's eight historical bytes: the ATQB's application data (4) and protocol
+    /// info (3), then the ATTRIB answer's MBLI and CID (`mbliCID`; 00 when not known).
+    public static func historicalBytes(applicationData: [UInt8], protocolInfo: [UInt8], mbliCID: UInt8 = 0) -> [UInt8] {
+        Array(applicationData.prefix(4)) + Array(protocolInfo.prefix(3)) + [mbliCID]
+    }
 }

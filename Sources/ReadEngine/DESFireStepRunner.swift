@@ -57,7 +57,7 @@ final class DESFireStepRunner: StepRunner {
 
     private static func notDESFireResult(_ sw: StatusWord) -> StepResult {
         var result = StepResult.refused(.status(sw))
-        result.command = { "a DESFire command (the card answered as an ISO 7816 card, not 91 xx)" }
+        result.command = { "a DESFire command (wrapped, to be answered 91 xx)" }
         return result
     }
 

@@ -44,7 +44,8 @@ public enum ReadError: UserFacingError {
     public var hint: String? {
         switch self {
         case .notThisCard: return "let detection choose among all the profiles, or pick another one"
-        case .unrecognised: return "write a profile for it (docs/profile-format.md); sending raw read commands shows what the card holds"
+        case .unrecognised:
+            return "write a profile for it (docs/writing-a-profile.md); ISO7816Dump, DESFireDump and FeliCaSurvey show what it holds"
         case .noProfiles:
             return "set CARDSCAN_BUILTIN_PROFILES to the folder of cardscan's built-in profiles, or give profile folders to ProfileRegistry"
         case .stepFailed(_, _, _, _, .status):

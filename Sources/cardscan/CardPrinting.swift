@@ -104,7 +104,7 @@ func announce(_ notice: PCSCReaders.WaitNotice, what: String) {
     switch notice {
     case .waiting(let reader, let timeout):
         let secs = timeout.map { " (\($0.components.seconds) s; Ctrl-C to stop)" } ?? " (Ctrl-C to stop)"
-        eprint("Hold a \(what) on \(reader ?? "a reader")…" + secs)
+        eprint("Hold \(article(what)) \(what) on \(reader ?? "a reader")…" + secs)
     case .severalCards(let readers):
         eprint("More than one card is present (\(readers.joined(separator: ", "))): leave only one, or pick a reader with -r.")
     }
@@ -118,7 +118,7 @@ func waitForCard(device: String?, reader: String?, timeout: Double, apduTimeout:
     let connection: CardConnection?
     if let device {
         let nfc = try openNFC(device, apduTimeout: apduTimeout)
-        eprint("Hold a \(what) on \(nfc.name)… (\(Int(timeout)) s; Ctrl-C to stop)")
+        eprint("Hold \(article(what)) \(what) on \(nfc.name)… (\(Int(timeout)) s; Ctrl-C to stop)")
         connection = try guarded { try NFCDetector.waitForCard(nfc, timeout: .seconds(option: timeout)) }
     } else {
         let readers = try guarded { try PCSCReaders(choice: reader) }
@@ -192,4 +192,10 @@ func commandSeconds(_ argument: String) throws -> Double {
     let value = try seconds(argument)
     guard value >= 0.001 else { throw ValidationError("at least 0.001 (a millisecond) for one command, not '\(argument)'") }
     return value
+}
+
+/// `an` before a vowel sound (an ISO 7816 card, an NDEF tag), else `a`.
+func article(_ noun: String) -> String {
+    guard let first = noun.first else { return "a" }
+    return "aeiouAEIO".contains(first) || noun.hasPrefix("NDEF") || noun.hasPrefix("NFC") ? "an" : "a"
 }

@@ -78,7 +78,7 @@ struct Profiles: ParsableCommand {
             for f in files {
                 do {
                     let p = try ProfileRegistry.loadFile(f, options: .init(checkTrust: false))
-                    out("\(f): ok (\(p.id), \(p.steps.count) steps)")
+                    out("\(f): ok (\(p.id), \(p.steps.count) step\(p.steps.count == 1 ? "" : "s"))")
                     if let strict { worst = max(worst, try StrictReplay(profileFile: f, profile: p).run(over: strict)) }
                     if !p.commands.isEmpty, !TrustedProfiles.user.trusts(f, commands: p.commands) {
                         out(

@@ -16,35 +16,7 @@ struct ReportPrinter {
         for (k, v) in r.card where !["number", "validFrom", "validUntil"].contains(k) { rows.append((k, v.description)) }
         let width = rows.map(\.0.count).max() ?? 0
         for (k, v) in rows { lines.append("  " + k.padding(width) + "  " + v) }
-        if r.trips.isEmpty {
-            lines.append("")
-            lines.append(r.partial ? "  No trips read: the read stopped early." : "  No trips recorded on the card.")
-        } else {
-            var columns: [String] = []
-            for t in r.trips { for (k, _) in t where !columns.contains(k) { columns.append(k) } }
-            let header = columns.map { $0.prefix(1).uppercased() + $0.dropFirst() }
-            let cells: [[String]] = r.trips.map { t in
-                columns.map { c in
-                    switch t[c] {
-                    case .money(let m)?: return m.description
-                    case .dateTime(let moment)?: return moment.spaced
-                    case let v?: return v.description
-                    case nil: return ""
-                    }
-                }
-            }
-            let widths = columns.indices.map { i in max(header[i].count, cells.map { $0[i].count }.max() ?? 0) }
-            let numeric = columns.map { $0 == "amount" || $0 == "sequence" }
-            func row(_ c: [String]) -> String {
-                var line =
-                    "  " + c.indices.map { numeric[$0] ? c[$0].leftPadding(widths[$0]) : c[$0].padding(widths[$0]) }.joined(separator: "  ")
-                while line.last == " " { line.removeLast() }
-                return line
-            }
-            lines.append("")
-            lines.append(style.bold(row(header)))
-            lines += cells.map(row)
-        }
+        lines += tripTable(r)
         if !r.contracts.isEmpty {
             lines.append("")
             lines.append(style.bold("  Contracts"))
@@ -86,6 +58,41 @@ struct ReportPrinter {
         for w in r.warnings { lines.append(style.yellow("  warning: ") + "\(w.field) left out: \(w.reason)") }
         lines.append(style.dim("  \(r.trips.count) trip(s), \(r.exchanges) exchange(s) with the card"))
         return lines.joined(separator: "\n")
+    }
+
+    /// The trips as a table (a column per key any trip has), or why there are none.
+    private func tripTable(_ r: CardReport) -> [String] {
+        var out: [String] = []
+        if r.trips.isEmpty {
+            out.append("")
+            out.append(r.partial ? "  No trips read: the read stopped early." : "  No trips recorded on the card.")
+        } else {
+            var columns: [String] = []
+            for t in r.trips { for (k, _) in t where !columns.contains(k) { columns.append(k) } }
+            let header = columns.map { $0.prefix(1).uppercased() + $0.dropFirst() }
+            let cells: [[String]] = r.trips.map { t in
+                columns.map { c in
+                    switch t[c] {
+                    case .money(let m)?: return m.description
+                    case .dateTime(let moment)?: return moment.spaced
+                    case let v?: return v.description
+                    case nil: return ""
+                    }
+                }
+            }
+            let widths = columns.indices.map { i in max(header[i].count, cells.map { $0[i].count }.max() ?? 0) }
+            let numeric = columns.map { $0 == "amount" || $0 == "sequence" }
+            func row(_ c: [String]) -> String {
+                var line =
+                    "  " + c.indices.map { numeric[$0] ? c[$0].leftPadding(widths[$0]) : c[$0].padding(widths[$0]) }.joined(separator: "  ")
+                while line.last == " " { line.removeLast() }
+                return line
+            }
+            out.append("")
+            out.append(style.bold(row(header)))
+            out += cells.map(row)
+        }
+        return out
     }
 }
 

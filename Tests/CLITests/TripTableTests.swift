@@ -20,7 +20,11 @@ import Testing
             "t-money", currency: "KRW", number: "1010",
             trips: [
                 [
-                    ("time", .dateTime(CivilDateTime(date: CivilDate(year: 2024, month: 11, day: 5)!, secondsOfDay: 30612, utcOffsetMinutes: 540)!)), ("kind", .string("purchase")), ("amount", won(-1400)),
+                    (
+                        "time",
+                        .dateTime(
+                            CivilDateTime(date: CivilDate(year: 2024, month: 11, day: 5)!, secondsOfDay: 30612, utcOffsetMinutes: 540)!)
+                    ), ("kind", .string("purchase")), ("amount", won(-1400)),
                     ("place", .string("Seoul, \"Stn\"")),
                 ],
                 [("kind", .string("top-up")), ("amount", won(10000)), ("place", .string("two\nlines"))],
@@ -33,7 +37,12 @@ import Testing
         // Another profile later (watch): its fields without a column go to `details`.
         let second = report(
             "shanghai-transit", currency: "CNY", number: "305419896",
-            trips: [[("kind", .string("purchase")), ("amount", .money(Money(minorUnits: -300, currency: "CNY"))), ("terminal", .string("11")), ("sequence", .int(12))]])
+            trips: [
+                [
+                    ("kind", .string("purchase")), ("amount", .money(Money(minorUnits: -300, currency: "CNY"))),
+                    ("terminal", .string("11")), ("sequence", .int(12)),
+                ]
+            ])
         #expect(table.rows(for: second) == "shanghai-transit,305419896,,purchase,-3.00,CNY,,terminal=11; sequence=12\r\n")
         #expect(table.columns?.count == 8)
     }

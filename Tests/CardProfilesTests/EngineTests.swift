@@ -284,12 +284,18 @@ import Testing
                     as: fares
                   - read-records: { sfi: 3 }
                     as: taps
+                    layout: tap
+                layouts:
+                  tap:
+                    - { name: flags, bits: 4 }
+                    - { name: place, bits: 12 }
                 trips:
                   from: fares
                   join: [taps]
                   fields:
                     amount: { offset: 0, length: 1, type: uint }
                     stop: { from: taps, offset: 1, length: 1, type: uint, optional: true }
+                    place: { from: taps, field: place, optional: true }
                 """))
         let r = try run(
             p,
@@ -302,6 +308,8 @@ import Testing
         // The FF slot is dropped; the third fare still pairs with the third tap (0C).
         let trips = r.report?.trips ?? []
         #expect(trips.map { $0["stop"] } == [.int(10), .int(12)])
+        // Read by the joined answer's own layout: 00 0A's low 12 bits are 10, 00 0C's 12.
+        #expect(trips.map { $0["place"] } == [.int(10), .int(12)])
         #expect(trips.map { $0.amount?.minorUnits } == [5, 9])
         #expect {
             try load(

@@ -44,4 +44,9 @@ import Testing
         // b removed: n, listed after it, comes before c, which followed b.
         #expect(try cardOrder("  b: { remove: true }\n  n: { from: purse, offset: 0, length: 4 }\n") == ["a", "n", "c", "d"])
     }
+
+    @Test func newEntriesAloneGoAfterTheParentsAndBeforeTheEntryTheyPrecede() throws {
+        #expect(try cardOrder("  n: { from: purse, offset: 0, length: 4 }\n") == ["a", "b", "c", "d", "n"])
+        #expect(try cardOrder("  n: { from: purse, offset: 0, length: 4 }\n  c: {}\n") == ["a", "b", "n", "c", "d"])
+    }
 }

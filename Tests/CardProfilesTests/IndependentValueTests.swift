@@ -177,12 +177,13 @@ import Testing
             ]
         ),
         ("intercode/unknown-network.apdu", [("name", .string("Intercode (France, network 250777)"))]),
-        // A 15-byte environment: the number (bits 98–173) is past its end; the end date (bits 42–55) is not.
+        // A 15-byte environment: the number (bits 98–173) is past its end; the end date (bits 42–55) is not,
+        // nor the birth date (bits 66–97, all zero: an anonymous card keeps it empty, and it is named hidden all the same).
         (
             "mobib/short-environment.apdu",
             [
                 ("card.number", nil), ("card.validUntil", .string("2038-02-04")), ("warnings[0].field", .string("card.number")),
-                ("hidden", nil),
+                ("hidden", .array([.string("card.birthDate")])),
             ]
         ),
         ("mobib/full-read-v2.apdu", [("card.number", .string("6396531111222233334"))]),

@@ -49,7 +49,8 @@ import Testing
     }
 
     @Test func aPaymentCardsEntriesKeepTheirOwnCurrency() throws {
-        let r = try #require(try TranscriptReplay.run(try transcript("emv/visa.apdu"), file: "visa.apdu", registry: builtInRegistry).result.report)
+        let r = try #require(
+            try TranscriptReplay.run(try transcript("emv/visa.apdu"), file: "visa.apdu", registry: builtInRegistry).result.report)
         #expect(r.currency == "XXX" && r.balance == nil)
         #expect(r.trips.first?.amount == Money(minorUnits: -450, currency: "EUR"))  // visa.expected.json: -450, EUR
         #expect(r.trips.first?.instant == nil)  // the terminal's local time: no offset, no moment

@@ -27,7 +27,7 @@ enum FieldFuzz {
         f.scale = scales[Int(b[3]) % scales.count]
         f.add = adds[Int(b[4]) % adds.count]
         f.littleEndian = b[6] & 1 != 0
-        if b[6] & 2 != 0 { f.bits = Int(b[6] >> 4)...Int(b[6] >> 4 + b[7] % 64) }
+        if b[6] & 2 != 0 { f.bitRange = Int(b[6] >> 4)...Int(b[6] >> 4 + b[7] % 64) }
         if b[6] & 4 != 0 {
             f.map = [1: "one", 2: "two"]
             f.mapDefault = b[6] & 8 != 0 ? "other" : nil
@@ -36,20 +36,20 @@ enum FieldFuzz {
             f.epoch = CivilDate(year: 1997, month: 1, day: 1)
             f.zoneMinutes = 60
         }
-        if b[7] & 0x40 != 0 { f.checkDigit = .digitSum10 }
         if b[7] & 0x20 != 0 { f.decimalText = true }
         f.dropDigits = Int(b[7] & 0x1F)
         f.stripZeros = b[7] & 1 != 0
         f.yearBase = b[5] & 1 == 0 ? 2000 : Int.max - 100
         f.divide = [1, 10, 3, 1_000_000_000][Int(b[4] >> 4) % 4]
-        f.zeroMeansNone = b[3] & 0x80 != 0
+        f.unset = b[3] & 0x80 != 0 ? 0 : nil
+        f.timeFieldKind = [.minutes, .packedTime, .seconds][Int(b[4] & 3) % 3]
         if b[5] & 2 != 0 {
-            // A card number as printed: padding, prefix and suffix, a Luhn digit, groups.
+            // A card number as printed: padding, prefix and suffix, a check digit, groups.
             var t = NumberText()
             t.digits = Int(b[5] >> 2)
             t.prefix = b[3] & 0x40 != 0 ? "01-" : ""
             t.suffix = b[3] & 0x20 != 0 ? "00" : ""
-            t.luhn = b[5] & 0x80 != 0
+            t.checkDigit = b[5] & 0x80 != 0 ? .luhn : (b[7] & 0x40 != 0 ? .digitSum10 : nil)
             t.group = b[3] & 0x10 != 0 ? [Int(b[3] % 7) + 1, 4] : []
             f.numberText = t
         }
@@ -65,6 +65,7 @@ enum FieldFuzz {
             id: l
             name: L
             currency: EUR
+            zone: "+01:00"
             steps:
               - read-records: { sfi: 0x08, length: 29 }
                 as: events
@@ -72,7 +73,7 @@ enum FieldFuzz {
             layouts:
               event:
                 - { name: date, bits: 14 }
-                - { name: time, bits: 11 }
+                - { name: time, bits: 11, type: minutes }
                 - bitmap: 6
                   fields:
                     - { name: network, bits: 24 }
@@ -90,7 +91,7 @@ enum FieldFuzz {
             trips:
               from: events
               fields:
-                time: { field: date, type: days, epoch: 1997-01-01, time-field: time, zone: "+01:00" }
+                time: { field: [date, time], type: days, epoch: 1997-01-01 }
                 code: { field: code, type: hex }
                 network: { field: network, type: bcd }
                 first: { field: "list[0].b" }

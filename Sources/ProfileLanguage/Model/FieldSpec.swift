@@ -267,6 +267,9 @@ public enum FieldType: String, Sendable, CaseIterable {
     }
 
     /// Whether the value is a number in the report (the others are text: dates, times, codes).
+    /// A date type that gives nothing for a date of zeros (or FF).
+    public var isDate: Bool { self == .bcdDate || self == .bcdDateTime || self == .packedDate }
+
     public var givesNumber: Bool { self == .uint || self == .int || self == .bcd || self == .money }
 
     /// The kind of time of day it is, when it is one (the second of `field: [DATE, TIME]`).

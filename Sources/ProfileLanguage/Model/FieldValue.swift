@@ -32,6 +32,9 @@ public enum FieldValue: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Text as the card gave it (not a date, a time or a number).
+    public var isText: Bool { if case .string = self { return true } else { return false } }
+
     /// Whether the JSON report writes it as a number (else as a string).
     public var isNumber: Bool { intValue != nil }
 

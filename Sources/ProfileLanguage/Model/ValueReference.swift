@@ -5,7 +5,7 @@ import APDU
 /// object with one of some tags anywhere in the answers — then some of its bytes.
 ///
 /// Written `app:6F/A5/9F38` (an answer, or a path inside it), or as a mapping
-/// `{ from: gpo:80, offset: 2 }`, `{ tag: [9F4D, DF60], byte: 0 }`.
+/// `{ from: gpo:80, offset: 2 }`, `{ tag: [9F4D, DF60], offset: 0, length: 1 }`.
 public struct ValueReference: Sendable, CustomStringConvertible {
     public enum Place: Sendable, Equatable {
         /// An answer, or the value at a BER-TLV path inside it (the path's first tag is the

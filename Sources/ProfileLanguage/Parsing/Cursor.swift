@@ -81,6 +81,7 @@ package struct Cursor {
         }
         var entries: [(key: String, cursor: Cursor)] = []
         var seen = Set<String>()
+        var renamedHere: [String] = []  // what the format-1 keys given are written now
         for (k, v) in m {
             guard case .scalar(let ks) = k else {
                 context.issue(k, path, "keys must be plain words")
@@ -91,11 +92,12 @@ package struct Cursor {
             if !seen.insert(key).inserted { context.issue(k, at.path, "duplicate key '\(key)'") }
             if let allowed, !allowed.contains(key) {
                 context.issue(k, at.path, Self.unknownKey(key, allowed: allowed, renamed: renamed))
+                if let now = renamed[key] { renamedHere.append(now) }
                 continue
             }
             entries.append((key, at))
         }
-        return Section(cursor: self, entries: entries)
+        return Section(cursor: self, entries: entries, renamed: renamedHere)
     }
 
     /// What to say about an unknown key: its new spelling, a near miss, or the known keys.
@@ -255,6 +257,8 @@ package struct Cursor {
 package struct Section {
     let cursor: Cursor
     let entries: [(key: String, cursor: Cursor)]
+    /// How the format-1 keys the mapping gave (refused, with their problem) are written now.
+    var renamed: [String] = []
 
     subscript(_ key: String) -> Cursor {
         for e in entries where e.key == key { return e.cursor }
@@ -263,12 +267,16 @@ package struct Section {
 
     func has(_ key: String) -> Bool { entries.contains { $0.key == key } }
 
-    /// The cursor of a key that must be there; a problem naming it when it is not.
+    /// The cursor of a key that must be there; a problem naming it when it is not (unless the
+    /// key is there in its format-1 spelling, which has its own problem).
     func required(_ key: String, _ why: String = "") -> Cursor? {
         let c = self[key]
-        if !c.exists { c.issue("required key '\(key)' is missing" + (why.isEmpty ? "" : " (\(why))")) }
+        if !c.exists, !hasOldSpelling(of: key) { c.issue("required key '\(key)' is missing" + (why.isEmpty ? "" : " (\(why))")) }
         return c.exists ? c : nil
     }
+
+    /// Whether the mapping gave `key` in a format-1 spelling (``LanguageRenames``).
+    func hasOldSpelling(of key: String) -> Bool { renamed.contains { $0.hasPrefix("'\(key)'") || $0.contains("'\(key)'") } }
 
     var keys: [String] { entries.map(\.key) }
 }

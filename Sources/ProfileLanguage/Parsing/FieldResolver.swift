@@ -57,7 +57,9 @@ struct FieldResolver {
             }
             spec.timeFieldKind = kind
         }
-        if zone == nil { s["field"].issue("a date with a time of day needs the profile's 'zone' (the card's time zone)") }
+        if zone == nil, !s.hasOldSpelling(of: "zone") {
+            s["field"].issue("a date with a time of day needs the profile's 'zone' (the card's time zone)")
+        }
     }
 
     /// Byte lengths the type fixes or needs.
@@ -93,7 +95,8 @@ struct FieldResolver {
         if t == .days || t == .seconds, spec.epoch == nil {
             (s.has("type") ? s["type"] : s.cursor).issue("type \(t.rawValue) needs 'epoch' (the date it counts from)")
         }
-        if t == .seconds || t == .bcdDateTime, zone == nil {
+        // A field's own zone (format 1) is refused with the new spelling: one problem, not two.
+        if t == .seconds || t == .bcdDateTime, zone == nil, !s.hasOldSpelling(of: "zone") {
             (s.has("type") ? s["type"] : s.cursor).issue("type \(t.rawValue) needs the profile's 'zone' (the card's time zone)")
         }
         if spec.utc, t != .seconds { s["utc"].issue("'utc' says a `seconds` count runs in UTC: use it with type seconds") }
@@ -114,7 +117,12 @@ struct FieldResolver {
             for k in ["bit-range", "mask", "scale", "add", "divide", "map", "table", "format"] where s.has(k) {
                 s[k].issue("'\(k)' applies to integer types, not \(t.rawValue)")
             }
-            if s.has("endian"), t != .packedDate, t != .hex { s["endian"].issue("'endian' applies to integer types, not \(t.rawValue)") }
+            if s.has("endian"), t != .hex { s["endian"].issue("'endian' applies to integer types and hex, not \(t.rawValue)") }
+        }
+        if t == .bcd {
+            for k in ["bit-range", "mask", "endian"] where s.has(k) {
+                s[k].issue("'\(k)' applies to a binary integer: a bcd number is read digit by digit")
+            }
         }
         if case .position(_, let length)? = spec.bitSource, let problem = Self.widthProblem(t, length) { s["bit-length"].issue(problem) }
     }

@@ -83,8 +83,10 @@ enum ProfileMerge {
     /// The parent's entries with the child's merged in. The entries the child lists come in its
     /// order: its own (new, or replacing the parent's of that name), and the parent's it keeps
     /// (`keep`: `{}`, a step's `{ as: X }`); `{ remove: true }` takes the parent's out. Each entry
-    /// of the parent's the child does not list follows the parent's entry it followed, and the
-    /// child's new entries listed right after that one (the parent's first goes first).
+    /// of the parent's the child does not list follows the parent's entry it followed — after the
+    /// child's new entries listed right after that one, when the child lists it (a removed entry
+    /// still places what followed it); the parent's first entry, unlisted, goes first. So a child
+    /// that lists none of the parent's entries adds its own at the end.
     private static func place(
         parent: [(name: String, key: Node, value: Node)], child: [(name: String, key: Node, value: Node)], keep: (Node) -> Bool,
         context: ParseContext, path: String
@@ -107,14 +109,18 @@ enum ProfileMerge {
         }
         let listed = Set(child.map(\.name)), parentNames = Set(parent.map(\.name))
         var before: Int?  // where the parent's entry before this one is in `out`
+        var beforeListed = false  // and whether the child listed it
         for p in parent {
             if !listed.contains(p.name) {
-                // After its predecessor and the child's new entries that follow it.
                 var at = before.map { $0 + 1 } ?? 0
-                while at < out.count, !parentNames.contains(out[at].name) { at += 1 }
+                // After a predecessor the child lists come the child's new entries listed after it.
+                while beforeListed, at < out.count, !parentNames.contains(out[at].name) { at += 1 }
                 out.insert((p.name, p.key, p.value, true, false), at: at)
             }
-            before = out.firstIndex { $0.name == p.name } ?? before
+            if let i = out.firstIndex(where: { $0.name == p.name }) {
+                before = i
+                beforeListed = listed.contains(p.name)
+            }
         }
         return out.filter { !$0.removed }.map { ($0.name, $0.key, $0.value, $0.inherited) }
     }
@@ -131,7 +137,7 @@ enum ProfileMerge {
     }
 
     /// `{ remove: true }` (a step's `as` beside it).
-    private static func isRemoval(_ n: Node) -> Bool { n["remove"]?.string == "true" }
+    private static func isRemoval(_ n: Node) -> Bool { ["true", "yes"].contains(n["remove"]?.string ?? "") }
 
     /// A child's entry with nothing to merge into: a removal there has nothing to remove.
     private static func stripRemovals(_ n: Node, _ key: String, _ context: ParseContext) -> Node {

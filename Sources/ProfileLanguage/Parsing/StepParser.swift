@@ -37,11 +37,14 @@ enum StepParser {
         for item in s["end"].oneOrList() ?? [] { if let b = item.hex(2...2) { end.append(StatusWord(b[0], b[1])) } }
         if key == "read-records", !s.has("end") { end = [.recordNotFound] }
         var useIfPresent: (String, TLVPath)?
-        if s.has("use-if-present"), let (answer, path) = ReferenceParser.answer(s["use-if-present"]) {
-            if let path {
+        if s.has("use-if-present"), let ref = ReferenceParser.reference(s["use-if-present"]) {
+            // A whole BER-TLV object of an earlier answer, by its path.
+            if case .answer(let answer, let path?) = ref.place, ref.offset == 0, ref.length == nil {
                 useIfPresent = (answer, path)
             } else {
-                s["use-if-present"].issue("name an object inside an earlier answer: ANSWER:TAG/PATH (e.g. app:6F/A5/9F0C)")
+                s["use-if-present"].issue(
+                    "name an object inside an earlier answer by its path: ANSWER:TAG/PATH (e.g. app:6F/A5/9F0C), no tag search or byte range"
+                )
             }
         }
         var step = Step(

@@ -50,11 +50,19 @@ struct ReportChecks {
         if let d = t.dol, let a = d.answerName, checks.step(a) == nil { checks.issue(d.line, "\(P).dol", "no step is named '\(a)'") }
         for f in t.fields {
             let path = "\(P).fields.\(f.name)"
-            if case .answer(let a, _) = f.spec.source, !t.join.contains(a) {
-                checks.issue(
-                    f.spec.line, "\(path).from",
-                    "trip fields read the current record; 'from' may only name an answer listed in \(P).join (record i pairs with record i)"
-                )
+            if case .answer(let a, _) = f.spec.source {
+                guard t.join.contains(a) else {
+                    checks.issue(
+                        f.spec.line, "\(path).from",
+                        "trip fields read the current record; 'from' may only name an answer listed in \(P).join (record i pairs with record i)"
+                    )
+                    continue
+                }
+                // The joined answer's record i, read by its own step's layout.
+                if let js = checks.step(a) {
+                    let own = js.layout.flatMap { p.layouts[$0] }
+                    recordField(f.spec, path, js, layouts: own.map { [$0] } ?? [], bytes: js.declaredLength)
+                }
                 continue
             }
             recordField(f.spec, path, s, layouts: record.map { [$0] } ?? [], bytes: s.declaredLength)
@@ -127,6 +135,8 @@ struct ReportChecks {
             let path = "\(c.path).fields.\(f.name)"
             if case .answer = f.spec.source {
                 if f.spec.slice == nil { fields.read(f.spec, path) }
+                // Its `when` still looks at the contract's record.
+                if let when = f.spec.condition, !known.isEmpty { fields.values([when.field], f.spec, path, known) }
                 continue
             }
             if case .named(let name)? = f.spec.bitSource, name.hasPrefix("entry.") {

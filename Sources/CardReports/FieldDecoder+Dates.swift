@@ -1,0 +1,125 @@
+import Foundation
+import ProfileLanguage
+
+/// Dates and times from their bytes: BCD, packed (EN 1545-style bit fields), and counts of days
+/// or seconds after an epoch, each with the UTC offset of the card's zone.
+extension FieldDecoder {
+    /// `YYYYMMDD` or `YYMMDD` in BCD, with the seconds after midnight of a `time-tag` when given.
+    static func bcdDate(_ spec: FieldSpec, _ bytes: ArraySlice<UInt8>, timeOfDay minutes: Int?) throws(Failure) -> FieldValue? {
+        guard bytes.count == 4 || bytes.count == 3 else {
+            throw Failure(reason: "a BCD date is 4 bytes (or 3, YYMMDD), not \(bytes.count)")
+        }
+        // All 00 or all FF (erased memory, KS X 6924's "no time"): no date, not an error.
+        if bytes.allSatisfy({ $0 == 0 }) || bytes.allSatisfy({ $0 == 0xFF }) { return nil }
+        try checkBCD(bytes)
+        let s = bytes.startIndex
+        let short = bytes.count == 3
+        let y = short ? spec.yearBase + bcd(bytes[s]) : bcd(bytes[s]) * 100 + bcd(bytes[s + 1])
+        let m = bcd(bytes[s + (short ? 1 : 2)]), d = bcd(bytes[s + (short ? 2 : 3)])
+        guard let date = CivilDate(year: y, month: m, day: d) else {
+            throw Failure(reason: "\(bytes.hexString) is not a valid date (\(short ? "YYMMDD" : "YYYYMMDD"))")
+        }
+        guard let seconds = minutes else { return .date(date) }
+        // A terminal's local time, in a zone the card does not say: no offset (ISO 8601 local time).
+        let known = spec.timeZone != nil || spec.zoneMinutes != nil
+        return try dateTime(date, seconds, offset: known ? offset(spec, date, seconds) : nil)
+    }
+
+    /// `YYYYMMDDhhmmss` in BCD.
+    static func bcdDateTime(_ spec: FieldSpec, _ bytes: ArraySlice<UInt8>) throws(Failure) -> FieldValue? {
+        guard bytes.count == 7 else { throw Failure(reason: "a BCD date and time is 7 bytes, not \(bytes.count)") }
+        if bytes.allSatisfy({ $0 == 0 }) || bytes.allSatisfy({ $0 == 0xFF }) { return nil }
+        try checkBCD(bytes)
+        let b = bytes.startIndex
+        let y = bcd(bytes[b]) * 100 + bcd(bytes[b + 1]), mo = bcd(bytes[b + 2]), d = bcd(bytes[b + 3])
+        let h = bcd(bytes[b + 4]), mi = bcd(bytes[b + 5]), s = bcd(bytes[b + 6])
+        guard let date = CivilDate(year: y, month: mo, day: d), h < 24, mi < 60, s < 60 else {
+            throw Failure(reason: "\(bytes.hexString) is not a valid date and time (YYYYMMDDhhmmss)")
+        }
+        let seconds = h * 3600 + mi * 60 + s
+        return try dateTime(date, seconds, offset: offset(spec, date, seconds))
+    }
+
+    /// A year (7 bits after the base year), month (4) and day (5), with a time element's seconds when given.
+    static func packedDate(_ spec: FieldSpec, _ bytes: ArraySlice<UInt8>, timeOfDay minutes: Int?) throws(Failure) -> FieldValue? {
+        guard bytes.count <= 2 else { throw Failure(reason: "a packed date is at most 2 bytes, not \(bytes.count)") }
+        let v = bytes.reduce(0) { $0 << 8 | Int($1) }
+        if v == 0 { return nil }
+        let (year, overflow) = spec.yearBase.addingReportingOverflow(v >> 9)
+        guard !overflow, (1...9999).contains(year), let date = CivilDate(year: year, month: (v >> 5) & 0x0F, day: v & 0x1F) else {
+            throw Failure(reason: "\(bytes.hexString) is not a valid packed date (year 7 bits, month 4, day 5)")
+        }
+        guard let seconds = minutes else { return .date(date) }
+        guard (0..<86400).contains(seconds) else { throw Failure(reason: "the time element is not a time of day") }
+        return try dateTime(date, seconds, offset: offset(spec, date, seconds))
+    }
+
+    /// An hour (5 bits) and a minute (6).
+    static func packedTime(_ bytes: ArraySlice<UInt8>) throws(Failure) -> FieldValue? {
+        guard bytes.count <= 2 else { throw Failure(reason: "a packed time is at most 2 bytes, not \(bytes.count)") }
+        let v = bytes.reduce(0) { $0 << 8 | Int($1) }
+        let (hour, minute) = (v >> 6, v & 0x3F)
+        guard let time = TimeOfDay(hour: hour, minute: minute) else {
+            throw Failure(reason: "\(bytes.hexString) is not a packed time (hour 5 bits, minute 6)")
+        }
+        return .time(time)
+    }
+
+    /// A count of days or seconds after the field's epoch (`clock-shift` applied).
+    static func epochValue(_ spec: FieldSpec, _ rawCount: Int, minutes: Int?) throws(Failure) -> FieldValue {
+        guard let epoch = spec.epoch else { throw Failure(reason: "needs an epoch") }
+        var count = rawCount
+        if let shift = spec.layout.clockShift, count < shift.beforeCount { count = count &+ shift.seconds }
+        let outOfRange = Failure(reason: "\(count) \(spec.type == .days ? "days" : "seconds") after \(epoch) is past the year 9999")
+        if spec.type == .days {
+            let (day, overflow) = epoch.daysSinceUnixEpoch.addingReportingOverflow(count)
+            guard !overflow, CivilDate.supportedDays.contains(day) else { throw outOfRange }
+            let date = CivilDate(daysSinceUnixEpoch: day)
+            guard let seconds = minutes else { return .date(date) }
+            return try dateTime(date, seconds, offset: offset(spec, date, seconds))
+        }
+        // Whole days first: epoch days × 86400 + count could overflow, days + count / 86400 cannot.
+        var extraDays = count >= 0 ? count / 86400 : (count - 86399) / 86400
+        var secs = count - extraDays * 86400
+        var zone: Int?
+        if spec.utc {
+            // A moment: its offset in the zone then, and the local day and time it gives.
+            let minutes = utcOffset(spec, epoch.daysSinceUnixEpoch + extraDays, secs)
+            secs += minutes * 60
+            let carry = secs >= 0 ? secs / 86400 : (secs - 86399) / 86400
+            extraDays += carry
+            secs -= carry * 86400
+            zone = minutes
+        }
+        let day = epoch.daysSinceUnixEpoch + extraDays
+        guard CivilDate.supportedDays.contains(day) else { throw outOfRange }
+        let date = CivilDate(daysSinceUnixEpoch: day)
+        return try dateTime(date, secs, offset: zone ?? offset(spec, date, secs))
+    }
+
+    /// `date` at `seconds` after midnight, with its UTC offset when known.
+    static func dateTime(_ date: CivilDate, _ seconds: Int, offset: Int?) throws(Failure) -> FieldValue {
+        guard let moment = CivilDateTime(date: date, secondsOfDay: seconds, utcOffsetMinutes: offset) else {
+            throw Failure(reason: "\(seconds) s is not a time of day")
+        }
+        return .dateTime(moment)
+    }
+
+    /// The UTC offset (minutes) in the field's zone at the moment `seconds` after midnight UTC
+    /// of day `day` (days since 1970-01-01).
+    static func utcOffset(_ spec: FieldSpec, _ day: Int, _ seconds: Int) -> Int {
+        guard let tz = spec.timeZone else { return spec.zoneMinutes ?? 0 }
+        let moment = Double(day) * 86400 + Double(seconds)
+        return tz.secondsFromGMT(for: Date(timeIntervalSince1970: moment)) / 60
+    }
+
+    /// The UTC offset (minutes) of the card's local `date` at `seconds` after midnight: fixed,
+    /// or the named zone's at that moment (the offset before a change is tried first, then the
+    /// one it gives, so a summer-time date gets its summer offset).
+    static func offset(_ spec: FieldSpec, _ date: CivilDate, _ seconds: Int) -> Int {
+        guard let tz = spec.timeZone else { return spec.zoneMinutes ?? 0 }
+        let local = Double(date.daysSinceUnixEpoch) * 86400 + Double(seconds)
+        let guess = local - Double(tz.secondsFromGMT(for: Date(timeIntervalSince1970: local)))
+        return tz.secondsFromGMT(for: Date(timeIntervalSince1970: guess)) / 60
+    }
+}
