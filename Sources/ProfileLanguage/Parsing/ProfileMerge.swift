@@ -158,36 +158,46 @@ enum ProfileMerge {
             at.issue("no profile '\(name)' to extend (looked for \(candidates.joined(separator: ", ")))")
             return nil
         }
+        // Read and checked once per process and version of the file: six profiles extend City Union.
+        let modified = (try? FileManager.default.attributesOfItem(atPath: file)[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        switch parents.get("\(file)\u{0}\(modified)", { readParent(name, file, context.commandPolicy, options) }) {
+        case .parent(let m): return (m, file)
+        case .problem(let reason):
+            at.issue(reason)
+            return nil
+        }
+    }
+
+    /// A parent profile's tree, or why it cannot be extended.
+    private enum ParentRead {
+        case parent(Node.Mapping)
+        case problem(String)
+    }
+
+    private static let parents = ProcessCache<String, ParentRead>()
+
+    private static func readParent(_ name: String, _ file: String, _ policy: CommandPolicy, _ options: ProfileLoader.Options) -> ParentRead {
         do {
             guard let node = try YAMLText.compose(try TextFile.read(file), file: file), case .mapping(let m) = node else {
-                at.issue("'\(name)' (\(file)) is not a profile")
-                return nil
+                return .problem("'\(name)' (\(file)) is not a profile")
             }
-            if m["extends"] != nil {
-                at.issue("'\(name)' extends another profile itself; one level only")
-                return nil
-            }
+            if m["extends"] != nil { return .problem("'\(name)' extends another profile itself; one level only") }
             // The parent is checked as a profile of its own (without the trust check: a parent
             // that declares commands is refused here, trust being given per file).
             var o = options
             o.checkTrust = false
             let check = ParseContext(file: file)
-            check.commandPolicy = context.commandPolicy
+            check.commandPolicy = policy
             let loaded = ProfileParser.parse(node, check, options: o)
-            if let first = check.sortedIssues.first {
-                at.issue("the profile it extends does not load: \(first)")
-                return nil
-            }
+            if let first = check.sortedIssues.first { return .problem("the profile it extends does not load: \(first)") }
             if !(loaded?.commands.isEmpty ?? true) {
-                at.issue("'\(name)' declares commands of its own; a profile that does cannot be extended (trust is given per file)")
-                return nil
+                return .problem("'\(name)' declares commands of its own; a profile that does cannot be extended (trust is given per file)")
             }
-            return (m, file)
+            return .parent(m)
         } catch let e as ProfileLoadError {
-            at.issue("the profile it extends does not load: \(e.issues.first.map { "\($0)" } ?? "")")
+            return .problem("the profile it extends does not load: \(e.issues.first.map { "\($0)" } ?? "")")
         } catch {
-            at.issue((error as? UserFacingError)?.message ?? "\(error)")
+            return .problem((error as? UserFacingError)?.message ?? "\(error)")
         }
-        return nil
     }
 }
