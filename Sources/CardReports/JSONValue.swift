@@ -74,6 +74,13 @@ public indirect enum JSONValue: Hashable, Sendable {
     }
 
     static func quote(_ s: String, into out: inout String) {
+        // Most values need no escape: appended whole, not scalar by scalar.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            out += "\""
+            out += s
+            out += "\""
+            return
+        }
         out += "\""
         for u in s.unicodeScalars {
             switch u {

@@ -115,7 +115,8 @@ case "replay":
     )
 case "profiles":
     // Every YAML file under the folder (profiles, layouts, tables, the known commands).
-    let dir = args[2]
+    // `profiles` is a link to the folder: the enumerator does not follow links.
+    let dir = URL(fileURLWithPath: args[2]).resolvingSymlinksInPath().path
     let paths = (FileManager.default.enumerator(atPath: dir)?.compactMap { $0 as? String } ?? [])
         .filter { $0.hasSuffix(".yaml") }.sorted().map { dir + "/" + $0 }
     let texts = paths.map { try! String(contentsOfFile: $0, encoding: .utf8) }

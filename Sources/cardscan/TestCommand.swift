@@ -150,6 +150,8 @@ struct TestCommand: ParsableCommand {
             }
             return Result(file: file, status: .fail, error: error.message)
         }
+        // As `--update` writes it: equal, with no parsing (a hand-edited file is compared by key).
+        if actual.serialized(pretty: true) + "\n" == expectedText { return Result(file: file, status: .pass) }
         let expected: JSONValue
         do { expected = try JSONValue(parsing: expectedText) } catch {
             return Result(file: file, status: .fail, error: "\(expectedPath): \(error.message)")
@@ -185,11 +187,12 @@ struct TestCommand: ParsableCommand {
 }
 
 extension TestCommand {
-    /// The file a path names, whatever way it is written (`a.apdu`, `./a.apdu`, a link).
+    /// The file a path names, whatever way it is written (`a.apdu`, `./a.apdu`, a link): its
+    /// device and inode (one stat; realpath costs a call per folder of the path).
     static func identity(of path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return path }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        var info = stat()
+        guard stat(path, &info) == 0 else { return path }
+        return "\(info.st_dev):\(info.st_ino)"
     }
 }
 

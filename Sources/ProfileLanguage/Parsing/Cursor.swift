@@ -21,9 +21,10 @@ package final class ParseContext {
         return file
     }
 
-    func issue(_ node: Node?, _ path: String, _ reason: String) {
-        issues.append(
-            ProfileIssue(file: file(of: path), line: node?.mark?.line ?? 1, column: node?.mark?.column ?? 1, path: path, reason: reason))
+    func issue(_ node: Node?, _ path: String, _ reason: String) { issue(mark: node?.mark, path, reason) }
+
+    func issue(mark: Mark?, _ path: String, _ reason: String) {
+        issues.append(ProfileIssue(file: file(of: path), line: mark?.line ?? 1, column: mark?.column ?? 1, path: path, reason: reason))
     }
 
     /// A problem found after parsing, at a line the model kept.
@@ -39,30 +40,42 @@ package final class ParseContext {
 /// the cursor's line and path; a parser never builds a path by hand.
 package struct Cursor {
     let node: Node?
-    let path: String
+    /// The key path, written out only when something names it (a problem, a trip source).
+    private let trail: KeyTrail?
     let context: ParseContext
-    /// The node a missing key would be written in (for the line of "required key … is missing").
-    let parent: Node?
+    /// Where the mapping a missing key would be written in is (for the line of "required key …
+    /// is missing").
+    private let parentMark: Mark?
 
-    init(_ node: Node?, path: String, context: ParseContext, parent: Node? = nil) {
-        self.node = node
-        self.path = path
-        self.context = context
-        self.parent = parent
+    init(_ node: Node?, path: String, context: ParseContext) {
+        self.init(node, trail: path.isEmpty ? nil : KeyTrail(parent: nil, step: .key(path)), context: context, parentMark: nil)
     }
 
-    var exists: Bool { node != nil }
-    /// The 1-based line of the node, or of the mapping a missing key belongs in.
-    var line: Int { (node ?? parent)?.mark?.line ?? 1 }
+    private init(_ node: Node?, trail: KeyTrail?, context: ParseContext, parentMark: Mark?) {
+        self.node = node
+        self.trail = trail
+        self.context = context
+        self.parentMark = parentMark
+    }
 
-    func issue(_ reason: String) { context.issue(node ?? parent, path, reason) }
+    /// `card.number`, `steps[2].select`; empty at the top.
+    var path: String { trail?.text ?? "" }
+    var exists: Bool { node != nil }
+    /// Where the node is, or the mapping a missing key belongs in.
+    private var mark: Mark? { node?.mark ?? parentMark }
+    /// The 1-based line of the node, or of the mapping a missing key belongs in.
+    var line: Int { mark?.line ?? 1 }
+
+    func issue(_ reason: String) { context.issue(mark: mark, path, reason) }
 
     /// The cursor of `key` under this one (a child of a mapping; absent when not there).
     func child(_ key: String, _ node: Node?) -> Cursor {
-        Cursor(node, path: path.isEmpty ? key : "\(path).\(key)", context: context, parent: self.node ?? parent)
+        Cursor(node, trail: KeyTrail(parent: trail, step: .key(key)), context: context, parentMark: mark)
     }
 
-    func item(_ i: Int, _ node: Node) -> Cursor { Cursor(node, path: "\(path)[\(i)]", context: context, parent: self.node) }
+    func item(_ i: Int, _ node: Node) -> Cursor {
+        Cursor(node, trail: KeyTrail(parent: trail, step: .index(i)), context: context, parentMark: self.node?.mark)
+    }
 
     // MARK: Collections
 
@@ -279,4 +292,37 @@ package struct Section {
     func hasOldSpelling(of key: String) -> Bool { renamed.contains { $0.hasPrefix("'\(key)'") || $0.contains("'\(key)'") } }
 
     var keys: [String] { entries.map(\.key) }
+}
+
+/// A cursor's key path as links to its parent's, so that walking a tree builds no text; written
+/// out (`trips.more[0].fields.time`) only when asked.
+private final class KeyTrail {
+    enum Step {
+        case key(String)
+        case index(Int)
+    }
+    let parent: KeyTrail?
+    let step: Step
+
+    init(parent: KeyTrail?, step: Step) {
+        self.parent = parent
+        self.step = step
+    }
+
+    var text: String {
+        var steps: [Step] = []
+        var at: KeyTrail? = self
+        while let t = at {
+            steps.append(t.step)
+            at = t.parent
+        }
+        var out = ""
+        for step in steps.reversed() {
+            switch step {
+            case .key(let k): out += out.isEmpty ? k : "." + k
+            case .index(let i): out += "[\(i)]"
+            }
+        }
+        return out
+    }
 }

@@ -176,7 +176,8 @@ enum ProfileMerge {
 
     private static let parents = ProcessCache<String, ParentRead>()
 
-    private static func readParent(_ name: String, _ file: String, _ policy: CommandPolicy, _ options: ProfileLoader.Options) -> ParentRead {
+    private static func readParent(_ name: String, _ file: String, _ policy: CommandPolicy, _ options: ProfileLoader.Options) -> ParentRead
+    {
         do {
             guard let node = try YAMLText.compose(try TextFile.read(file), file: file), case .mapping(let m) = node else {
                 return .problem("'\(name)' (\(file)) is not a profile")
