@@ -12,7 +12,7 @@ import ProfileLanguage
 ///
 /// One limit: a card cannot be brought back to "nothing selected" without a reset, so a
 /// profile that reads before any SELECT (Beijing's SFI 4) must be tried before profiles that
-/// select something; its `detect.order` says so.
+/// select something; its `detect.priority` says so.
 public final class CardSession {
     public let exchange: CardExchange
     /// The card's ATR, when the transport knows it.

@@ -59,8 +59,8 @@ public final class FieldSpec: Sendable {
         /// `clock-shift`: counts before a moment (the operator's clock was off) get `seconds`
         /// added. With `utc`: the moment as seconds after the epoch's UTC midnight.
         public var clockShift: (beforeCount: Int, seconds: Int)?
-        /// `time-type: packed-time`: the `time-field` holds an hour (5 bits) and a minute (6),
-        /// not minutes of the day.
+        /// What the time element of `field: [DATE, TIME]` counts (its type): minutes of the day,
+        /// a packed time (an hour in 5 bits, a minute in 6) or seconds of the day.
         public var timeFieldKind = TimeFieldKind.minutes
         /// For `days` / `seconds`: the day counting starts from, and the card's UTC offset.
         public var epoch: CivilDate?
