@@ -1,11 +1,11 @@
 # cardscan — the targets the README names.
 PREFIX ?= /usr/local
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PACKAGES := libpcsclite-dev libnfc-dev libnfc-bin libusb-dev pcscd vsmartcard-vpcd pcsc-tools iproute2 python3-pyscard python3-jsonschema python3-yaml
+APT_PACKAGES := libpcsclite-dev libnfc-dev libnfc-bin libusb-dev pcscd vsmartcard-vpcd pcsc-tools iproute2 python3-pyscard python3-jsonschema python3-yaml lintian
 DEMO_TRANSCRIPT := Tests/Fixtures/shanghai-transit/full-read.apdu
 BIN = $(shell swift build --show-bin-path)
 
-.PHONY: setup apt-packages build demo test example-consumer schema schema-check lab-stop install bench man man-check clean format lint fuzz fuzz-smoke soak
+.PHONY: setup apt-packages build demo test example-consumer schema schema-check lab-stop install bench man man-check clean format lint fuzz fuzz-smoke soak deb deb-test release docs docs-check
 
 apt-packages:
 	@echo $(APT_PACKAGES)
@@ -51,6 +51,9 @@ test: setup build
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory man-check
 	$(MAKE) --no-print-directory fuzz-smoke
+	$(MAKE) --no-print-directory deb-test
+	$(MAKE) --no-print-directory docs-check
+	scripts/nothing-running.sh
 
 ## example-consumer: a package outside this one (Examples/consumer) depends on cardscan, as
 ## docs/library.md says, and reads a fixture by detection from another folder: the built-in
@@ -126,15 +129,47 @@ install:
 	$(INSTALL_FROM)/cardscan --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_cardscan
 	$(INSTALL_FROM)/cardscan --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/cardscan.fish
 
+## deb: cardscan_VERSION_ARCH.deb (scripts/deb.sh): the static release build, profiles, man pages,
+## completions and copyright in Debian's places; lintian must find no error
+deb: setup
+	scripts/deb.sh
+
+## deb-test: install the package with dpkg, use it from another folder, purge it, nothing left
+deb-test: deb
+	scripts/deb-install-test.sh
+
+## release: VERSION=x.y.z sets the version, turns CHANGELOG.md's Unreleased section into x.y.z's,
+## and builds the package
+release:
+	@test -n "$(VERSION)" || { echo "usage: make release VERSION=x.y.z"; exit 64; }
+	scripts/release.sh $(VERSION)
+	$(MAKE) --no-print-directory deb
+
+## docs: the library modules' API documentation (DocC) as static HTML in .build/docs; serve it
+## with `python3 -m http.server -d .build/docs` and open http://localhost:8000/documentation/cardreading
+DOC_TARGETS := CardReading CardProfiles ProfileLanguage CardReports ReadEngine CardExploration APDU FeliCaCommands DESFireCommands NDEF PCSCTransport NFCTransport CardSimulator
+docs:
+	swift package --allow-writing-to-directory .build/docs generate-documentation \
+	  $(foreach t,$(DOC_TARGETS),--target $(t)) --enable-experimental-combined-documentation \
+	  --output-path .build/docs --transform-for-static-hosting
+	@echo "API documentation in .build/docs: python3 -m http.server -d .build/docs, then /documentation/cardreading"
+
+## docs-check: every public symbol of the library modules has a doc comment (scripts/doc-coverage.py)
+docs-check:
+	swift package dump-symbol-graph --minimum-access-level public >/dev/null
+	/usr/bin/python3 scripts/doc-coverage.py $$(swift build --show-bin-path)/../symbolgraph
+
 ## man: regenerate docs/man/*.1 from the commands' --help (swift-argument-parser's plugin)
 man:
 	swift package --allow-writing-to-directory docs/man generate-manual --output-directory docs/man --authors "the cardscan developers"
+	scripts/man-tidy.sh docs/man
 
 ## man-check: fails when docs/man is not what `make man` writes now (a --help text changed without it);
 ## the pages' date line (.Dd, the day they were generated) is not compared
 man-check:
 	@tmp=$$(mktemp -d); \
 	  swift package --allow-writing-to-directory $$tmp generate-manual --output-directory $$tmp --authors "the cardscan developers" >/dev/null; \
+	  scripts/man-tidy.sh $$tmp; \
 	  if diff -r -u -I '^\.Dd ' docs/man $$tmp; then echo "docs/man is current"; rm -rf $$tmp; \
 	  else echo "docs/man is stale: run make man and commit it"; rm -rf $$tmp; exit 1; fi
 

@@ -1,4 +1,6 @@
 // swift-tools-version:6.0
+// cardscan — reads smart cards and transit cards on Linux. Licensed under the Apache License,
+// Version 2.0 (LICENSE); third-party facts and data: NOTICE.
 import PackageDescription
 
 let package = Package(
@@ -26,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        // make docs: DocC for the library modules (docs/library.md).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // Pure Swift: bytes, APDUs, status words, BER-TLV, ATR, channels, transcripts. No I/O.
@@ -67,13 +71,17 @@ let package = Package(
             name: "cardscan",
             dependencies: [
                 "APDU", "FeliCaCommands", "DESFireCommands", "BuiltInProfiles", "CardProfiles", "PCSCTransport", "NFCTransport", "NDEF",
-                "CardReading", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
+                "CardReading", "CardSimulator", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            plugins: ["BuildInfo"]),
         // The lab's virtual cards and readers (vpcd's wire protocol, an emulated PN532); cardsim is its command line.
         .target(name: "CardSimulator", dependencies: ["APDU", "FeliCaCommands", "DESFireCommands"]),
         .executableTarget(
             name: "cardsim",
-            dependencies: ["APDU", "CardSimulator", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["APDU", "CardSimulator", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            plugins: ["BuildInfo"]),
+        // The version and commit `--version` prints (scripts/build-info.sh, before every build).
+        .plugin(name: "BuildInfo", capability: .buildTool()),
         .executableTarget(
             name: "CardscanBench",
             dependencies: ["APDU", "CardProfiles", "CardReading", "PCSCTransport", .product(name: "Yams", package: "Yams")]),

@@ -2,6 +2,7 @@
 /// TAi/TBi/TCi/TDi, the historical bytes and, when a protocol other than T=0 is
 /// offered, the check byte TCK.
 public struct ATR: Hashable, Sendable {
+    /// The whole ATR, TS first, exactly as parsed.
     public let bytes: [UInt8]
     /// Initial character: 3B direct convention, 3F inverse convention (§8.1).
     public let ts: UInt8
@@ -9,25 +10,43 @@ public struct ATR: Hashable, Sendable {
     public let t0: UInt8
     /// One group per i = 1, 2, …: the interface bytes present in that group.
     public let interfaceGroups: [InterfaceGroup]
+    /// The K historical bytes (K from T0), whose content ISO/IEC 7816-4 defines.
     public let historicalBytes: [UInt8]
+    /// The check byte TCK, present (and verified) when a TDi announces a protocol other than
+    /// T=0; nil otherwise.
     public let tck: UInt8?
 
+    /// The interface bytes TAi, TBi, TCi and TDi of one group i (ISO/IEC 7816-3 §8.2); a byte
+    /// the previous Y bits do not announce is nil.
     public struct InterfaceGroup: Hashable, Sendable {
+        /// The group number i, counted from 1.
         public let index: Int
+        /// TAi, or nil when absent.
         public var ta: UInt8?
+        /// TBi, or nil when absent.
         public var tb: UInt8?
+        /// TCi, or nil when absent.
         public var tc: UInt8?
+        /// TDi, or nil when absent: Y(i+1) in bits 8-5 (which bytes the next group has), a protocol
+        /// T in bits 4-1.
         public var td: UInt8?
         /// The protocol this group's TD announces (low nibble of TDi).
         public var protocolAnnounced: Int? { td.map { Int($0 & 0x0F) } }
     }
 
+    /// Why bytes are not a valid ATR.
     public enum ParseError: UserFacingError, Equatable {
+        /// Fewer than the two bytes TS and T0.
         case tooShort
+        /// TS (the byte given) is neither 3B nor 3F.
         case invalidTS(UInt8)
+        /// The bytes end before the named part: `TA2`, `TCK`, `3 historical byte(s)`, ….
         case truncated(expecting: String)
+        /// TCK is `actual`, but the XOR of T0 up to the byte before TCK is `expected`.
         case tckMismatch(expected: UInt8, actual: UInt8)
+        /// This many bytes follow the end of the ATR.
         case trailingBytes(Int)
+        /// More than 33 bytes (the count given), the most an ATR can have.
         case tooLong(Int)
         public var message: String {
             switch self {

@@ -1,6 +1,7 @@
 /// A BER-TLV data object (ISO/IEC 7816-4 §5.2, ISO/IEC 8825-1 §8.1): a tag, a definite
 /// length and a value; a constructed object's value is itself a sequence of objects.
 public struct BERTLV: Hashable, Sendable {
+    /// The object's tag.
     public let tag: TLVTag
     /// The raw value bytes (for a constructed object too).
     public let value: [UInt8]
@@ -14,15 +15,28 @@ public struct BERTLV: Hashable, Sendable {
     /// Deeper nesting than this is refused, so hostile input cannot exhaust the stack.
     public static let maximumDepth = 16
 
+    /// Why bytes are not BER-TLV, or text is not a tag or a tag path. Offsets count bytes from
+    /// the start of the parsed input.
     public enum ParseError: UserFacingError, Equatable {
+        /// The input ends inside `what` (`tag`, `multi-byte tag`, `length`, `long-form length`),
+        /// which starts at `offset`.
         case truncated(offset: Int, what: String)
+        /// The tag at `offset` is longer than 4 bytes (its fourth byte says another follows).
         case tagTooLong(offset: Int)
+        /// The length at `offset` is `80`, the indefinite form, which ISO 7816 does not allow.
         case indefiniteLength(offset: Int)
+        /// The length at `offset` announces more than 4 length bytes (85 or more); a
+        /// ``DataObjectList`` also refuses any length of 80 or more with it.
         case lengthTooLong(offset: Int)
+        /// The object at `offset` declares `declared` value bytes, but only `available` remain.
         case valueOverrun(offset: Int, declared: Int, available: Int)
+        /// The object at `offset` is nested deeper than ``BERTLV/maximumDepth``.
         case tooDeep(offset: Int)
+        /// ``BERTLV/parse(_:)`` found `count` bytes after the object, from `offset`.
         case trailingBytes(offset: Int, count: Int)
+        /// The text (given) is not one BER-TLV tag in hex.
         case invalidTagText(String)
+        /// The text (given) is not a tag path: hex tags separated by `/`.
         case invalidPath(String)
 
         public var message: String {
@@ -46,6 +60,7 @@ public struct BERTLV: Hashable, Sendable {
         }
     }
 
+    /// An object from its parts, taken as given: `children` is not checked against `value`.
     public init(tag: TLVTag, value: [UInt8], children: [BERTLV] = [], isOpaque: Bool = false) {
         self.tag = tag
         self.value = value
@@ -112,6 +127,7 @@ public struct BERTLV: Hashable, Sendable {
     /// A definite length as BER writes it (ISO/IEC 8825-1 §8.1.3): one byte below 128, else
     /// 81 … 84 and the length's bytes.
     public static func lengthBytes(_ n: Int) -> [UInt8] {
+        let n = max(0, n)  // no length is negative: never a trap
         if n < 0x80 { return [UInt8(n)] }
         var bytes: [UInt8] = []
         var v = n
@@ -145,6 +161,8 @@ public struct BERTLV: Hashable, Sendable {
         return nil
     }
 
+    /// The first object at a path written as text (`6F/A5/9F0C`), as for a path of tags; nil
+    /// also when the text is not a path.
     public func first(path: String) -> BERTLV? {
         guard let tags = try? BERTLV.path(path) else { return nil }
         return first(path: tags)

@@ -5,6 +5,8 @@
 /// A channel does no interpretation: T=0 handling, counting and tracing live in
 /// ``CardExchange``, which works over any channel.
 public protocol CardChannel: AnyObject {
+    /// Sends the bytes of one command and returns the bytes of the answer, unchanged. Throws
+    /// when the transport fails; a ``CardTransportError`` says how.
     func transmit(_ command: [UInt8]) throws -> [UInt8]
 }
 
@@ -30,13 +32,18 @@ public enum TransportFailure: Hashable, Sendable {
 /// A transport error that says which ``TransportFailure`` it is, so recording, replay
 /// and partial reports treat every transport the same way.
 public protocol CardTransportError: UserFacingError {
+    /// Which transport failure this is, as a transcript records it.
     var failure: TransportFailure { get }
 }
 
 /// A transport failure read back from a transcript.
 public struct ReplayedTransportFailure: CardTransportError, Equatable {
+    /// The failure the transcript recorded.
     public let failure: TransportFailure
+    /// The 1-based transcript line of that exchange: its `>` line, or the `!` line when it has
+    /// no command.
     public let line: Int
+    /// A failure read at `line` of a transcript.
     public init(failure: TransportFailure, line: Int) {
         self.failure = failure
         self.line = line

@@ -1,9 +1,12 @@
 /// One command/response round trip as it crossed the wire.
 public struct WireExchange: Sendable {
+    /// The bytes sent.
     public let command: [UInt8]
     /// The answer, or nil when the transport failed.
     public let response: [UInt8]?
+    /// How the transport failed, or nil when it answered.
     public let failure: TransportFailure?
+    /// How long the channel took to answer or fail.
     public let duration: Duration
     /// Bytes of `command` that are secrets (shown as `..`).
     public let secret: Range<Int>?
@@ -12,6 +15,7 @@ public struct WireExchange: Sendable {
     /// ``CardholderDataRedaction``'s, which the trace works out itself.
     public var hidden: [Int: UInt8] = [:]
 
+    /// An exchange from its parts; ``hidden`` starts empty.
     public init(command: [UInt8], response: [UInt8]?, failure: TransportFailure?, duration: Duration, secret: Range<Int>?) {
         self.command = command
         self.response = response
@@ -30,7 +34,10 @@ public struct WireExchange: Sendable {
 ///
 /// Turn `handlesT0` off to see the raw answers.
 public final class CardExchange {
+    /// The channel every round trip goes through.
     public let channel: CardChannel
+    /// Whether ``send(_:)`` resolves `61 xx` and `6C xx` itself (the default);
+    /// ``transmit(_:)`` never does.
     public var handlesT0: Bool
     /// Every round trip made through this exchange, GET RESPONSE and re-sends included.
     public private(set) var roundTrips = 0
@@ -39,13 +46,18 @@ public final class CardExchange {
     /// GET RESPONSE rounds allowed for one command before giving up.
     public var maximumGetResponseRounds = 64
 
+    /// An exchange layer over `channel`, with T=0 handling on unless `handlesT0` is false.
     public init(channel: CardChannel, handlesT0: Bool = true) {
         self.channel = channel
         self.handlesT0 = handlesT0
     }
 
+    /// Why ``send(_:)`` failed although the channel answered.
     public enum Error: UserFacingError, Equatable {
+        /// The answer to `command` had `length` bytes, too few for a status word.
         case responseTooShort(command: [UInt8], length: Int)
+        /// GET RESPONSE still got `61 xx` after ``CardExchange/maximumGetResponseRounds`` rounds
+        /// for `command`.
         case endlessGetResponse(command: [UInt8])
         public var message: String {
             switch self {

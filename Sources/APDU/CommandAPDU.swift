@@ -6,9 +6,13 @@
 /// up to 255 data bytes and Le up to 256 (encoded `00`); extended form up to 65535
 /// data bytes and Le up to 65536 (encoded `00 00`).
 public struct CommandAPDU: Hashable, Sendable {
+    /// The class byte CLA (ISO/IEC 7816-4 §5.4.1).
     public var cla: UInt8
+    /// The instruction byte INS.
     public var ins: UInt8
+    /// The first parameter byte P1.
     public var p1: UInt8
+    /// The second parameter byte P2.
     public var p2: UInt8
     /// Command data; empty means no Lc field.
     public var data: [UInt8]
@@ -19,6 +23,7 @@ public struct CommandAPDU: Hashable, Sendable {
     /// The data holds a secret (a PIN): traces and transcripts show `..` instead.
     public var dataIsSecret: Bool
 
+    /// A command from its fields; nothing is checked until ``encoded()``.
     public init(
         cla: UInt8, ins: UInt8, p1: UInt8, p2: UInt8, data: [UInt8] = [], le: Int? = nil,
         forceExtended: Bool = false, dataIsSecret: Bool = false
@@ -34,8 +39,18 @@ public struct CommandAPDU: Hashable, Sendable {
     }
 
     /// ISO/IEC 7816-3 §12.1.3 cases.
-    public enum Case: Int, Sendable { case one = 1, two, three, four }
+    public enum Case: Int, Sendable {
+        /// Case 1: no command data, no Le.
+        case one = 1
+        /// Case 2: Le only.
+        case two
+        /// Case 3: command data only.
+        case three
+        /// Case 4: command data and Le.
+        case four
+    }
 
+    /// The case the present fields make.
     public var apduCase: Case {
         switch (data.isEmpty, le == nil) {
         case (true, true): return .one
@@ -48,11 +63,18 @@ public struct CommandAPDU: Hashable, Sendable {
     /// Whether this command needs (or was asked for) the extended length form.
     public var isExtended: Bool { forceExtended || data.count > 255 || (le ?? 0) > 256 }
 
+    /// Why a command cannot be encoded, or bytes are not a command APDU.
     public enum EncodingError: UserFacingError, Equatable {
+        /// The command data (this many bytes) is over 65535 bytes.
         case dataTooLong(Int)
+        /// Le (the value given) is outside 1…65536.
         case leOutOfRange(Int)
+        /// Fewer than the 4 header bytes (the count given).
         case tooShort(Int)
+        /// The Lc field announces `expected` data bytes, but `actual` bytes follow it, which fits
+        /// neither the data alone nor the data and Le.
         case lengthMismatch(expected: Int, actual: Int)
+        /// An extended length field (first byte 00) that is cut short or announces Lc = 0.
         case malformedExtendedLength
 
         public var message: String {

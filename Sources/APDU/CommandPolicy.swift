@@ -12,13 +12,19 @@
 public struct CommandPolicy: Sendable {
     /// A command class and instruction, with its name and where that name comes from.
     public struct Entry: Sendable, Equatable {
+        /// The CLA bits compared: FF all of them; EC leaves out the chaining bit and the logical
+        /// channel.
         public let claMask: UInt8
+        /// The class byte, already masked with ``claMask``.
         public let cla: UInt8
+        /// The instruction byte INS.
         public let ins: UInt8
+        /// The command's name for messages: `READ BINARY`.
         public let name: String
         /// The standard or public source that says what the command does.
         public let source: String
 
+        /// An entry; `cla` is stored masked with `claMask`.
         public init(claMask: UInt8 = 0xFF, cla: UInt8, ins: UInt8, name: String, source: String) {
             self.claMask = claMask
             self.cla = cla & claMask
@@ -27,6 +33,7 @@ public struct CommandPolicy: Sendable {
             self.source = source
         }
 
+        /// Whether `c` has this entry's class (under ``claMask``) and instruction.
         public func matches(_ c: CommandAPDU) -> Bool { c.cla & claMask == cla && c.ins == ins }
 
         /// "90 4C" — the class and instruction as a profile writes them.
@@ -38,6 +45,7 @@ public struct CommandPolicy: Sendable {
     /// Commands known to change a card (for refusals; being absent allows nothing).
     public private(set) var changing: [Entry]
 
+    /// A policy from its two lists.
     public init(reads: [Entry], changing: [Entry]) {
         self.reads = reads
         self.changing = changing
@@ -101,6 +109,7 @@ public struct CommandPolicy: Sendable {
         return reads.first { $0.matches(command) }?.name
     }
 
+    /// Whether `command` may be sent: on the read list and not on the changing one.
     public func isReadOnly(_ command: CommandAPDU) -> Bool { name(of: command) != nil }
 
     /// A short list for messages: "SELECT, READ BINARY, …".

@@ -3,11 +3,15 @@
 /// (the PDOL in its FCI, tag `9F38`), or how its own records are laid out (the log format,
 /// `9F4F`). Pure: no I/O.
 public struct DataObjectList: Equatable, Sendable {
+    /// One tag of the list and the length its value is to have.
     public struct Entry: Equatable, Sendable {
+        /// The data object asked for.
         public let tag: TLVTag
+        /// The value's length in bytes.
         public let length: Int
     }
 
+    /// The tag/length pairs, in list order.
     public let entries: [Entry]
 
     /// The byte count of the values the list asks for, all together.
@@ -28,6 +32,7 @@ public struct DataObjectList: Equatable, Sendable {
         entries = out
     }
 
+    /// A list of the entries given, unchecked.
     public init(entries: [Entry]) { self.entries = entries }
 
     /// The values `value(tag, length)` gives, each made exactly `length` bytes long (see

@@ -3,8 +3,11 @@
 public enum Hex {
     /// Why a hex string was refused. `position` is the 0-based offset in Unicode scalars.
     public enum ParseError: UserFacingError, Equatable {
+        /// A character that is neither a hex digit nor a separator (space, tab, colon).
         case invalidCharacter(Character, position: Int)
+        /// The text ends halfway through a byte; the value is the number of digits.
         case oddDigitCount(Int)
+        /// A separator between a byte's two digits.
         case splitByte(position: Int)
 
         public var message: String {

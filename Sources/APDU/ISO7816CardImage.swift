@@ -15,27 +15,38 @@
 public struct ISO7816CardImage: Codable, Equatable, Sendable {
     /// `iso7816` (what the file is: cardsim also serves FeliCa images and transcripts).
     public var technology: String
+    /// Free text for people; ``contents()`` ignores it.
     public var note: String?
+    /// The card's ATR, hex (2 to 33 bytes).
     public var atr: String
     /// `a` (default) or `b`: the ISO/IEC 14443 type a contactless reader sees.
     public var iso14443: String?
     /// The classes the card accepts for ISO 7816 commands (default `00` and `94`).
     public var cla: [String]?
+    /// The MF's files.
     public var files: [Node]
     /// Fixed answers to proprietary commands, matched like transcript lines (`..` = any byte).
     public var answers: [FixedAnswer]?
 
+    /// One file of the document: a DF (`files`), a record EF (`records`) or a transparent EF
+    /// (`binary`); exactly one of the three is set.
     public struct Node: Codable, Equatable, Sendable {
+        /// The file identifier, 2 bytes of hex (`2001`); 3F00, 3FFF and FFFF are refused.
         public var fid: String?
+        /// The short EF identifier, 1…30; an EF only.
         public var sfi: Int?
         /// A DF's name (its AID), hex.
         public var aid: String?
         /// A DF's FCI as the card answers SELECT; without it a minimal `6F 84 <name>` is made.
         public var fci: String?
+        /// A DF's files.
         public var files: [Node]?
+        /// A record EF's records in hex, record 1 first: at most 254, each 1 to 254 bytes.
         public var records: [String]?
+        /// A transparent EF's contents in hex, at most 32767 bytes.
         public var binary: String?
 
+        /// A node with the fields given; ``ISO7816CardImage/contents()`` checks them.
         public init(
             fid: String? = nil, sfi: Int? = nil, aid: String? = nil, fci: String? = nil, files: [Node]? = nil,
             records: [String]? = nil, binary: String? = nil
@@ -50,15 +61,21 @@ public struct ISO7816CardImage: Codable, Equatable, Sendable {
         }
     }
 
+    /// A fixed answer to a command, typically a proprietary one.
     public struct FixedAnswer: Codable, Equatable, Sendable {
+        /// The command as a transcript pattern: hex, `..` for any byte; at least 4 bytes.
         public var command: String
+        /// The whole answer in hex, status word included.
         public var response: String
+        /// A fixed answer from its two texts.
         public init(command: String, response: String) {
             self.command = command
             self.response = response
         }
     }
 
+    /// An image of these contents, bytes written as hex: `typeB` gives `iso14443` `b` (type A
+    /// leaves it out), and nil `classes` leaves `cla` out (the default, `00` and `94`).
     public init(
         note: String? = nil, atr: [UInt8], typeB: Bool = false, classes: [UInt8]? = nil, files: [Node], answers: [FixedAnswer]? = nil
     ) {
@@ -73,7 +90,9 @@ public struct ISO7816CardImage: Codable, Equatable, Sendable {
 
     /// What is wrong with an image (the file is named by whoever read it).
     public struct Invalid: UserFacingError, Equatable {
+        /// What is wrong, after its place in the document: `files[1].sfi: 31 is outside 1…30`.
         public let reason: String
+        /// A problem described by `reason`.
         public init(reason: String) { self.reason = reason }
         public var message: String { reason }
         public var hint: String? { "see docs/lab.md for the ISO 7816 card image format" }
@@ -81,29 +100,42 @@ public struct ISO7816CardImage: Codable, Equatable, Sendable {
 
     /// The checked contents, in bytes.
     public struct Contents: Sendable {
+        /// The ATR, 2 to 33 bytes.
         public var atr: [UInt8]
+        /// Whether the card is ISO/IEC 14443 type B (else type A).
         public var typeB: Bool
+        /// The CLA bytes the card accepts for ISO 7816 commands; never empty.
         public var classes: [UInt8]
         /// The MF, holding the image's top-level files.
         public var root: File
+        /// The fixed answers: a command pattern (nil for any byte) and the whole response.
         public var answers: [(command: Transcript.Pattern, response: [UInt8])]
     }
 
     /// One file of the checked image.
     public struct File: Sendable {
+        /// What a file is.
         public enum Kind: Sendable {
+            /// A DF: its DF name (AID), the FCI the image gives for it, and its files.
             case directory(name: [UInt8]?, fci: [UInt8]?, children: [File])
+            /// A record EF's records, record 1 first.
             case records([[UInt8]])
+            /// A transparent EF's contents.
             case binary([UInt8])
         }
+        /// The file identifier (3F00 for the MF), or nil when the image gives none.
         public var fid: UInt16?
+        /// The short EF identifier (1…30); nil for a DF or when none is given.
         public var sfi: UInt8?
+        /// What the file is, with its contents.
         public var kind: Kind
 
+        /// A DF's files; empty for an EF.
         public var children: [File] {
             if case .directory(_, _, let c) = kind { return c }
             return []
         }
+        /// A DF's name (AID); nil for an EF or a DF without one.
         public var dfName: [UInt8]? {
             if case .directory(let n, _, _) = kind { return n }
             return nil

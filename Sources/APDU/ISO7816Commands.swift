@@ -3,10 +3,26 @@
 /// which changes a retry counter and whose data is a secret.
 extension CommandAPDU {
     /// Which occurrence SELECT returns (ISO/IEC 7816-4 §11.2.2, P2 bits 2-1).
-    public enum Occurrence: UInt8, Sendable { case first = 0b00, last = 0b01, next = 0b10, previous = 0b11 }
+    public enum Occurrence: UInt8, Sendable {
+        /// The first or only occurrence (P2 bits 2-1 = 00).
+        case first = 0b00
+        /// The last occurrence (01).
+        case last = 0b01
+        /// The next occurrence (10).
+        case next = 0b10
+        /// The previous occurrence (11).
+        case previous = 0b11
+    }
     /// What SELECT returns (ISO/IEC 7816-4 §11.2.2, P2 bits 4-3).
     public enum SelectResponse: UInt8, Sendable {
-        case fci = 0x00, fcp = 0x04, fmd = 0x08, none = 0x0C
+        /// The FCI, file control information (P2 bits 4-3 = 00).
+        case fci = 0x00
+        /// The FCP template (04).
+        case fcp = 0x04
+        /// The FMD template (08).
+        case fmd = 0x08
+        /// No response data (0C): the command is sent without Le.
+        case none = 0x0C
     }
 
     private static func select(p1: UInt8, data: [UInt8], occurrence: Occurrence, returning: SelectResponse) -> CommandAPDU {

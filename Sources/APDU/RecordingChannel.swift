@@ -3,18 +3,24 @@
 /// (``CardholderDataRedaction``: a payment card's PAN middle, Track 2's secret part, the
 /// holder's name) are kept as `..` unless `redactSecrets` is false (`--record-raw`).
 public final class RecordingChannel: CardChannel {
+    /// The channel every command is passed on to.
     public let wrapped: CardChannel
+    /// Whether secret command bytes and cardholder data are recorded hidden (`..`).
     public let redactSecrets: Bool
     /// Write each answer's time as a `# 0.9 ms` comment.
     public let recordsTimings: Bool
+    /// The round trips so far, in order, with what is hidden already zeroed.
     public private(set) var entries: [Transcript.Entry] = []
 
+    /// Records what goes through `channel`; hiding and timings are on unless turned off.
     public init(wrapping channel: CardChannel, redactSecrets: Bool = true, recordsTimings: Bool = true) {
         self.wrapped = channel
         self.redactSecrets = redactSecrets
         self.recordsTimings = recordsTimings
     }
 
+    /// Passes `command` to ``wrapped``, records the exchange or the transport failure, and
+    /// returns the answer unchanged (or rethrows the error).
     public func transmit(_ command: [UInt8]) throws -> [UInt8] {
         var pattern: Transcript.Pattern = command.map { $0 }
         if redactSecrets, let secret = WireRedaction.secretRange(in: command) {

@@ -7,10 +7,20 @@
 ///   exchange it matches; once all its matches are used, the last of them again; and
 ///   `6D 00` (instruction not supported) when nothing recorded matches.
 public final class ReplayChannel: CardChannel {
-    public enum Mode: Sendable { case strict, lenient }
+    /// How commands are matched to the recorded exchanges.
+    public enum Mode: Sendable {
+        /// Each command must match the next recorded one, in order (regression tests).
+        case strict
+        /// A command gets the first unused recorded exchange it matches, then the last of its
+        /// matches again; `6D 00` when nothing matches (simulators).
+        case lenient
+    }
 
+    /// The transcript the answers come from.
     public let transcript: Transcript
+    /// How commands are matched to recorded exchanges.
     public let mode: Mode
+    /// The transcript's name in ``Mismatch`` messages.
     public let file: String
     private var next = 0
     private var used: [Bool]
@@ -21,6 +31,7 @@ public final class ReplayChannel: CardChannel {
     /// Whether the transcript hides any answer byte (`..`).
     public var hidesAnswerBytes: Bool { transcript.entries.contains { !$0.hidden.isEmpty || !$0.hiddenBits.isEmpty } }
 
+    /// Replays `transcript` in `mode`; `file` names it in errors.
     public init(_ transcript: Transcript, mode: Mode = .strict, file: String = "<transcript>") {
         self.transcript = transcript
         self.mode = mode
@@ -38,8 +49,12 @@ public final class ReplayChannel: CardChannel {
         for i in used.indices { used[i] = false }
     }
 
+    /// Why strict replay stopped.
     public enum Mismatch: UserFacingError, Equatable {
+        /// `actual` was sent where the exchange at `line` of `file` expects `expected` (spaced hex,
+        /// `..` for any byte).
         case differs(file: String, line: Int, expected: String, actual: [UInt8])
+        /// `actual` was sent after every recorded exchange of `file` was replayed.
         case exhausted(file: String, actual: [UInt8])
         public var message: String {
             switch self {
@@ -62,6 +77,9 @@ public final class ReplayChannel: CardChannel {
         }
     }
 
+    /// The recorded answer to `command`, chosen as ``mode`` says. A recorded transport failure
+    /// is thrown as ``ReplayedTransportFailure``; in strict mode a command that does not fit
+    /// throws ``Mismatch``.
     public func transmit(_ command: [UInt8]) throws -> [UInt8] {
         switch mode {
         case .strict:

@@ -1,14 +1,19 @@
 /// A response APDU (ISO/IEC 7816-4 §5.1): response data followed by the status word SW1 SW2.
 public struct ResponseAPDU: Hashable, Sendable {
+    /// The response data, without the status word; may be empty.
     public var data: [UInt8]
+    /// The status word SW1 SW2 that ends the response.
     public var statusWord: StatusWord
 
+    /// A response from its parts.
     public init(data: [UInt8], statusWord: StatusWord) {
         self.data = data
         self.statusWord = statusWord
     }
 
+    /// Why bytes are not a response APDU.
     public enum ParseError: UserFacingError, Equatable {
+        /// Fewer than the 2 status bytes (the count given).
         case tooShort(Int)
         public var message: String {
             switch self {

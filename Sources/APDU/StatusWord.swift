@@ -2,21 +2,31 @@
 ///
 /// A status word is data, not a transport error: decode it, then decide.
 public struct StatusWord: Hashable, Sendable {
+    /// The first status byte (SW1).
     public let sw1: UInt8
+    /// The second status byte (SW2).
     public let sw2: UInt8
 
+    /// A status word from SW1 and SW2.
     public init(_ sw1: UInt8, _ sw2: UInt8) {
         self.sw1 = sw1
         self.sw2 = sw2
     }
+    /// A status word from its 16-bit value, SW1 the high byte: `StatusWord(0x6A82)`.
     public init(_ value: UInt16) { self.init(UInt8(value >> 8), UInt8(value & 0xFF)) }
 
+    /// SW1 SW2 as one 16-bit value, SW1 the high byte.
     public var value: UInt16 { UInt16(sw1) << 8 | UInt16(sw2) }
 
+    /// `90 00`: normal processing, no further qualification.
     public static let success = StatusWord(0x9000)
+    /// `6A 83`: record not found.
     public static let recordNotFound = StatusWord(0x6A83)
+    /// `6A 82`: file or application not found.
     public static let fileNotFound = StatusWord(0x6A82)
+    /// `6D 00`: instruction code not supported or invalid.
     public static let insNotSupported = StatusWord(0x6D00)
+    /// `6E 00`: class not supported.
     public static let classNotSupported = StatusWord(0x6E00)
 
     /// ISO/IEC 7816-4 §5.1.3 groups status words by SW1.
@@ -33,6 +43,7 @@ public struct StatusWord: Hashable, Sendable {
         case proprietary
     }
 
+    /// The group SW1 puts this status word in; 90 with an SW2 other than 00 is proprietary.
     public var category: Category {
         switch sw1 {
         case 0x90 where sw2 == 0x00, 0x61: return .success

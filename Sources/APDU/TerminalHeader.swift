@@ -5,7 +5,9 @@
 public enum TerminalHeader {
     /// What is wrong with the text, and how far into it (UTF-8 bytes from its start).
     public struct Problem: Error, Equatable, Sendable {
+        /// What is wrong, as a sentence for an error message.
         public var reason: String
+        /// Where, in UTF-8 bytes from the start of the text.
         public var offset: Int
     }
 

@@ -2,15 +2,21 @@
 /// (docs/transcripts.md): header lines `# key: value`, then one exchange per two lines,
 /// `> command` and `< answer`, or `! removed` / `! error: NAME` for a transport failure.
 public struct Transcript: Hashable, Sendable {
+    /// The first line of every transcript: the format and its version.
     public static let magicLine = "# cardscan transcript 1"
 
     /// Header entries in file order; unknown keys are kept.
     public var headers: [Header]
+    /// The exchanges, in file order.
     public var entries: [Entry]
 
+    /// One `# key: value` header line.
     public struct Header: Hashable, Sendable {
+        /// The key, before the colon: `atr`.
         public var key: String
+        /// The text after the colon (the parser trims spaces and tabs around it).
         public var value: String
+        /// A header with any key.
         public init(_ key: String, _ value: String) {
             self.key = key
             self.value = value
@@ -20,9 +26,11 @@ public struct Transcript: Hashable, Sendable {
     /// A command byte pattern: a byte, or `..` (any byte on replay; a redacted secret).
     public typealias Pattern = [UInt8?]
 
+    /// One exchange: the command, what came back, and where it is in the file.
     public struct Entry: Hashable, Sendable {
         /// What was sent; nil for a failure recorded between commands (it meets the next command).
         public var command: Pattern?
+        /// The card's answer, or how the transport failed.
         public var outcome: Outcome
         /// 1-based line of the `>` line (or of the `!` line when there is no command).
         public var line: Int
@@ -36,6 +44,7 @@ public struct Transcript: Hashable, Sendable {
         /// replay as 0.
         public var hiddenBits: [Int: UInt8]
 
+        /// An entry from its parts; `line` 0 means it was not read from a file.
         public init(
             command: Pattern?, outcome: Outcome, line: Int = 0, comment: String? = nil, hidden: [Int] = [],
             hiddenBits: [Int: UInt8] = [:]
@@ -64,11 +73,15 @@ public struct Transcript: Hashable, Sendable {
         }
     }
 
+    /// What a command got.
     public enum Outcome: Hashable, Sendable {
+        /// The answer, status word included (`<` line); hidden bits are 0.
         case response([UInt8])
+        /// A transport failure (`! removed`, `! error: NAME`).
         case failure(TransportFailure)
     }
 
+    /// A transcript from its parts.
     public init(headers: [Header] = [], entries: [Entry] = []) {
         self.headers = headers
         self.entries = entries

@@ -1,6 +1,7 @@
 /// The transcript headers cardscan writes and reads (docs/transcripts.md §Headers), by a
 /// typed key instead of a string literal at each use.
 extension Transcript {
+    /// A header cardscan knows; the raw value is the key as written (`system-code`).
     public enum HeaderKey: String, Sendable, CaseIterable {
         /// `iso7816`, `felica` or `type2` (a DESFire card is `iso7816`: its commands are wrapped in APDUs).
         case technology
@@ -18,6 +19,7 @@ extension Transcript {
         case detected
         /// FeliCa: the IDm, PMm and system code Polling returned.
         case idm, pmm
+        /// FeliCa: the system code Polling returned, 2 bytes of hex (`system-code`).
         case systemCode = "system-code"
         /// FeliCa: further system codes the card answers Polling for (hex, space-separated).
         case systems
@@ -31,6 +33,7 @@ extension Transcript {
         case terminal
     }
 
+    /// The value of the first header named `key`.
     public subscript(header key: HeaderKey) -> String? { self[header: key.rawValue] }
 
     /// The header `key` as bytes: nil when absent or not hex.
@@ -57,5 +60,6 @@ extension Transcript {
 }
 
 extension Transcript.Header {
+    /// A header with a known key.
     public init(_ key: Transcript.HeaderKey, _ value: String) { self.init(key.rawValue, value) }
 }

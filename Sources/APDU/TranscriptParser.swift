@@ -1,9 +1,14 @@
 /// Why a transcript was refused: the file, the 1-based line and column, and what is wrong.
 public struct TranscriptError: UserFacingError, Equatable {
+    /// The name given for the transcript (`<transcript>` by default).
     public var file: String
+    /// The 1-based line.
     public var line: Int
+    /// The 1-based column on that line.
     public var column: Int
+    /// What is wrong, one sentence.
     public var reason: String
+    /// An error at `file`:`line`:`column`.
     public init(file: String, line: Int, column: Int, reason: String) {
         self.file = file
         self.line = line

@@ -5,6 +5,7 @@
 /// REQUIREMENT (26/28) and RESET RETRY COUNTER (2C) of ISO/IEC 7816-4 §11.5 carry
 /// reference data in their data field. Transcripts write `..` for each such byte.
 public enum WireRedaction {
+    /// The INS bytes whose data field is hidden (a command of class FF never is).
     public static let secretInstructions: Set<UInt8> = [0x20, 0x21, 0x24, 0x26, 0x28, 0x2C]
 
     /// The range of data-field bytes to hide in `command`, or nil.

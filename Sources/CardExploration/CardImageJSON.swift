@@ -13,9 +13,13 @@ private func imageJSON(_ value: some Encodable) -> String {
 }
 
 extension FeliCaCardImage {
+    /// The image as `cardscan felica --image` writes it: pretty-printed JSON, keys sorted, ending
+    /// in a newline.
     public func json() -> String { imageJSON(self) }
 }
 
 extension ISO7816CardImage {
+    /// The image as `cardscan dump --image` writes it: pretty-printed JSON, keys sorted, ending
+    /// in a newline.
     public func json() -> String { imageJSON(self) }
 }

@@ -12,9 +12,11 @@ import ProfileLanguage
 /// hidden application is found only that way), GetFileIDs (when that needs a key, GetFileSettings
 /// of files 0…31), GetFileSettings, and ReadData, ReadRecords or GetValue of each file free to read.
 public struct DESFireDump {
+    /// The card image: the version, UID, applications and files read.
     public var image: DESFireCardImage
     /// What could not be read, and why: "application F21030: file list needs a key", …
     public var notes: [String] = []
+    /// Round trips made through the exchange by the end of the dump (any made before it included).
     public var exchanges = 0
     /// The card went away (or failed) before the dump finished.
     public var partial = false
@@ -34,6 +36,7 @@ public struct DESFireDump {
     /// Dumps the card over `exchange`; the error, when there is one, comes with what was read.
     public static func run(exchange: CardExchange, atr: [UInt8]?, knownApplications: [DESFireAID]) -> (DESFireDump, Error?) {
         let session = DESFireSession(exchange: exchange)
+        let start = exchange.roundTrips
         var dump = DESFireDump(
             image: DESFireCardImage(
                 technology: "desfire", note: nil, atr: atr?.hexString, uid: "", version: "", listLocked: nil, applications: []))
@@ -63,13 +66,15 @@ public struct DESFireDump {
                     if selected != .applicationNotFound { dump.notes.append("application \(aid): \(selected.meaning)") }
                     continue
                 }
-                var app = DESFireCardImage.Application(aid: aid.description, filesLocked: nil, files: [])
+                // In the image from the start, so a card that fails part-way leaves what was read.
+                dump.image.applications.append(DESFireCardImage.Application(aid: aid.description, filesLocked: nil, files: []))
+                let a = dump.image.applications.count - 1
                 var numbers: [DESFireFileNumber] = []
                 let (ids, idsStatus) = try ask(.getFileIDs)
                 if let ids {
                     numbers = try DESFireFileNumber.list(ids)
                 } else {
-                    app.filesLocked = true
+                    dump.image.applications[a].filesLocked = true
                     dump.notes.append("application \(aid): file list: \(idsStatus.meaning); files 0…31 probed")
                     numbers = (0..<32).map { try! DESFireFileNumber($0) }
                 }
@@ -94,15 +99,14 @@ public struct DESFireDump {
                         dump.notes.append("application \(aid), file \(number): reading needs a key")
                     }
                     Self.fill(&file, settings.sizes, content)
-                    app.files.append(file)
+                    dump.image.applications[a].files.append(file)
                 }
-                dump.image.applications.append(app)
             }
-            dump.exchanges = exchange.roundTrips
+            dump.exchanges = exchange.roundTrips - start
             return (dump, nil)
         } catch {
             dump.partial = true
-            dump.exchanges = exchange.roundTrips
+            dump.exchanges = exchange.roundTrips - start
             return (dump, error)
         }
     }

@@ -11,7 +11,9 @@ import ProfileLanguage
 /// Only read commands are sent. A card that stops answering ends the survey with what was
 /// found so far (`partial`).
 public struct FeliCaSurvey: Sendable {
+    /// One area or service of a system, as Search Service Code listed it.
     public struct Node: Sendable, Equatable {
+        /// The area (its code and end) or the service.
         public var node: FeliCaNode
         /// Nesting: 0 for a system's root area, 1 inside it, and so on.
         public var depth: Int
@@ -19,16 +21,24 @@ public struct FeliCaSurvey: Sendable {
         public var blocks: [[UInt8]]?
     }
 
+    /// One system of the card and the areas and services it listed.
     public struct System: Sendable {
+        /// The system code.
         public var code: UInt16
+        /// The system's IDm, from the card's Polling answer.
         public var idm: [UInt8]
+        /// The system's areas and services, in the order the card listed them.
         public var nodes: [Node] = []
     }
 
+    /// The PMm of the card's answer to the first Polling (any system); empty when none came.
     public var pmm: [UInt8]
+    /// The systems Request System Code listed (the first 16), or the polled one when the card
+    /// does not answer it; a system that did not answer its Polling is left out.
     public var systems: [System] = []
     /// The card stopped answering before the survey ended.
     public var partial = false
+    /// Round trips the survey made through the exchange (0 when no card answered Polling).
     public var exchanges = 0
 
     /// At most this many nodes per system (a card that never answers FF FF cannot loop us).
@@ -37,7 +47,7 @@ public struct FeliCaSurvey: Sendable {
     public static let blockLimit = 1024
 
     /// Surveys the card. `poll` answers Polling for a system code, as
-    /// ``CardSession/felicaPoller`` does. Returns what was found and, when the card failed on
+    /// `CardSession.felicaPoller` does. Returns what was found and, when the card failed on
     /// the way, the error (the survey is then `partial`).
     public static func run(exchange: CardExchange, poll: FeliCaPoller, readBlocks: Bool) -> (FeliCaSurvey, Error?) {
         var survey = FeliCaSurvey(pmm: [])
@@ -113,7 +123,7 @@ public struct FeliCaSurvey: Sendable {
 }
 
 extension FeliCaSurvey {
-    /// The survey as a card image (``FeliCaCardImage``): IDm, PMm, each system's areas and
+    /// The survey as a card image (`FeliCaCardImage`): IDm, PMm, each system's areas and
     /// services, with the blocks read (none for a service that needs a key).
     public var cardImage: FeliCaCardImage {
         FeliCaCardImage(

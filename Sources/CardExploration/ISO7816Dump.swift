@@ -2,7 +2,7 @@ import APDU
 import CardReports
 import ProfileLanguage
 
-/// What an ISO 7816 card holds that can be read without a key, as an ``ISO7816CardImage``:
+/// What an ISO 7816 card holds that can be read without a key, as an `ISO7816CardImage`:
 /// the MF's short-identifier files, then each application a profile knows (SELECT by DF name)
 /// (or, failing a name, by its file identifier) with its FCI and its own files. For profile authors, the counterpart of ``FeliCaSurvey``:
 /// `cardscan dump --image FILE` writes the image and cardsim serves it.
@@ -20,6 +20,7 @@ public struct ISO7816Dump: Sendable {
     public var refused: [String] = []
     /// The card stopped answering before the dump ended.
     public var partial = false
+    /// Round trips the dump made with the card.
     public var exchanges = 0
 
     /// At most this many records per file (a card that never answers 6A 83 cannot loop us).
@@ -103,7 +104,9 @@ public struct ISO7816Dump: Sendable {
         var failure: Error?
         let start = exchange.roundTrips
         do {
-            files = try walker.shortFiles(in: "MF")
+            // Each file goes into the image as it is read, so a card that fails part-way
+            // leaves what was read before in the dump.
+            try walker.shortFiles(in: "MF", into: &files)
             for name in names {
                 let select = try walker.send(CommandAPDU.select(aid: name))
                 guard select.statusWord.isSuccess else { continue }
@@ -111,10 +114,9 @@ public struct ISO7816Dump: Sendable {
                 // The FCI names the DF in full (tag 84) when we selected it by a prefix.
                 let fullName = dfName(inFCI: select.data) ?? name
                 if files.contains(where: { $0.aid == fullName.hexString }) { continue }
-                let children = try walker.shortFiles(in: label)
                 files.append(
-                    ISO7816CardImage.Node(
-                        aid: fullName.hexString, fci: select.data.isEmpty ? nil : select.data.hexString, files: children))
+                    ISO7816CardImage.Node(aid: fullName.hexString, fci: select.data.isEmpty ? nil : select.data.hexString, files: []))
+                try walker.shortFiles(in: label, into: &files[files.count - 1].files!)
                 for command in commands(name) {
                     let answer = try walker.send(command)
                     guard answer.statusWord.isSuccess, !answers.contains(where: { $0.command == command.hexForImage }) else { continue }
@@ -147,10 +149,10 @@ public struct ISO7816Dump: Sendable {
                     continue
                 }
                 if files.contains(where: { $0.fid == fid }) { continue }
-                let children = try walker.shortFiles(in: "DF \(fid)")
                 files.append(
                     ISO7816CardImage.Node(
-                        fid: fid, aid: named?.hexString, fci: select.data.isEmpty ? nil : select.data.hexString, files: children))
+                        fid: fid, aid: named?.hexString, fci: select.data.isEmpty ? nil : select.data.hexString, files: []))
+                try walker.shortFiles(in: "DF \(fid)", into: &files[files.count - 1].files!)
             }
         } catch {
             failure = error
@@ -191,9 +193,9 @@ public struct ISO7816Dump: Sendable {
             return answer
         }
 
-        /// SFIs 1…30 of the current DF: record files, then transparent ones.
-        mutating func shortFiles(in where_: String) throws -> [ISO7816CardImage.Node] {
-            var nodes: [ISO7816CardImage.Node] = []
+        /// SFIs 1…30 of the current DF (record files, then transparent ones), appended to `nodes`
+        /// one by one as each is read.
+        mutating func shortFiles(in where_: String, into nodes: inout [ISO7816CardImage.Node]) throws {
             for sfi in UInt8(1)...30 {
                 let (first, records) = try self.records(sfi: sfi)
                 let sw = first.statusWord
@@ -208,7 +210,6 @@ public struct ISO7816Dump: Sendable {
                     refused.append("\(where_) SFI \([sfi].hexString): \(sw)")
                 }
             }
-            return nodes
         }
 
         /// Records 1, 2, … of an EF (by SFI, or the current one) until the card refuses one,

@@ -19,7 +19,7 @@ public struct CardReader {
     public var registry: ProfileRegistry
     /// Read with this profile only (nil: detect among the registry's profiles).
     public var profile: Profile?
-    /// Keep every exchange as a ``Transcript`` in the outcome (for `--record`).
+    /// Keep every exchange as a `Transcript` in the outcome (for `--record`).
     public var recordsTranscript = false
     /// Read the NDEF message of a card no transit profile recognises (only without `profile`).
     public var readsNDEFWhenUnrecognised = true
@@ -30,7 +30,7 @@ public struct CardReader {
     public var showsPersonalData = false
     /// Report a payment card's whole PAN instead of its first 6 and last 4 digits (`--show-pan`).
     public var showsFullNumbers = false
-    /// Keep cardholder data in the transcript (``CardholderDataRedaction``) instead of `..`.
+    /// Keep cardholder data in the transcript (`CardholderDataRedaction`) instead of `..`.
     public var recordsRaw = false
     /// What the read answers a card that asks for terminal data (EMV's PDOL): country and
     /// currency settings, and a replay's recorded date, time and unpredictable number.

@@ -18,26 +18,33 @@ public enum PCSCDetector {
     /// The presented card behind a connected `card`. A FeliCa card is polled once (for any
     /// system) to learn its IDm; one that does not answer is a reader failure.
     public static func detect(_ card: PCSCCard) throws -> CardConnection {
-        let atr = card.atr
-        let exclusive: (() throws -> Void) throws -> Void = { body in try card.withTransaction(body) }
-        let close = { card.disconnect() }
-        if let type2 = PCSCType2Channel(apdus: card, atr: atr) {
-            return CardConnection(
-                card: .type2Tag(uid: nil), channel: type2, reader: card.reader, atr: atr,
-                exclusive: exclusive, close: close)
+        try detect(
+            channel: card, atr: card.atr, reader: card.reader, transmissionProtocol: card.activeProtocol.contains(.t1) ? "T=1" : "T=0",
+            exclusive: { body in try card.withTransaction(body) }, close: { card.disconnect() })
+    }
+
+    /// The presented card behind `channel`, whatever carries its APDUs (a PC/SC card, a card
+    /// image served in-process), told by `atr` as a PC/SC reader tells it: a contactless
+    /// pseudo-ATR names a FeliCa card or a Type 2 tag, anything else is an ISO 7816 card.
+    public static func detect(
+        channel: CardChannel, atr: [UInt8], reader: String, transmissionProtocol: String? = nil,
+        exclusive: ((() throws -> Void) throws -> Void)? = nil, close: (() -> Void)? = nil
+    ) throws -> CardConnection {
+        if let type2 = PCSCType2Channel(apdus: channel, atr: atr) {
+            return CardConnection(card: .type2Tag(uid: nil), channel: type2, reader: reader, atr: atr, exclusive: exclusive, close: close)
         }
-        if let felica = PCSCFeliCaChannel(apdus: card, atr: atr) {
+        if let felica = PCSCFeliCaChannel(apdus: channel, atr: atr) {
             guard let target = try felica.poll(systemCode: .wildcard) else {
                 throw PseudoAPDUError(operation: "FeliCa Polling", answer: [], failure: .timeout)
             }
             let connection = CardConnection(
-                card: .felica(target), channel: felica, reader: card.reader, atr: atr,
-                felicaPoller: felica.poll, exclusive: exclusive, close: close)
+                card: .felica(target), channel: felica, reader: reader, atr: atr, felicaPoller: felica.poll, exclusive: exclusive,
+                close: close)
             connection.carriage =
                 felica.wrapping == .direct ? "frames in FF 00 00 00 pseudo-APDUs" : "frames in FF 00 00 00 … D4 40 01 pseudo-APDUs"
             return connection
         }
-        let iso = PresentedCard.ISO7816Card(atr: atr, transmissionProtocol: card.activeProtocol.contains(.t1) ? "T=1" : "T=0")
-        return CardConnection(card: .iso7816(iso), channel: card, reader: card.reader, atr: atr, exclusive: exclusive, close: close)
+        let iso = PresentedCard.ISO7816Card(atr: atr, transmissionProtocol: transmissionProtocol)
+        return CardConnection(card: .iso7816(iso), channel: channel, reader: reader, atr: atr, exclusive: exclusive, close: close)
     }
 }

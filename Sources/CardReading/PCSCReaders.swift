@@ -18,7 +18,7 @@ public final class PCSCReaders {
         case severalCards(readers: [String])
     }
 
-    /// Connects to pcscd (a ``PCSCError`` with a hint on starting it when it is not running).
+    /// Connects to pcscd (a `PCSCError` with a hint on starting it when it is not running).
     public init(choice: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         context = try PCSCContext()
         self.choice = choice ?? environment["CARDSCAN_READER"].flatMap { $0.isEmpty ? nil : $0 }

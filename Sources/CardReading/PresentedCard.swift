@@ -16,7 +16,7 @@ public enum PresentedCard: Sendable, Equatable, CustomStringConvertible {
     /// How an ISO 7816 card identified itself.
     public struct ISO7816Card: Sendable, Equatable {
         /// The ATR (ISO/IEC 7816-3 §8), or a contactless reader's pseudo-ATR; through libnfc,
-        /// the one a PC/SC reader makes from the ATS or ATQB (PC/SC part 3, ``ContactlessATR``).
+        /// the one a PC/SC reader makes from the ATS or ATQB (PC/SC part 3, `ContactlessATR`).
         public var atr: [UInt8]?
         /// `T=0` or `T=1` when a PC/SC reader negotiated one.
         public var transmissionProtocol: String?

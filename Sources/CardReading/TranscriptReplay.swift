@@ -18,6 +18,7 @@ public enum TranscriptReplay {
 
     /// A replay that ran but does not match its transcript.
     public enum Failure: UserFacingError {
+        /// Recorded exchanges of `file` (at these lines) the profile never sent.
         case unusedExchanges(file: String, lines: [Int])
         /// The file, the first unused line, and how many exchanges were never sent.
         public var message: String {

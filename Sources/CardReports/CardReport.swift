@@ -4,8 +4,12 @@ import ProfileLanguage
 /// contracts; and what the read could not say (`partial`, `warnings`, `hidden`, `redacted`).
 /// ``json`` writes it as the JSON report of docs/report.md (a fixed contract).
 public struct CardReport: Equatable, Sendable {
+    /// The id of the profile that read the card (`profile`).
     public var profile: String
+    /// The card's name (`name`): the profile's, the matching variant's (`variants`), or a card
+    /// value's (`name-from`).
     public var name: String
+    /// The card's own values (`card`), in the order the profile lists them.
     public var card = CardFields()
     /// What the card holds, in the currency's minor unit.
     public var balance: Money?
@@ -24,7 +28,10 @@ public struct CardReport: Equatable, Sendable {
     /// `report-notes`): a balance the operator no longer keeps on the card, a card that keeps
     /// nothing else readable without a key.
     public var notes: [String] = []
+    /// Command/response round trips with the card (`exchanges`), GET RESPONSE and detection
+    /// probes included.
     public var exchanges = 0
+    /// The read stopped early (`partial`): the report holds what was read before.
     public var partial = false
     /// Fields the card held that could not be decoded: left out of the report, named here.
     public var warnings: [ReportWarning] = []
@@ -40,6 +47,7 @@ public struct CardReport: Equatable, Sendable {
     /// (``ReportBuilder/collects``); not part of the JSON.
     public var fieldBytes: [FieldBytes] = []
 
+    /// A report by profile `profile` (its id), named `name`, in `currency`, with nothing read yet.
     public init(profile: String, name: String, currency: String) {
         self.profile = profile
         self.name = name
@@ -48,6 +56,8 @@ public struct CardReport: Equatable, Sendable {
 
     public static func == (a: CardReport, b: CardReport) -> Bool { a.json == b.json }
 
+    /// The JSON report (docs/report.md): keys in the contract's order; `contracts`,
+    /// `applications`, `notes`, `warnings`, `hidden` and `redacted` only when not empty.
     public var json: JSONValue {
         var pairs: [(String, JSONValue)] = [
             ("profile", .string(profile)),
@@ -74,8 +84,12 @@ public struct CardReport: Equatable, Sendable {
 /// A field left out of a report because the card's bytes did not decode: which field
 /// (`card.number`, `balance`, `trips[3].time`) and why.
 public struct ReportWarning: Hashable, Sendable, CustomStringConvertible {
+    /// The report path of the field left out (`card.NAME`, `balance`, `trips[N].NAME`,
+    /// `contracts[N].NAME`), or `trips` when the records themselves do not split.
     public var field: String
+    /// Why the bytes did not decode.
     public var reason: String
+    /// A warning that `field` was left out for `reason`.
     public init(field: String, reason: String) {
         self.field = field
         self.reason = reason

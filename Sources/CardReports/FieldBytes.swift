@@ -8,6 +8,8 @@ import ProfileLanguage
 public struct FieldBytes: Sendable, Equatable {
     /// The report path of the value: `card.birthDate`, `balance`, `trips[3].station`.
     public var field: String
+    /// The smallest piece of an answer that holds the bytes: an answer, a record, or a BER-TLV
+    /// object's value.
     public var unit: [UInt8]
     /// Positions in `unit`, ascending.
     public var positions: [Int]
@@ -17,6 +19,7 @@ public struct FieldBytes: Sendable, Equatable {
     /// The field is marked `personal`.
     public var personal: Bool
 
+    /// The bytes at `positions` in `unit`; without `masks`, every bit of each (FF).
     public init(field: String, unit: [UInt8], positions: [Int], masks: [UInt8]? = nil, personal: Bool = false) {
         self.field = field
         self.unit = unit
@@ -27,6 +30,7 @@ public struct FieldBytes: Sendable, Equatable {
 
     /// Which values a report notes the bytes of.
     public enum Scope: Sendable {
+        /// None: the report notes no bytes.
         case none
         /// Fields marked `personal` (to hide them in a transcript or trace).
         case personal

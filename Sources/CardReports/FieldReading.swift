@@ -24,7 +24,7 @@ extension ReportBuilder {
         return Source(bytes: data, decoded: how.layout?.decode(data), reversed: how.reverse)
     }
 
-    /// The answers parsed as BER-TLV once per report, for `tag` fields (``Answers/tlvTrees()``).
+    /// The answers parsed as BER-TLV once per report, for `tag` fields (`Answers.tlvTrees()`).
     final class TLVIndex {
         let answers: Answers
         lazy var trees: [[BERTLV]] = answers.tlvTrees()

@@ -2,11 +2,17 @@ import ProfileLanguage
 
 /// A JSON value with ordered object keys, so reports print in a stable, documented order.
 public indirect enum JSONValue: Hashable, Sendable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number: always an integer (a report's amounts are whole minor units).
     case int(Int)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object: its keys and values in the order they are written (and compared).
     case object([(String, JSONValue)])
 
     public static func == (a: JSONValue, b: JSONValue) -> Bool {
@@ -24,6 +30,7 @@ public indirect enum JSONValue: Hashable, Sendable {
 
     public func hash(into h: inout Hasher) { h.combine(serialized()) }
 
+    /// The value of `key` (its first, if repeated) when this is an object that has it, else nil.
     public subscript(key: String) -> JSONValue? {
         if case .object(let pairs) = self { return pairs.first { $0.0 == key }?.1 }
         return nil

@@ -5,14 +5,16 @@ import ProfileLanguage
 /// A JSON text that is not a report cardscan can compare: invalid JSON (RFC 8259), or a
 /// number that is not an integer.
 public struct JSONParseError: UserFacingError, Equatable {
+    /// What is wrong with the text (from the parser: where, as `line L, column C: …`).
     public var reason: String
+    /// An error that says `reason`.
     public init(reason: String) { self.reason = reason }
     public var message: String { "not a JSON report: \(reason)" }
     public var hint: String? { "an expected report is a JSON report (docs/report.md); write it again from a known-good read" }
 }
 
 extension JSONValue: Decodable {
-    /// Parses JSON text (RFC 8259) with ``JSONValueParser``. Object keys come back sorted
+    /// Parses JSON text (RFC 8259) with `JSONValueParser`. Object keys come back sorted
     /// (JSON objects are unordered; ``ReportDiff`` compares them by key).
     public init(parsing text: String) throws(JSONParseError) {
         self = try JSONValueParser.parse(text)

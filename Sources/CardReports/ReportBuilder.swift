@@ -12,6 +12,7 @@ import ProfileLanguage
 /// The parts: reading one value (FieldReading.swift), the trips (TripAssembly.swift), the
 /// contracts (ContractAssembly.swift), values worked out from others (DerivedReferences.swift).
 public struct ReportBuilder {
+    /// The profile whose reports this builds.
     public let profile: Profile
     /// The steps, for their layout and byte order by answer name: a handful of short names,
     /// searched in order (faster than hashing them for a dictionary on every report).
@@ -23,6 +24,7 @@ public struct ReportBuilder {
     }
     var log: FieldBytesLog?
 
+    /// A builder of `profile`'s reports that notes no bytes (``collects`` is `.none`).
     public init(profile: Profile) {
         self.profile = profile
         steps = profile.allSteps
@@ -42,7 +44,7 @@ public struct ReportBuilder {
     /// The report of `answers`. Fields marked `personal` (holder name, birth date, ID
     /// number) are left out unless `showPersonal`, and named in the report's `hidden`.
     ///
-    /// A read with a `for-each` step (answers with ``Answers/runs``) reports each run as one
+    /// A read with a `for-each` step (answers with `Answers.runs`) reports each run as one
     /// of the report's `applications`; the first is also the report's `card`, and the trips of
     /// all are merged newest first, each naming its application (the run's `label` field).
     /// Numbers with `mask-digits` are masked unless `showFullNumbers`.
@@ -95,7 +97,7 @@ public struct ReportBuilder {
                 trips.append(trip)
             }
             report.contracts += one.contracts
-            report.warnings += one.warnings.map { ReportWarning(field: "applications[\(k)].\($0.field)", reason: $0.reason) }
+            report.warnings += one.warnings.map { k == 0 ? $0 : ReportWarning(field: "applications[\(k)].\($0.field)", reason: $0.reason) }
             // The first application is the report's `card` too: its fields keep their own names.
             report.hidden += one.hidden.map { k == 0 ? $0 : "applications[\(k)].\($0)" }
             report.masked += one.masked.map { k == 0 ? $0 : "applications[\(k)].\($0)" }

@@ -2,13 +2,20 @@ import ProfileLanguage
 
 /// Differences between two reports, field path by field path (`trips[2].amount`).
 public enum ReportDiff {
+    /// One value that differs (or that only one side has).
     public struct Difference: Equatable, CustomStringConvertible {
+        /// Where: `trips[2].amount`; empty when the compared values themselves differ.
         public var path: String
+        /// The expected value as compact JSON, or `(missing)`.
         public var expected: String
+        /// The actual value as compact JSON, or `(missing)`.
         public var actual: String
         public var description: String { "\(path): expected \(expected), actual \(actual)" }
     }
 
+    /// The differences between two JSON values, `path` (the values' own path) before each one's.
+    /// Objects are compared key by key (expected's keys in order, then those only `actual` has),
+    /// arrays item by item; an empty list means they are equal.
     public static func compare(expected: JSONValue, actual: JSONValue, path: String = "") -> [Difference] {
         switch (expected, actual) {
         case (.object(let e), .object(let a)):

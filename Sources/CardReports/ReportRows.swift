@@ -10,19 +10,26 @@ public typealias ReportField = (name: String, value: FieldValue)
 public protocol ReportRow: RandomAccessCollection, MutableCollection, RangeReplaceableCollection, ExpressibleByArrayLiteral,
     Sendable
 where Element == ReportField, Index == Int, ArrayLiteralElement == ReportField {
+    /// The row's values, in order.
     var fields: [ReportField] { get set }
+    /// A row of `fields`, in that order.
     init(fields: [ReportField])
 }
 
 extension ReportRow {
     public init() { self.init(fields: []) }
+    /// A row of the values listed, in that order.
     public init(arrayLiteral fields: ReportField...) { self.init(fields: fields) }
+    /// The position of the first value: 0.
     public var startIndex: Int { 0 }
+    /// The position after the last value: the number of values.
     public var endIndex: Int { fields.count }
+    /// The value at `position`, with its key.
     public subscript(position: Int) -> ReportField {
         get { fields[position] }
         set { fields[position] = newValue }
     }
+    /// Replaces the values in `range` with `new`.
     public mutating func replaceSubrange<C: Collection>(_ range: Range<Int>, with new: C) where C.Element == ReportField {
         fields.replaceSubrange(range, with: new)
     }
@@ -51,7 +58,9 @@ extension FieldValue {
 
 /// The card's own values (`card` in the JSON report), or one application's.
 public struct CardFields: ReportRow, Equatable {
+    /// The card's values, in the order the profile lists them.
     public var fields: [ReportField]
+    /// The card values `fields`, in that order.
     public init(fields: [ReportField]) { self.fields = fields }
     public static func == (a: Self, b: Self) -> Bool { a.json == b.json }
 
@@ -66,7 +75,9 @@ public struct CardFields: ReportRow, Equatable {
 /// One trip of the card's log: when, what kind, how much, where — the keys of fixed meaning
 /// in docs/report.md — and any other value its profile reads.
 public struct Trip: ReportRow, Equatable {
+    /// The trip's values, in the order the report writes them.
     public var fields: [ReportField]
+    /// A trip of `fields`, in that order.
     public init(fields: [ReportField]) { self.fields = fields }
     public static func == (a: Self, b: Self) -> Bool { a.json == b.json }
 
@@ -92,13 +103,17 @@ public struct Trip: ReportRow, Equatable {
 
 /// A pass or product the card holds: its name, validity, journeys or value left.
 public struct Contract: ReportRow, Equatable {
+    /// The contract's values, in the order the profile lists them.
     public var fields: [ReportField]
+    /// A contract of `fields`, in that order.
     public init(fields: [ReportField]) { self.fields = fields }
     public static func == (a: Self, b: Self) -> Bool { a.json == b.json }
 
     /// `name`, else `tariff`: what the contract is.
     public var name: String? { text("name") ?? text("tariff") }
+    /// `validFrom`: the first day the contract may be used.
     public var validFrom: CivilDate? { self["validFrom"]?.date }
+    /// `validUntil`: the last day the contract may be used.
     public var validUntil: CivilDate? { self["validUntil"]?.date }
     /// `remaining`: journeys left.
     public var remaining: Int? { self["remaining"]?.intValue }

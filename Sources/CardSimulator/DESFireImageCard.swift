@@ -1,11 +1,12 @@
 import APDU
 import DESFireCommands
 
-/// A card that answers wrapped DESFire commands from a ``DESFireCardImage`` as a real card
+/// A card that answers wrapped DESFire commands from a `DESFireCardImage` as a real card
 /// does: `91 AE` for a read that needs a key and for a locked list, `91 F0` for no such file,
 /// `91 A0` for no such application, answers longer than one frame in 59-byte frames ending
 /// `91 AF`, and `91 AE` to every command that would change it. Pure logic: cardsim carries it.
 public final class DESFireImageCard {
+    /// The checked image the card answers from; it never changes (every write is refused).
     public let contents: DESFireCardImage.Contents
     private var selected: Int?  // index of the selected application; nil = the card level
     private var pending: [[UInt8]] = []
@@ -13,6 +14,7 @@ public final class DESFireImageCard {
     /// The most data bytes in one frame (a 64-byte frame less the status and framing).
     public static let frameSize = 59
 
+    /// A card serving `contents`: the card level selected, no answer pending.
     public init(_ contents: DESFireCardImage.Contents) { self.contents = contents }
 
     /// Power-on: the card level is selected, no answer is pending.

@@ -1,7 +1,7 @@
 import APDU
 import DESFireCommands
 
-/// An ISO 7816 card played from a card image (what cardsim serves; no I/O here) (``ISO7816CardImage``): a file system that
+/// An ISO 7816 card played from a card image (what cardsim serves; no I/O here) (`ISO7816CardImage`): a file system that
 /// answers SELECT, READ BINARY and READ RECORD the way a card does (ISO/IEC 7816-4 §11.1–11.3),
 /// plus the image's fixed answers to proprietary commands.
 ///
@@ -19,6 +19,7 @@ import DESFireCommands
 public final class ISO7816ImageCard {
     typealias File = ISO7816CardImage.File
 
+    /// The checked image the card serves: ATR, classes, file system and fixed answers; never changed.
     public let contents: ISO7816CardImage.Contents
     /// The current DF as a path of child indexes from the MF.
     private var dfPath: [Int] = []
@@ -26,6 +27,7 @@ public final class ISO7816ImageCard {
     private var ef: Int?
     private var recordPointer: Int?
 
+    /// A card serving `contents`, with the MF selected and no current EF.
     public init(_ contents: ISO7816CardImage.Contents) { self.contents = contents }
 
     /// Power-on or reset: the MF is selected, no EF.

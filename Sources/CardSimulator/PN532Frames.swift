@@ -1,7 +1,12 @@
 /// PN532 host-link frames (PN532 User Manual §6.2): `00 00 FF LEN LCS TFI data… DCS 00`,
 /// LCS making LEN + LCS ≡ 0 and DCS making TFI + data + DCS ≡ 0 (mod 256).
 public enum PN532Frame {
+    /// The ACK frame `00 00 FF 00 FF 00`: sent before every answer frame, and alone when the
+    /// card stays silent.
     public static let ack: [UInt8] = [0x00, 0x00, 0xFF, 0x00, 0xFF, 0x00]
+    /// The error frame `00 00 FF 01 FF 7F 81 00`: the PN532 did not accept the host's frame.
+    /// Sent after the ACK for a command the emulator does not know, and made instead of a
+    /// frame whose body passes an extended frame's 2-byte length.
     public static let syntaxError: [UInt8] = [0x00, 0x00, 0xFF, 0x01, 0xFF, 0x7F, 0x81, 0x00]
 
     /// A response frame with TFI D5 and `body` (the command code + 1 first).

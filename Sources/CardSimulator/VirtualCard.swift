@@ -35,7 +35,14 @@ public enum VPCDConnection {
 /// The card in a vpcd reader: answers command APDUs (`respond` throws when the card leaves),
 /// and starts afresh on power-on or reset (`powerOn`).
 public final class VirtualCard {
-    public enum End: Sendable { case removed, disconnected }
+    /// Why ``serve(_:until:)`` returned.
+    public enum End: Sendable {
+        /// The card left: fault injection, a `! removed` in the transcript, or `until` passed.
+        /// The connection is still open: closing it shows vpcd the card gone.
+        case removed
+        /// vpcd closed the connection (pcscd went away); also how a mute card's serving ends.
+        case disconnected
+    }
 
     /// What the card does with one vpcd message (`handle`).
     public enum Reply: Equatable, Sendable {
@@ -51,6 +58,7 @@ public final class VirtualCard {
 
     let respond: ([UInt8]) throws -> [UInt8]
     let powerOn: () -> Void
+    /// The ATR sent for vpcd's control code 04: ``VirtualCardOptions/atr`` when given, else the card file's.
     public let atr: [UInt8]
     /// Vanish when command N+1 arrives (a card removed mid-read); `--cycle` turns it on for
     /// some presentations only.

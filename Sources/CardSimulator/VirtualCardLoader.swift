@@ -7,13 +7,18 @@ public struct VirtualCardOptions: Sendable {
     public var atr: [UInt8]?
     /// FeliCa: be a PN532-based ACR122U (frames in `D4 40 01` pseudo-APDUs).
     public var acr122 = false
+    /// `--remove-after N`: the card leaves when command N+1 arrives (nil: never).
     public var removeAfter: Int?
+    /// `--latency-ms`: milliseconds to wait before answering each command APDU (0: none).
     public var latencyMs = 0
+    /// `--mute-after N`: after N answered commands the card never answers again (nil: never).
     public var muteAfter: Int?
     /// ISO 7816: be one application of several (`ApplicationGate`).
     public var multiApp = false
+    /// `-v`: log every exchange to standard error.
     public var verbose = false
 
+    /// Every option off: the card file's ATR, no fault injection, no latency, quiet.
     public init() {}
 }
 

@@ -3,12 +3,16 @@ import APDU
 /// A DESFire application identifier: the 3 bytes sent after SelectApplication (5A), in that
 /// order (NXP's tools show them reversed). `00 00 00` is the PICC level (the card itself).
 public struct DESFireAID: Hashable, Sendable, CustomStringConvertible {
+    /// The 3 bytes, in the order SelectApplication sends them.
     public let bytes: [UInt8]
 
+    /// `00 00 00`: the PICC level (the card itself), not an application.
     public static let picc = DESFireAID(unchecked: [0, 0, 0])
 
     init(unchecked bytes: [UInt8]) { self.bytes = bytes }
 
+    /// From exactly 3 bytes, in the order sent; any other count throws
+    /// ``DESFireError/malformed(what:reason:)``.
     public init(_ bytes: some Collection<UInt8>) throws(DESFireError) {
         guard bytes.count == 3 else {
             throw .malformed(what: "application ID", reason: "an application ID is 3 bytes, not \(bytes.count)")
@@ -38,8 +42,10 @@ public struct DESFireAID: Hashable, Sendable, CustomStringConvertible {
 
 /// A file number inside an application: 0…31 (EV1).
 public struct DESFireFileNumber: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The file number, 0…31.
     public let value: UInt8
 
+    /// From a number 0…31; anything else throws ``DESFireError/malformed(what:reason:)``.
     public init(_ value: Int) throws(DESFireError) {
         guard (0...31).contains(value) else { throw .malformed(what: "file number", reason: "\(value) is not 0…31") }
         self.value = UInt8(value)

@@ -14,19 +14,31 @@ import APDU
 /// `aid` is the 3 bytes sent after SelectApplication; `read` is `free` or `key`; `records` are
 /// in the order ReadRecords (offset 0, count 0) returns them.
 public struct DESFireCardImage: Codable, Sendable {
+    /// `desfire` (the default); ``contents()`` refuses any other value.
     public var technology: String
+    /// Free text about the image; optional, not read by ``contents()``.
     public var note: String?
+    /// The ATR a PC/SC reader reports, as hex (2 to 33 bytes); ``defaultATR`` when absent.
     public var atr: String?
+    /// The card's UID as hex: 7 bytes (or 4, a random UID).
     public var uid: String
+    /// GetVersion's 28-byte answer as hex (see ``DESFireVersion``).
     public var version: String
+    /// Whether GetApplicationIDs needs a key (the card answers `91 AE`); false when absent.
     public var listLocked: Bool?
+    /// The applications; each AID at most once, and never `000000` (the card level).
     public var applications: [Application]
 
+    /// One application: its AID, whether its file list needs a key, and its files.
     public struct Application: Codable, Sendable {
+        /// The AID as hex, the 3 bytes in the order SelectApplication sends them (`3010F2`).
         public var aid: String
+        /// Whether GetFileIDs needs a key in this application (`91 AE`); false when absent.
         public var filesLocked: Bool?
+        /// The application's files; each file number at most once.
         public var files: [File]
 
+        /// An application from its AID (hex), file-list lock and files.
         public init(aid: String, filesLocked: Bool? = nil, files: [File]) {
             self.aid = aid
             self.filesLocked = filesLocked
@@ -38,18 +50,33 @@ public struct DESFireCardImage: Codable, Sendable {
         }
     }
 
+    /// One file: its number, type, whether reading needs a key, and the content its type
+    /// calls for (`data`; `record-size` and `records`; or `value` and its limits).
     public struct File: Codable, Sendable {
+        /// The file number, 0…31.
         public var id: Int
+        /// `standard`, `backup`, `value`, `linear-record` or `cyclic-record`
+        /// (``DESFireFileSettings/FileType/name``).
         public var type: String
+        /// `free` (read access right E) or `key` (read key 1, write key 0: the card answers `91 AE`).
         public var read: String
+        /// Standard and backup files: the content as hex (at most FFFFFF bytes).
         public var data: String?
+        /// Record files: one record's size in bytes (1 or more).
         public var recordSize: Int?
+        /// Record files: each record as hex, `recordSize` bytes, in the order ReadRecords
+        /// (offset 0, count 0) returns them.
         public var records: [String]?
+        /// Value files: the value, a signed 32-bit integer.
         public var value: Int?
+        /// Value files: the lower limit; 0 when absent.
         public var lower: Int?
+        /// Value files: the upper limit; `Int32.max` when absent.
         public var upper: Int?
+        /// Value files: the limited-credit value; 0 when absent (limited credit is never enabled).
         public var limitedCredit: Int?
 
+        /// A file with no content yet: set the fields its type needs.
         public init(id: Int, type: String, read: String) {
             self.id = id
             self.type = type
@@ -68,6 +95,7 @@ public struct DESFireCardImage: Codable, Sendable {
         case listLocked = "list-locked"
     }
 
+    /// An image from its fields, hex as text; `technology` defaults to `desfire`.
     public init(
         technology: String = "desfire", note: String? = nil, atr: String? = nil, uid: String, version: String, listLocked: Bool? = nil,
         applications: [Application]
@@ -86,7 +114,9 @@ public struct DESFireCardImage: Codable, Sendable {
 
     /// What is wrong with an image, by its place in the document.
     public struct Invalid: UserFacingError, Equatable {
+        /// What is wrong and where (`applications[0].aid: …`).
         public let reason: String
+        /// An error with that reason.
         public init(reason: String) { self.reason = reason }
         public var message: String { reason }
         public var hint: String? { "see docs/lab.md for the DESFire card image format" }
@@ -94,17 +124,27 @@ public struct DESFireCardImage: Codable, Sendable {
 
     /// The checked contents, in bytes.
     public struct Contents: Sendable {
+        /// The ATR (``DESFireCardImage/defaultATR`` when the image gives none).
         public var atr: [UInt8]
+        /// The UID, 7 bytes (or 4).
         public var uid: [UInt8]
+        /// GetVersion's answer, parsed.
         public var version: DESFireVersion
+        /// Whether GetApplicationIDs needs a key (false when the image does not say).
         public var listLocked: Bool
+        /// Each application's AID, whether its file list needs a key, and its files: number,
+        /// settings (plain communication) and content.
         public var applications:
             [(aid: DESFireAID, filesLocked: Bool, files: [(number: DESFireFileNumber, settings: DESFireFileSettings, content: Content)])]
     }
 
+    /// A file's content, by kind of file.
     public enum Content: Sendable {
+        /// A standard or backup data file's bytes.
         case data([UInt8])
+        /// A record file's records, in the order ReadRecords (offset 0, count 0) returns them.
         case records([[UInt8]])
+        /// A value file's value.
         case value(Int32)
     }
 

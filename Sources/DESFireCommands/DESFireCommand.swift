@@ -5,7 +5,9 @@ import APDU
 /// wrapping of native commands"). Commands that write, authenticate or change keys cannot
 /// be made here.
 public struct DESFireCommand: Hashable, Sendable, CustomStringConvertible {
+    /// The native command code, sent as INS.
     public let instruction: DESFireInstruction
+    /// The command's parameters, sent as the APDU's data (none: no Lc).
     public let data: [UInt8]
 
     init(_ instruction: DESFireInstruction, _ data: [UInt8] = []) {
@@ -13,14 +15,22 @@ public struct DESFireCommand: Hashable, Sendable, CustomStringConvertible {
         self.data = data
     }
 
+    /// GetVersion (60): hardware, software and production data, 28 bytes in 3 frames.
     public static let getVersion = DESFireCommand(.getVersion)
+    /// GetApplicationIDs (6A): the card's application IDs, 3 bytes each.
     public static let getApplicationIDs = DESFireCommand(.getApplicationIDs)
+    /// GetFileIDs (6F): the selected application's file numbers, one byte each.
     public static let getFileIDs = DESFireCommand(.getFileIDs)
+    /// GetFreeMemory (6E): the free memory in bytes, 3 bytes little-endian (EV1).
     public static let getFreeMemory = DESFireCommand(.getFreeMemory)
+    /// ADDITIONAL FRAME (AF): asks for the next part of an answer that ended `91 AF`.
     public static let additionalFrame = DESFireCommand(.additionalFrame)
 
+    /// SelectApplication (5A): makes `aid` current (``DESFireAID/picc`` for the card level).
     public static func selectApplication(_ aid: DESFireAID) -> DESFireCommand { DESFireCommand(.selectApplication, aid.bytes) }
+    /// GetFileSettings (F5): the settings of `file` in the selected application (``DESFireFileSettings``).
     public static func getFileSettings(_ file: DESFireFileNumber) -> DESFireCommand { DESFireCommand(.getFileSettings, [file.value]) }
+    /// GetValue (6C): the value of value file `file`, 4 bytes signed little-endian.
     public static func getValue(_ file: DESFireFileNumber) -> DESFireCommand { DESFireCommand(.getValue, [file.value]) }
 
     /// ReadData: `length` bytes from `offset` (both 3 bytes little-endian; length 0 = to the end).

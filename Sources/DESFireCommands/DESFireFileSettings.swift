@@ -3,8 +3,18 @@ import APDU
 /// GetFileSettings' answer (MF3ICD40 data sheet, GetFileSettings): the file's type, how it
 /// is communicated, its access rights, and its sizes. Multi-byte numbers are little-endian.
 public struct DESFireFileSettings: Hashable, Sendable {
+    /// The file type: byte 0 of the settings.
     public enum FileType: UInt8, Sendable, CaseIterable {
-        case standard = 0x00, backup = 0x01, value = 0x02, linearRecord = 0x03, cyclicRecord = 0x04
+        /// Standard data file (00).
+        case standard = 0x00
+        /// Backup data file (01): writes take effect on CommitTransaction.
+        case backup = 0x01
+        /// Value file (02): a signed 32-bit value between a lower and an upper limit.
+        case value = 0x02
+        /// Linear record file (03): records are added until the file is full.
+        case linearRecord = 0x03
+        /// Cyclic record file (04): when full, a new record replaces the oldest.
+        case cyclicRecord = 0x04
 
         /// The name a card image uses (`standard`, `backup`, `value`, `linear-record`, `cyclic-record`).
         public var name: String {
@@ -18,15 +28,25 @@ public struct DESFireFileSettings: Hashable, Sendable {
         }
     }
 
+    /// How the file's data travels: the low 2 bits of byte 1 of the settings.
     public enum Communication: UInt8, Sendable, CaseIterable {
-        case plain = 0x00, maced = 0x01, enciphered = 0x03
+        /// Plain (00): data in the clear.
+        case plain = 0x00
+        /// MACed (01): data in the clear, secured by a MAC.
+        case maced = 0x01
+        /// Fully enciphered (03).
+        case enciphered = 0x03
     }
 
     /// Which key a kind of access needs: a key number 0…13, 14 (E) free, 15 (F) never.
     public struct AccessRights: Hashable, Sendable {
+        /// Key for Read: the high nibble of the second byte.
         public let read: UInt8
+        /// Key for Write: the low nibble of the second byte.
         public let write: UInt8
+        /// Key for Read&Write: the high nibble of the first byte.
         public let readWrite: UInt8
+        /// Key for changing the access rights (ChangeFileSettings): the low nibble of the first byte.
         public let change: UInt8
 
         /// From the 2 bytes as sent (little-endian 16 bits: RW and Change in the first byte's
@@ -38,12 +58,14 @@ public struct DESFireFileSettings: Hashable, Sendable {
             write = hi & 0x0F
         }
 
+        /// The 2 bytes as sent, in the order ``init(_:_:)`` takes them.
         public var bytes: [UInt8] { [readWrite << 4 | change, read << 4 | write] }
 
         /// Free to read: read or read-write access is "free" (E).
         public var readIsFree: Bool { read == 0x0E || readWrite == 0x0E }
     }
 
+    /// The fields after the access rights (from byte 4, little-endian), by file type.
     public enum Sizes: Hashable, Sendable {
         /// Standard and backup data files: the size in bytes.
         case data(size: Int)
@@ -53,14 +75,19 @@ public struct DESFireFileSettings: Hashable, Sendable {
         case records(recordSize: Int, maxRecords: Int, currentRecords: Int)
     }
 
+    /// The file type (byte 0).
     public let type: FileType
+    /// The communication mode (byte 1).
     public let communication: Communication
+    /// The access rights (bytes 2 and 3).
     public let access: AccessRights
+    /// The sizes (byte 4 on).
     public let sizes: Sizes
 
     /// Whether reading needs a key (a free read still needs plain communication).
     public var readNeedsKey: Bool { !access.readIsFree }
 
+    /// Settings from their parts.
     public init(type: FileType, communication: Communication, access: AccessRights, sizes: Sizes) {
         self.type = type
         self.communication = communication

@@ -7,17 +7,29 @@ public struct DESFireInstruction: RawRepresentable, Hashable, Sendable, CustomSt
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
+    /// GetVersion (60): hardware, software and production data.
     public static let getVersion = Self(rawValue: 0x60)
+    /// GetApplicationIDs (6A): the application IDs on the card.
     public static let getApplicationIDs = Self(rawValue: 0x6A)
+    /// SelectApplication (5A): selects an application, or the card level.
     public static let selectApplication = Self(rawValue: 0x5A)
+    /// GetFileIDs (6F): the file numbers of the selected application.
     public static let getFileIDs = Self(rawValue: 0x6F)
+    /// GetFileSettings (F5): one file's settings.
     public static let getFileSettings = Self(rawValue: 0xF5)
+    /// ReadData (BD): bytes of a standard or backup data file.
     public static let readData = Self(rawValue: 0xBD)
+    /// ReadRecords (BB): records of a linear or cyclic record file.
     public static let readRecords = Self(rawValue: 0xBB)
+    /// GetValue (6C): a value file's value.
     public static let getValue = Self(rawValue: 0x6C)
+    /// GetFreeMemory (6E): the free memory (EV1).
     public static let getFreeMemory = Self(rawValue: 0x6E)
+    /// GetKeySettings (45): the key settings and maximum number of keys of the card or selected application.
     public static let getKeySettings = Self(rawValue: 0x45)
+    /// GetKeyVersion (64): the version of one key.
     public static let getKeyVersion = Self(rawValue: 0x64)
+    /// GetDFNames (6D): the ISO DF names of the applications (EV1).
     public static let getDFNames = Self(rawValue: 0x6D)
     /// ADDITIONAL FRAME: the next part of an answer that ended `91 AF`.
     public static let additionalFrame = Self(rawValue: 0xAF)
@@ -39,6 +51,8 @@ public struct DESFireInstruction: RawRepresentable, Hashable, Sendable, CustomSt
         0xC0: "CreateCyclicRecordFile", 0xDF: "DeleteFile", 0xFC: "FormatPICC", 0x5C: "SetConfiguration",
     ]
 
+    /// Whether the command only reads: its code is in ``reads`` (ADDITIONAL FRAME included).
+    /// Unknown codes are not.
     public var isReadOnly: Bool { Self.reads[rawValue] != nil }
 
     public var description: String {

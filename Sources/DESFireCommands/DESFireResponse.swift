@@ -2,7 +2,9 @@ import APDU
 
 /// A wrapped DESFire answer: data, then `91 status` (MF3ICD40 "ISO 7816-4 APDU wrapping").
 public struct DESFireResponse: Hashable, Sendable {
+    /// The data before the status: one frame's (``DESFireSession`` joins the frames).
     public let data: [UInt8]
+    /// The status: SW2 of `91 xx`.
     public let status: DESFireStatus
 
     /// Reads a response APDU; an answer not ending in `91 xx` is not from a DESFire card.

@@ -2,16 +2,21 @@ import APDU
 
 /// Sends DESFire commands and follows `91 AF` with ADDITIONAL FRAME, appending each part, at
 /// most `maxFrames` frames. Does no I/O of its own: `send` carries each APDU (a
-/// ``CardExchange``, or a profile engine's session that remembers answers).
+/// `CardExchange`, or a profile engine's session that remembers answers).
 public struct DESFireSession {
+    /// Carries one command APDU to the card and returns its answer (the `send` given to the initializer).
     public let transmit: (CommandAPDU) throws -> ResponseAPDU
+    /// The most frames one answer may take (64 by default); past it ``answer(_:)`` throws
+    /// ``DESFireError/tooManyFrames(_:command:)``.
     public var maxFrames: Int
 
+    /// A session whose APDUs go through `send`.
     public init(maxFrames: Int = 64, send: @escaping (CommandAPDU) throws -> ResponseAPDU) {
         self.transmit = send
         self.maxFrames = maxFrames
     }
 
+    /// A session whose APDUs go through `exchange`.
     public init(exchange: CardExchange, maxFrames: Int = 64) {
         self.init(maxFrames: maxFrames) { try exchange.send($0) }
     }

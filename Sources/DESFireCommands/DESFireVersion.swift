@@ -5,22 +5,33 @@ import APDU
 public struct DESFireVersion: Hashable, Sendable {
     /// Vendor, type, subtype, major, minor, storage size, protocol.
     public struct Part: Hashable, Sendable {
+        /// Vendor ID (`04`: NXP).
         public let vendor: UInt8
+        /// Product type (`01`: MIFARE DESFire).
         public let type: UInt8
+        /// Product subtype.
         public let subtype: UInt8
+        /// Major version (the hardware's gives ``DESFireVersion/generation``).
         public let major: UInt8
+        /// Minor version.
         public let minor: UInt8
         /// 2^(n/2) bytes; an odd n means "between 2^((n-1)/2) and 2^((n+1)/2)".
         public let storageSize: UInt8
+        /// Communication protocol type (`05`: ISO/IEC 14443).
         public let protocolType: UInt8
     }
 
+    /// The hardware part (bytes 0–6).
     public let hardware: Part
+    /// The software part (bytes 7–13).
     public let software: Part
+    /// The 7-byte UID (bytes 14–20).
     public let uid: [UInt8]
+    /// The 5-byte production batch number (bytes 21–25).
     public let batch: [UInt8]
     /// Production week and year, BCD (e.g. `12`, `19` for week 12 of 2019).
     public let productionWeek: UInt8
+    /// Production year, BCD, last two digits (`19` for 2019; byte 27).
     public let productionYear: UInt8
 
     /// Parses exactly 28 bytes; anything shorter or longer is malformed.

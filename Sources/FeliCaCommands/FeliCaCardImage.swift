@@ -13,11 +13,16 @@ import APDU
 public struct FeliCaCardImage: Codable, Equatable, Sendable {
     /// `felica` (what the file is: cardsim also serves ISO 7816 transcripts).
     public var technology: String?
+    /// Free text about the image; optional, not read by ``contents()``.
     public var note: String?
+    /// The IDm as hex, 8 bytes; system n answers with n in the upper nibble of byte 0.
     public var idm: String
+    /// The PMm as hex, 8 bytes.
     public var pmm: String
+    /// The card's systems, 1 to 16, in system-number order (the first is system 0).
     public var systems: [System]
 
+    /// One system: its code, its areas, and its services with their blocks.
     public struct System: Codable, Equatable, Sendable {
         /// The system code, 2 bytes of hex (`0003`).
         public var code: String
@@ -27,6 +32,7 @@ public struct FeliCaCardImage: Codable, Equatable, Sendable {
         /// that exists but gave none (it needs a key).
         public var services: [String: [String]]?
 
+        /// A system from its code, areas and services, hex as text.
         public init(code: String, areas: [String]? = nil, services: [String: [String]]) {
             self.code = code
             self.areas = areas
@@ -34,6 +40,7 @@ public struct FeliCaCardImage: Codable, Equatable, Sendable {
         }
     }
 
+    /// An image from bytes: IDm and PMm are written as hex, `technology` as `felica`.
     public init(note: String? = nil, idm: [UInt8], pmm: [UInt8], systems: [System]) {
         technology = "felica"
         self.note = note
@@ -44,7 +51,9 @@ public struct FeliCaCardImage: Codable, Equatable, Sendable {
 
     /// What is wrong with an image (the file is named by whoever read it).
     public struct Invalid: UserFacingError, Equatable {
+        /// What is wrong (`idm must be hex of 8 bytes`).
         public let reason: String
+        /// An error with that reason.
         public init(reason: String) { self.reason = reason }
         public var message: String { reason }
         public var hint: String? { "see docs/felica.md for the card image format" }
@@ -52,13 +61,20 @@ public struct FeliCaCardImage: Codable, Equatable, Sendable {
 
     /// The checked contents, in bytes.
     public struct Contents: Sendable {
+        /// One system, checked.
         public struct System: Sendable {
+            /// The system code.
             public var code: UInt16
+            /// The areas: each its area code and end code.
             public var areas: [(code: UInt16, end: UInt16)]
+            /// Service code → its blocks, 16 bytes each (none: a service that gave no blocks).
             public var services: [UInt16: [[UInt8]]]
         }
+        /// The IDm, 8 bytes.
         public var idm: [UInt8]
+        /// The PMm, 8 bytes.
         public var pmm: [UInt8]
+        /// The systems, 1 to 16, in system-number order.
         public var systems: [System]
     }
 

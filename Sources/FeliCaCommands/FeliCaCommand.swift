@@ -1,12 +1,19 @@
 /// Builders for FeliCa command frames (JIS X 6319-4 §7.4). Every frame starts with its
 /// length byte, which counts itself, then the command code.
 public enum FeliCaCommand {
+    /// Polling's command code (00); a response code is the command code + 1.
     public static let polling: UInt8 = 0x00
+    /// Request Service's command code (02).
     public static let requestService: UInt8 = 0x02
+    /// Request Response's command code (04).
     public static let requestResponse: UInt8 = 0x04
+    /// Read Without Encryption's command code (06).
     public static let readWithoutEncryption: UInt8 = 0x06
+    /// Write Without Encryption's command code (08).
     public static let writeWithoutEncryption: UInt8 = 0x08
+    /// Search Service Code's command code (0A; not in JIS X 6319-4).
     public static let searchServiceCode: UInt8 = 0x0A
+    /// Request System Code's command code (0C).
     public static let requestSystemCode: UInt8 = 0x0C
 
     /// Polling (§7.4.2): `06 00 SC_hi SC_lo RC TSN`. `requestCode` 1 asks for the system code,

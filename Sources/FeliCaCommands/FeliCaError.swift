@@ -2,14 +2,21 @@ import APDU
 
 /// A FeliCa frame that could not be built or does not check out.
 public enum FeliCaError: UserFacingError, Equatable, Sendable {
+    /// `field` must be `expected` bytes but was `actual` (an IDm not 8 bytes, block data not 16).
     case badLength(field: String, expected: Int, actual: Int)
+    /// A value a command cannot carry (a count, index or mode out of range; a frame over 255 bytes), in words.
     case invalidArgument(String)
+    /// The response to command code `command` ended early; `length` is the frame's length in bytes.
     case truncated(command: UInt8, length: Int)
+    /// The frame's length byte says `declared` bytes, but the frame has `actual`.
     case lengthByteMismatch(declared: Int, actual: Int)
+    /// The response code is `actual`, not the command code + 1 (`expected`).
     case wrongResponseCode(expected: UInt8, actual: UInt8)
+    /// The response echoes another IDm (`actual`) than the command carried (`expected`).
     case wrongIDm(expected: [UInt8], actual: [UInt8])
     /// Status flags other than 00 00 (JIS X 6319-4 §7.4.7.3).
     case status(StatusFlags)
+    /// That many bytes follow the response's last field.
     case trailingBytes(Int)
     /// A Read Without Encryption answered with another number of blocks than it asked for.
     case wrongBlockCount(asked: Int, got: Int)
@@ -42,13 +49,18 @@ public enum FeliCaError: UserFacingError, Equatable, Sendable {
 
 /// Status flag 1 and 2 of a FeliCa response (meanings as proprietary tools list them).
 public struct StatusFlags: Hashable, Sendable, CustomStringConvertible {
+    /// Status flag 1: 00 success, FF an error not tied to a list element, else the (1-based)
+    /// position of the list element that failed.
     public let flag1: UInt8
+    /// Status flag 2: what went wrong (A8 illegal block number, A5 access not allowed, …; ``meaning``).
     public let flag2: UInt8
+    /// The two flags, in the order a response carries them after the IDm.
     public init(_ flag1: UInt8, _ flag2: UInt8) {
         self.flag1 = flag1
         self.flag2 = flag2
     }
 
+    /// Whether flag 1 is 00 (flag 2 is not looked at).
     public var isSuccess: Bool { flag1 == 0 }
 
     /// SF1: FF = an error not tied to a list element; otherwise the failing element's position.
@@ -65,6 +77,7 @@ public struct StatusFlags: Hashable, Sendable, CustomStringConvertible {
         0xC2: "issuance error",
     ]
 
+    /// Flag 2 in words (`illegal block number`), or `unknown status XX` for a value not in the table.
     public var meaning: String { Self.meanings[flag2] ?? "unknown status \([flag2].hexString)" }
 
     public var description: String {

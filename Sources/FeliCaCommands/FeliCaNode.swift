@@ -9,7 +9,10 @@ import APDU
 /// little-endian for a service, four (area code, end code) for an area, `FF FF` after the
 /// last node. See docs/felica.md.
 public enum FeliCaNode: Hashable, Sendable, CustomStringConvertible {
+    /// An area: its code (bits 15-6: the first service number it holds) and its end code
+    /// (bits 15-6: the last).
     case area(code: UInt16, end: UInt16)
+    /// A service, by its service code.
     case service(ServiceCode)
 
     /// The service numbers an area spans (bits 15-6 of its code and of its end).

@@ -5,13 +5,19 @@ import APDU
 public enum FeliCaResponse {
     /// The answer to Polling (§7.4.2): IDm, PMm, and the requested data when RC ≠ 0.
     public struct Polling: Hashable, Sendable {
+        /// The IDm of the system that answered.
         public let idm: IDm
+        /// The card's PMm.
         public let pmm: PMm
         /// The system code (RC 1) or communication performance (RC 2).
         public let requestData: [UInt8]?
+        /// ``requestData`` read as a big-endian system code. Right only when Polling asked with
+        /// request code 1: after request code 2 these bytes are the communication performance.
         public var systemCode: SystemCode? { requestData.map { SystemCode(UInt16($0[0]) << 8 | UInt16($0[1])) } }
     }
 
+    /// Polling (§7.4.2): `LEN 01 IDm PMm [2 bytes]`; the length byte and response code are checked,
+    /// and only 0 or 2 bytes may follow the PMm (there is no IDm to check yet).
     public static func polling(_ frame: [UInt8]) throws(FeliCaError) -> Polling {
         let body = try envelope(frame, command: FeliCaCommand.polling)
         guard body.count >= 16 else { throw .truncated(command: FeliCaCommand.polling, length: frame.count) }

@@ -3,10 +3,14 @@
 /// Polling pseudo-APDU, a transcript's `idm`/`pmm`/`system-code` headers), so nothing slices
 /// the 18 bytes by hand.
 public struct FeliCaTarget: Hashable, Sendable, CustomStringConvertible {
+    /// The IDm the system answered with; commands to that system carry it.
     public let idm: IDm
+    /// The card's PMm.
     public let pmm: PMm
+    /// The system code the card answered for.
     public let systemCode: SystemCode
 
+    /// A target from its parts.
     public init(idm: IDm, pmm: PMm, systemCode: SystemCode) {
         self.idm = idm
         self.pmm = pmm

@@ -1,7 +1,9 @@
 /// An NDEF message: one or more records, the first with MB, the last with ME (NDEF §3.1).
 public struct NDEFMessage: Hashable, Sendable {
+    /// The records, in order; ``encoded`` sets MB on the first and ME on the last.
     public var records: [NDEFRecord]
 
+    /// A message of `records`, in that order; nothing is checked.
     public init(records: [NDEFRecord]) { self.records = records }
 
     static let mb: UInt8 = 0x80, me: UInt8 = 0x40, cf: UInt8 = 0x20, sr: UInt8 = 0x10, il: UInt8 = 0x08
@@ -72,7 +74,16 @@ public struct NDEFMessage: Hashable, Sendable {
         self.records = records
     }
 
-    /// The bytes of the message: short records where the payload fits in 255 bytes.
+    /// Refuses a message NDEF cannot encode: a record's type or id longer than 255 bytes.
+    public func checkEncodable() throws(NDEFError) {
+        for r in records {
+            if r.type.count > 255 { throw .fieldTooLong(field: "type", count: r.type.count) }
+            if r.id.count > 255 { throw .fieldTooLong(field: "id", count: r.id.count) }
+        }
+    }
+
+    /// The bytes of the message: short records where the payload fits in 255 bytes. A type or
+    /// id longer than 255 bytes (``checkEncodable()`` refuses them) is cut to 255, never a trap.
     public var encoded: [UInt8] {
         var out: [UInt8] = []
         for (i, r) in records.enumerated() {
@@ -83,15 +94,16 @@ public struct NDEFMessage: Hashable, Sendable {
             if short { header |= Self.sr }
             if !r.id.isEmpty { header |= Self.il }
             out.append(header)
-            out.append(UInt8(r.type.count))
+            let type = r.type.prefix(255), id = r.id.prefix(255)
+            out.append(UInt8(type.count))
             if short {
                 out.append(UInt8(r.payload.count))
             } else {
                 let n = r.payload.count
                 out += [UInt8(n >> 24 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)]
             }
-            if !r.id.isEmpty { out.append(UInt8(r.id.count)) }
-            out += r.type + r.id + r.payload
+            if !id.isEmpty { out.append(UInt8(id.count)) }
+            out += type + id + r.payload
         }
         return out
     }

@@ -5,8 +5,12 @@ import FeliCaCommands
 /// Type 2 (READ/WRITE of pages), Type 3 (FeliCa frames to the NDEF system 12FC) or Type 4
 /// (ISO 7816 APDUs to the NDEF application). Reads and writes go through ``NDEFTags``.
 public enum NDEFTag {
+    /// A Type 2 tag: the exchange takes the tag's READ (`30 pp`) and WRITE (`A2 pp d0…d3`).
     case type2(CardExchange)
+    /// A Type 3 (FeliCa) tag: the exchange takes FeliCa frames, length byte first; `idm` is
+    /// the card's IDm, which every command names.
     case type3(CardExchange, idm: IDm)
+    /// A Type 4 tag: the exchange takes ISO 7816-4 APDUs (SELECT, READ and UPDATE BINARY).
     case type4(CardExchange)
 
     /// `type2`, `type3`, `type4`: as the JSON output names it.

@@ -4,8 +4,13 @@ import FeliCaCommands
 extension NDEFTags {
     /// Refusals and failures when writing an NDEF message.
     public enum WriteFailure: UserFacingError, Equatable {
+        /// The tag's NDEF access is not read/write; `tag` names its type (`Type 2`, …).
+        /// Nothing was written.
         case readOnly(tag: String)
+        /// The encoded message is `size` bytes, more than the tag's `capacity`. Nothing was written.
         case tooLarge(size: Int, capacity: Int)
+        /// The message read back after writing differs from the one written; the string names
+        /// the tag (`Type 2 tag`, …).
         case verification(String)
         /// A message the tag could hold but cardscan cannot address (pages past 255, offsets
         /// past 32767): refused before anything is written.

@@ -4,8 +4,14 @@ import FeliCaCommands
 /// Reading the NDEF message of NFC Forum tags through any channel (the procedures of the
 /// Type 2, 3 and 4 tag specifications; the byte layouts live in the NDEF module).
 public enum NDEFTags {
+    /// Why a tag's NDEF message could not be read (also thrown by a write that finds no
+    /// NDEF structure).
     public enum Failure: UserFacingError, Equatable {
+        /// The tag has no NDEF structure: no capability container (`E1` at page 3, file E103),
+        /// no NDEF application or no NDEF file; the string says which.
         case notNDEF(String)
+        /// The NDEF structure is there but a read of it failed or its bytes do not parse
+        /// (TLV, NLEN, attribute block, message); the string says why.
         case malformed(String)
         public var message: String {
             switch self {

@@ -1,9 +1,13 @@
 /// The memory of an NFC Forum Type 2 Tag (T2T 1.0 §6): 4-byte pages; page 3 is the
 /// capability container, data from page 4 holds TLVs, among them the NDEF message TLV (03).
 public struct Type2Memory: Hashable, Sendable {
+    /// Page 3, the capability container: `E1`, mapping version, data-area size in 8-byte
+    /// units, access conditions (read in the high nibble, write in the low).
     public var capabilityContainer: [UInt8]
     /// The NDEF message bytes, when an NDEF TLV is present.
     public var ndef: [UInt8]?
+    /// Access from CC byte 3 (read nibble not 0: not supported; `00`: read/write; else
+    /// read-only); capacity is the data area less the NDEF TLV's header and the terminator.
     public var status: NDEFStatus
 
     /// Parses pages 0… (at least 4 pages of header, then the data area).

@@ -3,16 +3,26 @@
 public struct Type4CapabilityContainer: Hashable, Sendable {
     /// NDEF application names: mapping v2 (and v3), and v1.
     public static let applicationV2: [UInt8] = [0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x01]
+    /// The NDEF application name of mapping v1: `D2 76 00 00 85 01 00`.
     public static let applicationV1: [UInt8] = [0xD2, 0x76, 0x00, 0x00, 0x85, 0x01, 0x00]
+    /// The Capability Container's file identifier, E103.
     public static let fileID: UInt16 = 0xE103
 
+    /// CC byte 2: the mapping version, major in the high nibble (0x20 is 2.0).
     public var mappingVersion: UInt8
     /// The most data READ BINARY may return (MLe) and UPDATE BINARY may take (MLc).
     public var maxLe: Int
+    /// MLc (CC bytes 5–6): the most data one UPDATE BINARY may take.
     public var maxLc: Int
+    /// The NDEF file's identifier, from the NDEF File Control TLV.
     public var ndefFileID: UInt16
+    /// The NDEF file's size in bytes, NLEN included (2 bytes long in the `04` TLV, 4 in the `06`).
     public var maxNDEFSize: Int
+    /// The NDEF file's read access condition: `00` grants reading; any other value makes
+    /// ``status`` not supported.
     public var readAccess: UInt8
+    /// The NDEF file's write access condition: `00` grants writing; any other value (`FF`:
+    /// none) makes ``status`` read-only.
     public var writeAccess: UInt8
     /// 2 for the `04` TLV (2-byte NLEN), 4 for the `06` TLV of mapping 3.0.
     public var nlenSize: Int
@@ -22,6 +32,8 @@ public struct Type4CapabilityContainer: Hashable, Sendable {
     /// short file identifier instead), and the message starts after NLEN.
     public var addressableNLEN: Int { 0x8000 - nlenSize }
 
+    /// Parses the CC file from byte 0 (CCLEN first): 15 bytes at least (17 with the `06` TLV),
+    /// MLe not 0, and an NDEF File Control TLV (`04 06` or `06 08`) at byte 7.
     public init(parsing b: [UInt8]) throws(NDEFError) {
         guard b.count >= 15 else { throw .truncated(offset: b.count, what: "capability container (15 bytes at least)") }
         let cclen = Int(b[0]) << 8 | Int(b[1])
@@ -55,6 +67,8 @@ public struct Type4CapabilityContainer: Hashable, Sendable {
         return stride(from: start, to: start + total, by: step).map { ($0, min(step, start + total - $0)) }
     }
 
+    /// Not supported when read access is not `00`, read/write when write access is `00`,
+    /// else read-only; capacity is the NDEF file's size less NLEN.
     public var status: NDEFStatus {
         let access: NDEFStatus.Access = readAccess != 0 ? .notSupported : (writeAccess == 0 ? .readWrite : .readOnly)
         return NDEFStatus(access: access, capacity: maxNDEFSize - nlenSize)

@@ -1,11 +1,18 @@
 /// The NFC Forum well-known record types cardscan reads and writes: Text (RTD-Text 1.0),
 /// URI (RTD-URI 1.0), Smart Poster (RTD-SP 1.0); and MIME and external types.
 public enum NDEFPayload: Hashable, Sendable {
+    /// A Text record (TNF 1, type `T`): the text and its IANA language code (`en`, …); read
+    /// from UTF-8 or UTF-16, written as UTF-8.
     case text(String, language: String)
+    /// A URI record (TNF 1, type `U`): the whole URI, its identifier code expanded.
     case uri(String)
+    /// A Smart Poster (TNF 1, type `Sp`): its payload, an NDEF message of its own.
     case smartPoster(NDEFMessage)
+    /// A media-type record (TNF 2): its MIME type and the payload as it is.
     case mime(type: String, data: [UInt8])
+    /// An external-type record (TNF 4): its type (`domain:name`) and the payload as it is.
     case external(type: String, data: [UInt8])
+    /// Any other record, kept whole.
     case other(NDEFRecord)
 
     /// URI identifier codes (RTD-URI §3.2.2, table 3): code → prefix.

@@ -10,7 +10,10 @@ import Foundation
 public final class NFCDevice: @unchecked Sendable {
     private let context: OpaquePointer
     private let device: OpaquePointer
+    /// The device's name as libnfc gives it (`nfc_device_get_name`).
     public let name: String
+    /// The connection string of the device opened (`nfc_device_get_connstring`), e.g.
+    /// `pn532_uart:/dev/ttyUSB0`.
     public let connectionString: String
     /// Milliseconds one exchange may take.
     public var timeoutMilliseconds: Int32 = 1000
@@ -99,12 +102,18 @@ public final class NFCDevice: @unchecked Sendable {
 
     /// An ISO 14443-A card at 106 kbps: its UID and (for ISO 14443-4 cards) ATS.
     public struct ISO14443ATarget: Sendable, Equatable {
+        /// The UID from anticollision (ISO/IEC 14443-3): 4, 7 or 10 bytes.
         public let uid: [UInt8]
+        /// The SAK, select acknowledge (ISO/IEC 14443-3).
         public let sak: UInt8
+        /// The ATS, answer to select (ISO/IEC 14443-4), as libnfc gives it; empty when there is none.
         public let ats: [UInt8]
+        /// Whether SAK bit 6 says the card speaks ISO/IEC 14443-4, so it takes APDUs.
         public var isISO14443_4: Bool { sak & 0x20 != 0 }
     }
 
+    /// Selects an ISO 14443-A card at 106 kbps (`nfc_initiator_select_passive_target`); nil when
+    /// there is none.
     public func pollISO14443A() throws(NFCError) -> ISO14443ATarget? {
         var target = nfc_target()
         let modulation = nfc_modulation(nmt: NMT_ISO14443A, nbr: NBR_106)
@@ -120,11 +129,16 @@ public final class NFCDevice: @unchecked Sendable {
     /// An ISO 14443-B card at 106 kbps (ISO/IEC 14443-3 §7.9): its PUPI (pseudo-unique card
     /// identifier) and ATQB application data and protocol info. Many Calypso cards are type B.
     public struct ISO14443BTarget: Sendable, Equatable {
+        /// The PUPI, 4 bytes.
         public let pupi: [UInt8]
+        /// The ATQB's application data, 4 bytes.
         public let applicationData: [UInt8]
+        /// The ATQB's protocol info, 3 bytes.
         public let protocolInfo: [UInt8]
     }
 
+    /// Selects an ISO 14443-B card at 106 kbps (`nfc_initiator_select_passive_target`); nil when
+    /// there is none.
     public func pollISO14443B() throws(NFCError) -> ISO14443BTarget? {
         var target = nfc_target()
         let modulation = nfc_modulation(nmt: NMT_ISO14443B, nbr: NBR_106)
@@ -157,26 +171,34 @@ public final class NFCDevice: @unchecked Sendable {
     public func deselect() { nfc_initiator_deselect_target(device) }
 }
 
-/// A FeliCa card as a ``CardChannel``: whole frames (starting with their length byte) in
+/// A FeliCa card as a `CardChannel`: whole frames (starting with their length byte) in
 /// and out, so the exchange layer, tracing and `technology: felica` transcripts work.
 public final class FeliCaChannel: CardChannel {
+    /// The device the card was selected on.
     public let device: NFCDevice
+    /// A channel to the FeliCa card selected on `device`.
     public init(device: NFCDevice) { self.device = device }
+    /// One frame out and one in, as they are (easy framing off); throws ``NFCError``.
     public func transmit(_ command: [UInt8]) throws -> [UInt8] { try device.transceive(command, easyFraming: false) }
 }
 
-/// An ISO 14443-4 card through libnfc as a ``CardChannel``: APDUs in, responses out, so an
+/// An ISO 14443-4 card through libnfc as a `CardChannel`: APDUs in, responses out, so an
 /// ISO 7816 profile reads through a PN532 as through a PC/SC reader — including the reader's
 /// own GET DATA for the card's UID or PUPI (`FF CA 00 00 00`), answered here from what the
-/// anticollision gave, as a PC/SC reader answers it (``ReaderGetData``).
+/// anticollision gave, as a PC/SC reader answers it (`ReaderGetData`).
 public final class ISO14443Channel: CardChannel {
+    /// The device the card was selected on.
     public let device: NFCDevice
     /// The UID (type A) or PUPI (type B) the card gave when it was polled.
     public let identifier: [UInt8]?
+    /// A channel to the ISO 14443-4 card selected on `device`; without `identifier`, the
+    /// reader's GET DATA goes to the card.
     public init(device: NFCDevice, identifier: [UInt8]? = nil) {
         self.device = device
         self.identifier = identifier
     }
+    /// Answers the reader's GET DATA for ``identifier`` itself; sends any other APDU to the
+    /// card with easy framing on (the chip does the ISO-DEP framing). Throws ``NFCError``.
     public func transmit(_ command: [UInt8]) throws -> [UInt8] {
         if let identifier, let answer = ReaderGetData.answer(command, identifier: identifier) { return answer }
         return try device.transceive(command, easyFraming: true)

@@ -9,14 +9,18 @@ import Foundation
 /// Built on SCardGetStatusChange with PC/SC's plug-and-play pseudo-reader, so a wait costs
 /// nothing while nothing happens. ``cancel()`` (from any thread) ends a wait.
 public final class CardMonitor: @unchecked Sendable {
+    /// What ``next(timeout:)`` reports.
     public enum Event: Sendable, Equatable {
         /// A card arrived (or was already there when the monitor started).
         case cardPresented(ReaderState)
+        /// The card on `reader` is gone: taken away, turned mute, its reader unplugged, or
+        /// pcscd lost.
         case cardRemoved(reader: String)
         /// The set of readers changed (plugged in or out).
         case readersChanged([String])
         /// pcscd went away; the monitor keeps trying to reconnect.
         case serviceLost
+        /// pcscd is back after ``serviceLost``; the cards on its readers are then presented anew.
         case serviceRestored
     }
 
@@ -31,6 +35,8 @@ public final class CardMonitor: @unchecked Sendable {
     private let lock = NSLock()
     private var cancelled = false
 
+    /// A monitor of `reader` only, or of every reader when nil; it connects to pcscd on the
+    /// first ``next(timeout:)``.
     public init(reader: String? = nil) {
         self.reader = reader
     }

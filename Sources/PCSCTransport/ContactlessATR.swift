@@ -3,6 +3,7 @@
 /// bytes are the ATS's; for a Type B card they are exactly 8: the ATQB's application data
 /// (4 bytes), its protocol info (3) and the ATTRIB's MBLI and CID (1).
 public struct ContactlessATR: Equatable, Sendable {
+    /// The ATR's n historical bytes: the ATS's for Type A, the 8 bytes above for Type B.
     public let historicalBytes: [UInt8]
 
     /// Nil for any other ATR (a contact card's, or a pseudo-ATR of a storage card).

@@ -3,19 +3,39 @@ import CPCSCLite
 import Dispatch
 import Foundation
 
-/// A card connected through pcscd (SCardConnect). It is a ``CardChannel``: the exchange
+/// A card connected through pcscd (SCardConnect). It is a `CardChannel`: the exchange
 /// layer, tracing and recording work over it unchanged.
 public final class PCSCCard: CardChannel, @unchecked Sendable {
-    public enum ShareMode: Sendable { case shared, exclusive }
+    /// Whether other programs may use the card too (SCardConnect's dwShareMode).
+    public enum ShareMode: Sendable {
+        /// SCARD_SHARE_SHARED: other programs may connect to the card as well.
+        case shared
+        /// SCARD_SHARE_EXCLUSIVE: no other program may connect while this connection lasts.
+        case exclusive
+    }
+    /// Transmission protocols, as SCARD_PROTOCOL_* bits: those accepted when connecting, or
+    /// the one in use.
     public struct Protocols: OptionSet, Sendable {
         public let rawValue: UInt
         public init(rawValue: UInt) { self.rawValue = rawValue }
+        /// T=0 (SCARD_PROTOCOL_T0), ISO/IEC 7816-3's character protocol.
         public static let t0 = Protocols(rawValue: UInt(SCARD_PROTOCOL_T0))
+        /// T=1 (SCARD_PROTOCOL_T1), ISO/IEC 7816-3's block protocol.
         public static let t1 = Protocols(rawValue: UInt(SCARD_PROTOCOL_T1))
+        /// T=0 or T=1, whichever the card and reader settle on.
         public static let any: Protocols = [.t0, .t1]
     }
+    /// What is done to the card when the connection ends (SCardDisconnect) or is made again
+    /// (SCardReconnect's initialization).
     public enum Disposition: Sendable {
-        case leave, reset, unpower, eject
+        /// SCARD_LEAVE_CARD: nothing.
+        case leave
+        /// SCARD_RESET_CARD: reset the card.
+        case reset
+        /// SCARD_UNPOWER_CARD: power the card down.
+        case unpower
+        /// SCARD_EJECT_CARD: eject the card, where the reader can.
+        case eject
         var raw: DWORD {
             switch self {
             case .leave: return DWORD(SCARD_LEAVE_CARD)
@@ -26,17 +46,21 @@ public final class PCSCCard: CardChannel, @unchecked Sendable {
         }
     }
 
+    /// The context the card was connected through.
     public let context: PCSCContext
+    /// The name of the reader the card is on.
     public let reader: String
     let share: ShareMode
     private(set) var handle: SCARDHANDLE = 0
     /// The protocol pcscd negotiated (T=0 or T=1).
     public private(set) var activeProtocol: Protocols = []
+    /// The card's ATR as SCardStatus gave it on connecting (at most 33 bytes; a reconnection
+    /// does not read it again).
     public private(set) var atr: [UInt8] = []
     /// A transmit, or a wait to begin a transaction or reconnect, that takes longer than this fails with
     /// `SCARD_E_TIMEOUT`. pcsc-lite has no time-out of its own (a mute card, or a reader held by
     /// another program, blocks it forever), so with a time-out the call runs on a worker
-    /// thread (``boundedCall(on:timeout:_:afterTimeout:)``); after a time-out this card object
+    /// thread (`boundedCall(on:timeout:_:afterTimeout:)`); after a time-out this card object
     /// is unusable.
     public var transmitTimeout: Duration?
     private var connected = false

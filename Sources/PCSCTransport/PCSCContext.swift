@@ -146,8 +146,11 @@ public struct ReaderState: Sendable, Equatable {
     /// PC/SC's pseudo-reader that changes when readers are plugged in or out.
     public static let plugAndPlay = "\\\\?PnP?\\Notification"
 
+    /// The reader's name as pcscd lists it (or ``plugAndPlay``).
     public let name: String
+    /// dwEventState: the SCARD_STATE_* flags; pcsc-lite counts the card events in the upper 16 bits.
     public let eventState: UInt
+    /// The ATR pcscd reports for the reader's card (rgbAtr, at most 33 bytes).
     public let atr: [UInt8]
 
     init(name: String, raw: SCARD_READERSTATE) {
@@ -158,9 +161,15 @@ public struct ReaderState: Sendable, Equatable {
         atr = withUnsafeBytes(of: &a) { Array($0.prefix(n)) }
     }
 
+    /// SCARD_STATE_PRESENT: a card is in the reader (it may be mute: ``isMute``).
     public var isPresent: Bool { eventState & UInt(SCARD_STATE_PRESENT) != 0 }
+    /// SCARD_STATE_EXCLUSIVE: a connection holds the card in exclusive mode.
     public var isExclusive: Bool { eventState & UInt(SCARD_STATE_EXCLUSIVE) != 0 }
+    /// SCARD_STATE_INUSE: a connection (this program's or another's) uses the card, shared.
     public var isInUse: Bool { eventState & UInt(SCARD_STATE_INUSE) != 0 }
+    /// SCARD_STATE_MUTE: the card in the reader does not answer (no ATR).
     public var isMute: Bool { eventState & UInt(SCARD_STATE_MUTE) != 0 }
+    /// SCARD_STATE_UNAVAILABLE or SCARD_STATE_UNKNOWN: pcscd cannot give the reader's state,
+    /// or does not know the reader.
     public var isUnavailable: Bool { eventState & UInt(SCARD_STATE_UNAVAILABLE | SCARD_STATE_UNKNOWN) != 0 }
 }

@@ -3,28 +3,89 @@ import APDU
 /// A pcsc-lite failure, keyed by its SCARD_* code (pcsclite.h), with a human message and
 /// a hint. Codes nobody expects become ``Code/unknown(_:)``.
 public struct PCSCError: CardTransportError, Equatable {
+    /// The SCARD_* code the call returned (or that cardscan made, as `timeout`).
     public let code: Code
     /// The PC/SC function that failed (`SCardTransmit`, …).
     public let function: String
     /// The reader concerned, when there is one.
     public let reader: String?
 
+    /// An error `code` from `function`, on `reader` when there is one.
     public init(code: Code, function: String, reader: String? = nil) {
         self.code = code
         self.function = function
         self.reader = reader
     }
 
+    /// An error from a pcsc-lite return value (a LONG: its low 32 bits are the code).
     public init(rawCode: Int, function: String, reader: String? = nil) {
         self.init(code: Code(rawValue: UInt32(truncatingIfNeeded: rawCode)), function: function, reader: reader)
     }
 
+    /// The pcsc-lite return codes cardscan tells apart (pcsclite.h); any other is ``unknown(_:)``.
     public enum Code: Hashable, Sendable {
-        case cancelled, invalidHandle, invalidParameter, noMemory, insufficientBuffer, unknownReader
-        case timeout, sharingViolation, noSmartcard, protocolMismatch, notReady, invalidValue
-        case systemCancelled, commError, notTransacted, readerUnavailable, noService, serviceStopped
-        case noReadersAvailable, commDataLost, serverTooBusy, internalError, unsupportedFeature
-        case unsupportedCard, unresponsiveCard, unpoweredCard, resetCard, removedCard
+        /// SCARD_E_CANCELLED (0x80100002): the wait was ended by SCardCancel.
+        case cancelled
+        /// SCARD_E_INVALID_HANDLE (0x80100003): the context or card handle is not valid.
+        case invalidHandle
+        /// SCARD_E_INVALID_PARAMETER (0x80100004): a parameter could not be interpreted.
+        case invalidParameter
+        /// SCARD_E_NO_MEMORY (0x80100006): not enough memory.
+        case noMemory
+        /// SCARD_E_INSUFFICIENT_BUFFER (0x80100008): the buffer is too small for the answer.
+        case insufficientBuffer
+        /// SCARD_E_UNKNOWN_READER (0x80100009): no reader has that name.
+        case unknownReader
+        /// SCARD_E_TIMEOUT (0x8010000A): the time-out passed; cardscan also gives it for a
+        /// call it bounded that did not return in time.
+        case timeout
+        /// SCARD_E_SHARING_VIOLATION (0x8010000B): other connections keep the card from this one.
+        case sharingViolation
+        /// SCARD_E_NO_SMARTCARD (0x8010000C): no card in the reader.
+        case noSmartcard
+        /// SCARD_E_PROTO_MISMATCH (0x8010000F): the requested protocols do not match the card's.
+        case protocolMismatch
+        /// SCARD_E_NOT_READY (0x80100010): the reader or card is not ready for commands.
+        case notReady
+        /// SCARD_E_INVALID_VALUE (0x80100011): a parameter's value could not be interpreted.
+        case invalidValue
+        /// SCARD_E_SYSTEM_CANCELLED (0x80100012): cancelled by the system (log-off, shutdown).
+        case systemCancelled
+        /// SCARD_F_COMM_ERROR (0x80100013): an internal communications error.
+        case commError
+        /// SCARD_E_NOT_TRANSACTED (0x80100016): ending a transaction that does not exist.
+        case notTransacted
+        /// SCARD_E_READER_UNAVAILABLE (0x80100017): the reader is not available for use now.
+        case readerUnavailable
+        /// SCARD_E_NO_SERVICE (0x8010001D): pcscd is not running.
+        case noService
+        /// SCARD_E_SERVICE_STOPPED (0x8010001E): pcscd has shut down.
+        case serviceStopped
+        /// SCARD_E_NO_READERS_AVAILABLE (0x8010002E): no reader is connected.
+        case noReadersAvailable
+        /// SCARD_E_COMM_DATA_LOST (0x8010002F): communication with the card failed; retry.
+        case commDataLost
+        /// SCARD_E_SERVER_TOO_BUSY (0x80100031): pcscd is too busy to do it.
+        case serverTooBusy
+        /// SCARD_F_INTERNAL_ERROR (0x80100001): an internal consistency check failed.
+        case internalError
+        /// SCARD_E_UNSUPPORTED_FEATURE (0x8010001F, which pcsc-lite also gives
+        /// SCARD_E_UNEXPECTED): the feature is not supported.
+        case unsupportedFeature
+        /// SCARD_W_UNSUPPORTED_CARD (0x80100065): the reader cannot talk to the card (ATR
+        /// configuration conflicts).
+        case unsupportedCard
+        /// SCARD_W_UNRESPONSIVE_CARD (0x80100066): the card does not respond to a reset.
+        case unresponsiveCard
+        /// SCARD_W_UNPOWERED_CARD (0x80100067): the card's power was removed.
+        case unpoweredCard
+        /// SCARD_W_RESET_CARD (0x80100068): the card was reset (by another program); shared
+        /// state is lost.
+        case resetCard
+        /// SCARD_W_REMOVED_CARD (0x80100069): the card was removed; cardscan also gives it
+        /// for an SCardTransmit that returned no bytes.
+        case removedCard
+        /// Any other code, as its 32-bit value.
         case unknown(UInt32)
 
         static let table: [(UInt32, Code, String)] = [
@@ -45,10 +106,12 @@ public struct PCSCError: CardTransportError, Equatable {
             (0x8010_0069, .removedCard, "SCARD_W_REMOVED_CARD"),
         ]
 
+        /// The case for a SCARD_* value; ``unknown(_:)`` for one not listed.
         public init(rawValue: UInt32) {
             self = Code.table.first { $0.0 == rawValue }?.1 ?? .unknown(rawValue)
         }
 
+        /// The SCARD_* value (pcsclite.h), e.g. 0x80100069 for ``removedCard``.
         public var rawValue: UInt32 {
             if case .unknown(let v) = self { return v }
             return Code.table.first { $0.1 == self }!.0
@@ -61,6 +124,8 @@ public struct PCSCError: CardTransportError, Equatable {
         }
     }
 
+    /// As a `TransportFailure`: `removed` for a removed card or none, `timeout` for a
+    /// time-out, else `other` with the code's pcsclite.h name.
     public var failure: TransportFailure {
         switch code {
         case .removedCard, .noSmartcard: return .removed
@@ -120,8 +185,11 @@ public struct PCSCError: CardTransportError, Equatable {
 
 /// Choosing a reader by index, exact name or unique substring went wrong.
 public enum ReaderSelectionError: UserFacingError, Equatable {
+    /// No reader matches the query; `available` lists every reader.
     case notFound(String, available: [String])
+    /// The query is part of several readers' names: `matches`.
     case ambiguous(String, matches: [String])
+    /// There is no reader to choose from.
     case noReaders
 
     public var message: String {

@@ -15,6 +15,7 @@ import FeliCaCommands
 /// start with their length byte, as through libnfc, so profiles, tracing and `felica`
 /// transcripts are the same whichever reader read the card.
 public final class PCSCFeliCaChannel: CardChannel {
+    /// How the reader carries a FeliCa frame in a pseudo-APDU (the table above).
     public enum Wrapping: Sendable, Equatable {
         /// `FF 00 00 00 Lc FRAME`.
         case direct
@@ -22,7 +23,9 @@ public final class PCSCFeliCaChannel: CardChannel {
         case pn532
     }
 
+    /// The channel the pseudo-APDUs go through: a ``PCSCCard``, or any that answers as the reader does.
     public let apdus: CardChannel
+    /// The convention every frame is sent in.
     public let wrapping: Wrapping
 
     /// Nil when `atr` is not a FeliCa card's pseudo-ATR.
@@ -32,6 +35,7 @@ public final class PCSCFeliCaChannel: CardChannel {
         wrapping = w
     }
 
+    /// A channel over `apdus` in the given convention, without looking at an ATR.
     public init(apdus: CardChannel, wrapping: Wrapping) {
         self.apdus = apdus
         self.wrapping = wrapping
@@ -43,6 +47,10 @@ public final class PCSCFeliCaChannel: CardChannel {
         return pseudo.standard == 0x11 ? .direct : .pn532
     }
 
+    /// Sends one FeliCa frame (length byte first) in a pseudo-APDU and returns the card's
+    /// answer frame. Throws ``PseudoAPDUError``: `timeout` when the card did not answer
+    /// (`63 00` or `64 01`; PN532 status 01), `other` for any other refusal or for a frame
+    /// too long for a one-byte Lc.
     public func transmit(_ frame: [UInt8]) throws -> [UInt8] {
         let inner = wrapping == .pn532 ? [0xD4, 0x40, 0x01] + frame : frame
         guard inner.count <= 255 else {  // Lc is one byte: a short APDU carries at most 255

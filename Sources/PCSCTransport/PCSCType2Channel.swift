@@ -11,8 +11,10 @@ import APDU
 /// tags are named so too). Source: PC/SC part 3 supplement tables as the Gemalto Prox-DU and
 /// Identiv reader manuals reproduce them.
 public final class PCSCType2Channel: CardChannel {
+    /// The channel the pseudo-APDUs go through: a ``PCSCCard``, or any that answers as the reader does.
     public let apdus: CardChannel
 
+    /// A channel over `apdus`, without looking at an ATR.
     public init(apdus: CardChannel) { self.apdus = apdus }
 
     /// Nil unless `atr` is the pseudo-ATR of an Ultralight-family (Type 2) tag.
@@ -21,8 +23,12 @@ public final class PCSCType2Channel: CardChannel {
         self.init(apdus: apdus)
     }
 
+    /// Whether `atr` is a pseudo-ATR of standard 03 and card name 00 03 (``PseudoATR/isType2``).
     public static func isType2(atr: [UInt8]) -> Bool { PseudoATR(atr)?.isType2 ?? false }
 
+    /// Carries READ `30 PAGE` (returns the 16 bytes) or WRITE `A2 PAGE` + 4 bytes (returns
+    /// none); throws ``PseudoAPDUError`` for any other command, or when the reader's answer is
+    /// not the data and `90 00`.
     public func transmit(_ command: [UInt8]) throws -> [UInt8] {
         switch (command.first, command.count) {
         case (0x30, 2):

@@ -8,8 +8,11 @@ public struct PseudoAPDUError: CardTransportError, Equatable {
     public let operation: String
     /// The reader's whole answer (empty when there was none to show).
     public let answer: [UInt8]
+    /// `timeout` when the card stayed silent; `other`, with a reason, when the reader refused
+    /// or the command could not be carried.
     public let failure: TransportFailure
 
+    /// An error carrying `operation`, with the reader's `answer` and how it failed.
     public init(operation: String, answer: [UInt8], failure: TransportFailure) {
         self.operation = operation
         self.answer = answer

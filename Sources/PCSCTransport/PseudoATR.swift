@@ -17,6 +17,8 @@ public struct PseudoATR: Equatable, Sendable {
         cardName = UInt16(atr[13]) << 8 | UInt16(atr[14])
     }
 
+    /// A FeliCa card: standard 11 with name 00 3B (ACS ACR1252U style), or standard 03 with
+    /// name F0 11 or F0 12 (PN532-based readers, 212 or 424 kbit/s).
     public var isFeliCa: Bool {
         (standard == 0x11 && cardName == 0x003B) || (standard == 0x03 && (cardName == 0xF011 || cardName == 0xF012))
     }

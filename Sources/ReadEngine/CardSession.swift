@@ -14,6 +14,7 @@ import ProfileLanguage
 /// profile that reads before any SELECT (Beijing's SFI 4) must be tried before profiles that
 /// select something; its `detect.priority` says so.
 public final class CardSession {
+    /// The exchange the session sends commands and frames through; it counts the round trips.
     public let exchange: CardExchange
     /// The card's ATR, when the transport knows it.
     public let atr: [UInt8]?
@@ -51,6 +52,8 @@ public final class CardSession {
     private var polls: [SystemCode: FeliCaTarget?] = [:]
     private var frames: [[UInt8]: [UInt8]] = [:]
 
+    /// A session with the card `exchange` talks to, nothing selected yet; ``technology``
+    /// starts as ISO 7816.
     public init(exchange: CardExchange, atr: [UInt8]? = nil) {
         self.exchange = exchange
         self.atr = atr
@@ -76,6 +79,10 @@ public final class CardSession {
     /// Round trips made to the card so far.
     public var exchanges: Int { exchange.roundTrips }
 
+    /// Sends `command`, or gives the answer it already got in the current selection context (an
+    /// absolute SELECT's in any). When the card's selection is not the context's, the context's
+    /// SELECTs are sent again first. DESFire's ADDITIONAL FRAME (`90 AF`) is always sent, and a
+    /// `91 AF` answer is never remembered.
     public func send(_ command: CommandAPDU) throws -> ResponseAPDU {
         // DESFire's ADDITIONAL FRAME continues whatever answer came last: never from the cache.
         if command.cla == 0x90, command.ins == 0xAF { return try exchange.send(command) }

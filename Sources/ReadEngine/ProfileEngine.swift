@@ -4,9 +4,10 @@ import FeliCaCommands
 import ProfileLanguage
 
 /// Runs profiles over a card session: detection (which profile fits) and reading (the
-/// answers, then the report). The steps themselves are run by one ``StepRunner`` per
-/// technology; the report is built from the answers by ``ReportBuilder``.
+/// answers, then the report). The steps themselves are run by one `StepRunner` per
+/// technology; the report is built from the answers by `ReportBuilder`.
 public final class ProfileEngine {
+    /// The session with the card: every command of detection and reading goes through it.
     public let session: CardSession
     /// The answers of the last detection attempt or read.
     public private(set) var answers = Answers()
@@ -18,7 +19,7 @@ public final class ProfileEngine {
     public var showsPersonalData = false
     /// Report masked numbers (`mask-digits`: a payment card's PAN) in full.
     public var showsFullNumbers = false
-    /// Which values' bytes the report notes (``CardReport/fieldBytes``): the personal ones to
+    /// Which values' bytes the report notes (`CardReport.fieldBytes`): the personal ones to
     /// hide them in a transcript or trace, all of them to check a replay against what its
     /// recording hid.
     public var collectsFieldBytes: FieldBytes.Scope = .none
@@ -26,6 +27,7 @@ public final class ProfileEngine {
     /// the changing values it used (``TerminalSettings/used``).
     public var terminal = TerminalSettings()
 
+    /// An engine for the card of `session`.
     public init(session: CardSession) { self.session = session }
 
     private func runner(_ technology: Profile.Technology) -> StepRunner {

@@ -83,8 +83,11 @@ public enum ReadError: UserFacingError {
 /// Where in a profile a command was sent from: for a message that says which profile and step
 /// sent a command a replay did not expect.
 public struct StepPlace: Sendable, Equatable, CustomStringConvertible {
+    /// The profile's id.
     public var profile: String
+    /// The step's name.
     public var step: String
+    /// The line of the step in the profile.
     public var line: Int
     public var description: String { "profile '\(profile)', step '\(step)' (line \(line))" }
 }
@@ -93,8 +96,10 @@ public struct StepPlace: Sendable, Equatable, CustomStringConvertible {
 public struct ReadResult: Sendable {
     /// The report: complete, or `partial` when `error` is set. Nil when nothing was read.
     public var report: CardReport?
+    /// Why the read did not complete; nil when it did.
     public var error: ReadError?
 
+    /// A result of `report` and `error`.
     public init(report: CardReport?, error: ReadError?) {
         self.report = report
         self.error = error

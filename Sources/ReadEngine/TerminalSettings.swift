@@ -20,6 +20,8 @@ public struct TerminalSettings: Sendable {
     /// The moment "today" and "now" mean (the machine's local time).
     public var clock: @Sendable () -> Date = { Date() }
 
+    /// No option set, no fixed value, the machine's clock: each changing value is made when first
+    /// asked for.
     public init() {}
 
     /// The value for `tag`, `length` bytes asked: from `profile`'s `terminal` list (zeros for
@@ -64,7 +66,7 @@ public struct TerminalSettings: Sendable {
     }
 
     /// Reads a `terminal` header back into ``fixed``; nil when it is not `TAG=HEX …`
-    /// (``TerminalHeader/values(_:)`` says what is wrong).
+    /// (`TerminalHeader.values(_:)` says what is wrong).
     public static func fixedValues(header: String) -> [TLVTag: [UInt8]]? {
         try? TerminalHeader.values(header[...])
     }

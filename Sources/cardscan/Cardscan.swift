@@ -18,10 +18,10 @@ struct Cardscan: ParsableCommand {
             report printed) or output not written, 75 no card before the timeout, 76 card
             not recognised.
             """,
-        version: "cardscan 0.1.0",
+        version: "cardscan \(BuildInfo.version) (\(BuildInfo.source))",
         subcommands: [
             Scan.self, Readers.self, Watch.self, Replay.self, TestCommand.self,
-            Profiles.self, APDUCommand.self, ATRCommand.self, NDEFCommand.self, FeliCaSurveyCommand.self, DumpCommand.self,
+            Read.self, Profiles.self, APDUCommand.self, ATRCommand.self, NDEFCommand.self, FeliCaSurveyCommand.self, DumpCommand.self,
             DESFireDumpCommand.self, Doctor.self,
         ],
         defaultSubcommand: Scan.self

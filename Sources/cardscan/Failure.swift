@@ -2,6 +2,7 @@ import APDU
 import ArgumentParser
 import CardProfiles
 import CardReading
+import CardSimulator
 import FeliCaCommands
 import Foundation
 import NDEF
@@ -55,7 +56,7 @@ enum ExitStatus: Int32 {
         case let e as FileError:
             if case .unwritable = e.reason { self = .outputFailed } else { self = e.isMissing ? .noSuchInput : .invalidInput }
         case is ProfileLoadError, is TranscriptError, is ReplayChannel.Mismatch, is TranscriptReplay.Failure, is DecodingError,
-            is FeliCaCardImage.Invalid, is JSONParseError:
+            is FeliCaCardImage.Invalid, is JSONParseError, is CardFileError:
             self = .invalidInput
         case is ProfileRegistry.LookupError: self = .noSuchInput
         case is Hex.ParseError, is CommandAPDU.EncodingError, is ATR.ParseError: self = .invalidInput

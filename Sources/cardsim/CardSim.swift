@@ -6,6 +6,6 @@ struct CardSim: ParsableCommand {
         commandName: "cardsim",
         abstract:
             "Virtual cards for tests and demos: a transcript served as a card to pcscd's vpcd reader, or by an emulated PN532 to libnfc.",
-        version: "cardsim 0.1.0",
+        version: "cardsim \(BuildInfo.version) (\(BuildInfo.source))",
         subcommands: [VPCD.self, PN532.self])
 }

@@ -130,7 +130,18 @@ import Testing
         for sub in ["scan", "readers", "watch", "replay", "test", "profiles", "apdu", "atr", "dump", "desfire", "doctor"] {
             #expect(help.stdout.contains("  \(sub)"), "--help lacks \(sub)")
         }
-        #expect(try cardscan("--version").stdout == "cardscan 0.1.0\n")
+        // The VERSION file's version and the commit git says this tree is at (scripts/build-info.sh).
+        let version = try String(contentsOfFile: Lab.root + "/VERSION", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let git = Process()
+        git.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+        git.arguments = ["-C", Lab.root, "rev-parse", "--short=12", "HEAD"]
+        let pipe = Pipe()
+        git.standardOutput = pipe
+        try git.run()
+        git.waitUntilExit()
+        let commit = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .newlines)
+        let printed = try cardscan("--version").stdout
+        #expect(printed.hasPrefix("cardscan \(version) (commit \(commit)"), "\(printed)")
         let usage = try cardscan("--frobnicate")
         #expect(usage.status == 64)
         let completion = try cardscan("--generate-completion-script", "bash")

@@ -9,7 +9,7 @@ public enum CommandCatalog {
     /// The file's place under a profiles directory.
     public static let relativePath = "commands/known-commands.yaml"
 
-    /// ``CommandPolicy/standard`` plus the built-in known-commands file, read once per
+    /// `CommandPolicy.standard` plus the built-in known-commands file, read once per
     /// process; a missing file adds nothing, a malformed one is the error.
     public static let builtIn: Result<CommandPolicy, ProfileLoadError> = {
         guard let dir = ProfileRegistry.builtInDirectory() else { return .success(.standard) }

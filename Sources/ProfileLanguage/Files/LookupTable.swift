@@ -13,12 +13,15 @@ import Yams
 ///   0x250901: Navigo (Île-de-France)
 /// ```
 public struct LookupTable: Sendable {
+    /// `name`: what the table names, for people (fields name a table by its file's name).
     public var name: String
+    /// `entries`: the names, by code.
     public var entries: [Int: String]
     /// Unknown codes are shown as hex digits (a network id `250999`) rather than a number.
     public var hexCodes: Bool
     /// `default`: what a code the table lacks gives (`{code}` stands for it).
     public var defaultName: String?
+    /// The file the table was read from; its problems name it.
     public var file: String
 
     /// Where a table named `name` is looked for: `tables/` beside the profile file, then the

@@ -7,24 +7,34 @@ import Foundation
 /// (colon-separated), `$XDG_CONFIG_HOME/cardscan/profiles` (default `~/.config/…`),
 /// then the built-in profiles.
 public final class ProfileRegistry: @unchecked Sendable {
+    /// A folder searched for profiles (every `*.yaml` and `*.yml` file in it).
     public struct Directory: Sendable, Equatable {
+        /// The folder's path.
         public var path: String
+        /// Whether it holds the built-in profiles.
         public var isBuiltIn: Bool
+        /// A folder at `path`, holding the built-in profiles when `isBuiltIn`.
         public init(path: String, isBuiltIn: Bool) {
             self.path = path
             self.isBuiltIn = isBuiltIn
         }
     }
 
+    /// A usable profile of the search path, and where it comes from.
     public struct Entry: Sendable {
+        /// The profile's id.
         public var id: String
+        /// The file it was read from.
         public var file: String
+        /// The folder that file is in.
         public var directory: Directory
+        /// The loaded profile.
         public var profile: Profile
         /// The files of profiles with the same id that this one hides.
         public var overrides: [String]
     }
 
+    /// The folders searched, in order.
     public let directories: [Directory]
     /// Profiles given beside the folders (``adding(_:file:)``), searched first.
     private var extra: [Entry] = []
@@ -37,7 +47,9 @@ public final class ProfileRegistry: @unchecked Sendable {
     /// Files in the search path that failed to load.
     public var invalid: [(file: String, error: ProfileLoadError)] { loadAll().invalid }
 
+    /// A profile asked for that the search path lacks.
     public enum LookupError: UserFacingError {
+        /// No profile has this id; `known` lists the ids there are.
         case noSuchProfile(String, known: [String])
         /// A transcript's `# profile:` header names a profile the search path lacks.
         case transcriptProfileUnknown(String, transcript: String)
@@ -78,7 +90,7 @@ public final class ProfileRegistry: @unchecked Sendable {
         return base + "/cardscan/profiles"
     }
 
-    /// The built-in profiles (``BuiltInProfiles/directory(environment:executable:)``):
+    /// The built-in profiles (`BuiltInProfiles.directory(environment:executable:)`):
     /// `CARDSCAN_BUILTIN_PROFILES`, else `../share/cardscan/profiles` beside the running
     /// program's real file (an installed cardscan), else the resources SwiftPM copied beside it.
     public static func builtInDirectory(environment: [String: String]? = nil) -> String? {

@@ -7,24 +7,32 @@ import Foundation
 
 /// A file that could not be read or written: which, and why.
 public struct FileError: UserFacingError, Equatable {
+    /// Why a file could not be read or written.
     public enum Reason: Equatable, Sendable {
+        /// Nothing is at the path.
         case missing
         /// A folder where a file was wanted.
         case folder
+        /// It could not be read, or is not UTF-8 text: why, in words.
         case unreadable(String)
+        /// It could not be written: why, in words.
         case unwritable(String)
         /// Larger than ``TextFile/maximumSize``: refused before it is read.
         case tooLarge(Int)
     }
 
+    /// The file's path, as given (or "standard input").
     public let path: String
+    /// Why it failed.
     public let reason: Reason
 
+    /// The error for `path`, failed for `reason`.
     public init(path: String, reason: Reason) {
         self.path = path
         self.reason = reason
     }
 
+    /// Whether nothing is at the path.
     public var isMissing: Bool { reason == .missing }
 
     public var message: String {

@@ -15,6 +15,7 @@ import Yams
 public struct TrustedProfiles: Sendable, Equatable {
     /// Real path → the "CLA INS" headers trusted for it.
     public private(set) var files: [String: Set<String>]
+    /// The list's file: where it was read from and where ``save()`` writes it.
     public let path: String
 
     /// `$XDG_CONFIG_HOME/cardscan/trusted-profiles.yaml` (default `~/.config/…`).
@@ -36,6 +37,8 @@ public struct TrustedProfiles: Sendable, Equatable {
         }
     }()
 
+    /// A list trusting `files` (real path → "CLA INS" headers), kept at `path`; `unreadable`: why
+    /// the file at `path` could not be read.
     public init(files: [String: Set<String>], path: String, unreadable: String? = nil) {
         self.files = files
         self.path = path

@@ -3,13 +3,20 @@
 /// allowed keys of each place from it, and `make schema` writes the JSON Schema
 /// (`profiles/profile.schema.json`) and the key tables of docs/profile-format.md from it.
 public struct LanguageKey: Sendable {
+    /// The key as written in a profile (`read-records`, `bit-range`).
     public let name: String
+    /// Where it may be written.
     public let place: Place
+    /// What kind of value it takes.
     public let value: ValueKind
+    /// What it means, in a sentence or two (the docs' and the JSON Schema's description).
     public let meaning: String
+    /// An example of its value, as written in YAML; empty when there is none.
     public let example: String
+    /// Whether the key must be given (marked required in the docs and the JSON Schema).
     public let required: Bool
 
+    /// The key `name`, written at `place`, taking a `value`, with its `meaning` and an `example`.
     public init(_ name: String, _ place: Place, _ value: ValueKind, required: Bool = false, _ meaning: String, example: String = "") {
         self.name = name
         self.place = place
@@ -21,16 +28,82 @@ public struct LanguageKey: Sendable {
 
     /// The places a key can be written: each mapping of the language is one.
     public enum Place: String, Sendable, CaseIterable {
-        case profile, detect, check, step
-        case select, readBinary = "read-binary", readRecord = "read-record", readRecords = "read-records", poll
-        case readBlocks = "read-blocks", desfireRead = "desfire-read", forEach = "for-each"
-        case records, copies, `continue`, data, transactionNumber = "transaction-number"
-        case reference, field, condition, clockShift = "clock-shift", type
-        case element, choiceCase = "case", layoutChange = "layout-change"
-        case trips, tripSource = "trip-source", tripSkip = "trip-skip", contracts, contractSource = "contract-source"
-        case contractList = "contract-list", contractLayout = "contract-layout"
-        case variant, command, terminalNumber = "terminal-number"
-        case layoutFile = "layout-file", typesFile = "types-file", tableFile = "table-file"
+        /// The profile's top level.
+        case profile
+        /// `detect`: how the card is recognised.
+        case detect
+        /// A `detect.require` check on an answer.
+        case check
+        /// A step, with the keys every step has.
+        case step
+        /// A step's `select`.
+        case select
+        /// A step's `read-binary`.
+        case readBinary = "read-binary"
+        /// A step's `read-record`.
+        case readRecord = "read-record"
+        /// A step's `read-records`.
+        case readRecords = "read-records"
+        /// A FeliCa step's `poll`.
+        case poll
+        /// A FeliCa step's `read-blocks`.
+        case readBlocks = "read-blocks"
+        /// A DESFire step's `desfire-read`.
+        case desfireRead = "desfire-read"
+        /// A step's `for-each`.
+        case forEach = "for-each"
+        /// A step's `records`: how its answer is cut into records.
+        case records
+        /// A step's `copies`: an answer holding two copies written in turn.
+        case copies
+        /// A `command` step's `continue`: asking again for more.
+        case `continue`
+        /// A `command` step's `data`: the values a card's data object list asks for.
+        case data
+        /// `read-records`' `transaction-number`.
+        case transactionNumber = "transaction-number"
+        /// A value reference written as a mapping.
+        case reference
+        /// A field.
+        case field
+        /// A field's `when`.
+        case condition
+        /// A field's `clock-shift`.
+        case clockShift = "clock-shift"
+        /// A named type (`types`).
+        case type
+        /// A layout element.
+        case element
+        /// A `choose` element's case.
+        case choiceCase = "case"
+        /// A layout changed from another (`extends`, `replace`).
+        case layoutChange = "layout-change"
+        /// `trips`.
+        case trips
+        /// A `trips.more` source.
+        case tripSource = "trip-source"
+        /// `trips.skip`.
+        case tripSkip = "trip-skip"
+        /// `contracts`.
+        case contracts
+        /// A `contracts.more` source.
+        case contractSource = "contract-source"
+        /// `contracts.list`.
+        case contractList = "contract-list"
+        /// `contracts.layout`, when it chooses the layout by a list entry's value.
+        case contractLayout = "contract-layout"
+        /// An entry of `variants`.
+        case variant
+        /// An entry of `commands`: a read command the profile declares.
+        case command
+        /// A `terminal` value given as a number.
+        case terminalNumber = "terminal-number"
+        /// A layout file's top level (`layouts/NAME.yaml`).
+        case layoutFile = "layout-file"
+        /// A type file's top level (`types/*.yaml`).
+        case typesFile = "types-file"
+        /// A lookup table file's top level (`tables/NAME.yaml`).
+        case tableFile = "table-file"
 
         /// How the docs name the place (a section of docs/profile-format.md).
         public var title: String {
@@ -79,6 +152,7 @@ public struct LanguageKey: Sendable {
         case name
         /// A whole number, decimal or `0x` hex, within the range.
         case integer(ClosedRange<Int>)
+        /// `true` or `false` (`yes` and `no` too).
         case boolean
         /// Bytes in hex (`A0 00 00`, `A00000`), of a byte count within the range.
         case hex(ClosedRange<Int>)

@@ -1,9 +1,11 @@
 /// Every key of the profile language, by place: the one home of the language. The parser asks
 /// it which keys a place allows, `make schema` writes `profiles/profile.schema.json` and the key
-/// tables of docs/profile-format.md from it, and ``renamed`` says what an older spelling is now.
+/// tables of docs/profile-format.md from it, and `renamed` says what an older spelling is now.
 public enum LanguageKeys {
+    /// A short name for ``LanguageKey``, for the key lists.
     public typealias K = LanguageKey
 
+    /// Every key of the language, place by place.
     public static let all: [LanguageKey] =
         profile + detection + steps + stepParts + references + fields + types + layouts + trips + contracts + others + files
 

@@ -1,6 +1,7 @@
 /// Keys of profile format 1 and how format 2 writes them (docs/profile-format.md §Changes from
 /// format 1): a profile that still uses one is refused with the new spelling, at its line.
 public enum LanguageRenames {
+    /// By place: each format-1 key, and how format 2 writes it (the words the refusal quotes).
     public static let table: [LanguageKey.Place: [String: String]] = [
         .check: ["answer": "'from' (the answer checked)"],
         .detect: ["order": "'priority' (order is the trips' own)"],

@@ -42,19 +42,22 @@ public enum Absence: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// The answers a read collected, by step name, in the order the steps ran. A value: the
-/// engine fills it, ``ReportBuilder`` turns it into a report, a test can write one by hand.
+/// engine fills it, `ReportBuilder` turns it into a report, a test can write one by hand.
 ///
 /// A profile has a handful of steps with short names: a linear search compares small strings
 /// faster than a dictionary hashes them.
 public struct Answers: Sendable, Equatable {
+    /// The names of the answers held, in the order they were first set.
     public private(set) var names: [String] = []
     private var values: [Answer] = []
     /// The answers of each run of a `for-each` step's steps (one per application a directory
     /// listed), each holding the answers before the loop too.
     public var runs: [Answers] = []
 
+    /// No answers.
     public init() {}
 
+    /// The answer named `name`, or nil. Setting a new name appends it; setting nil removes it.
     public subscript(name: String) -> Answer? {
         get {
             for i in names.indices where names[i] == name { return values[i] }

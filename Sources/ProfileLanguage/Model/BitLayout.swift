@@ -5,8 +5,11 @@ import APDU
 /// Positions are not fixed — a presence bitmap says which of its fields follow — so a field
 /// is named, not placed (docs/profile-format.md §Bit-packed records).
 public struct BitLayout: Sendable {
+    /// The layout's name (`layouts` key; steps and `trips` name it with `layout`).
     public var name: String
+    /// The elements, in record order.
     public let elements: [Element]
+    /// The line that defines it, for problems found after parsing.
     public var line: Int
 
     /// How many values a record has at most (outside repeats), to size the result once.
@@ -17,6 +20,7 @@ public struct BitLayout: Sendable {
     /// Every typed value's type (the first of a name that appears twice).
     private let settingsByName: [String: FieldSettings]
 
+    /// The layout `name` of `elements`, defined at `line`.
     public init(name: String, elements: [Element], line: Int) {
         self.name = name
         self.elements = elements
@@ -36,7 +40,22 @@ public struct BitLayout: Sendable {
     /// enum's case into spare bits of its payload pointers, which LeakSanitizer cannot follow,
     /// and the fuzzer must see no false leaks (docs/reliability.md).
     public struct Element: Sendable {
-        public enum Kind: Sendable { case value, bitmap, repeated, sequence, skip, choice }
+        /// What an element is: a value, a bitmap, a repeat, a sequence, unused bits or a choice.
+        public enum Kind: Sendable {
+            /// A named value (`name`, with its `type` or `bits`).
+            case value
+            /// Presence bits, then the elements they mark present (`bitmap`).
+            case bitmap
+            /// A count, then that many copies of the elements (`repeat`).
+            case repeated
+            /// Elements one after the other (`sequence`).
+            case sequence
+            /// Bits nobody reads (`unused`).
+            case skip
+            /// Elements chosen by an earlier value (`choose`).
+            case choice
+        }
+        /// What the element is.
         public var kind: Kind
         /// `value`: its name; `repeated`: the name of the copies.
         public var name: String = ""
@@ -46,18 +65,23 @@ public struct BitLayout: Sendable {
         public var bits: Int = 0
         /// `repeated`: the count's width, or the earlier field that holds the count.
         public var countBits: Int?
+        /// `repeated`: the earlier value that holds the count (`count-from`), when `countBits` is nil.
         public var countFrom: String?
         /// `bitmap`, `repeated`, `sequence`: what they contain; `choice`: what follows when
         /// no case matches.
         public var elements: [Element] = []
         /// `choice`: the earlier value that decides, and what follows for which of its values.
         public var chooseBy: String?
+        /// `choice`: the cases, in order; the first whose values hold the deciding value is taken.
         public var cases: [Case] = []
 
         /// One case of a `choice`: the values that take it, and the elements that then follow.
         public struct Case: Sendable {
+            /// The deciding values that take the case (`values`: numbers and ranges).
             public var values: [ClosedRange<UInt64>]
+            /// The elements that then follow (`fields`).
             public var elements: [Element]
+            /// A case taken by `values`, followed by `elements`.
             public init(values: [ClosedRange<UInt64>], elements: [Element]) {
                 self.values = values
                 self.elements = elements
@@ -98,11 +122,13 @@ public struct BitLayout: Sendable {
     /// What a layout found in one record: its named values, and, when the record ended before
     /// the layout did, why (fields not reached are then missing, and named as such).
     public struct Decoded: Sendable {
+        /// The values read, by full name (`NAME[i].FIELD` in a repeat, `NAME.count` a repeat's count).
         public var values: [String: BitValue] = [:]
         /// What bitmaps left out: the value names of each absent element, under the prefix it
         /// had. Kept as the layout's own lists and searched only when a field is missing
         /// (hashing every absent name into a set was 3 % of a Calypso replay).
         var absentGroups: [(prefix: String, names: [String])] = []
+        /// Why decoding stopped short (the record ended, a repeat over the limit, a choice without its value); nil when nothing went wrong.
         public var problem: String?
 
         /// Whether a bitmap said `name` is not in the record (its absence is no problem).
@@ -229,6 +255,7 @@ public struct BitLayout: Sendable {
 public struct BitValue: Hashable, Sendable {
     private var small: UInt64
     private var large: [UInt8]?
+    /// How many bits.
     public private(set) var width: Int
     /// Where the bits were in their record (bit 0 the top bit of byte 0), when they were read
     /// from one; -1 for a value made otherwise (a repeat's count). Not part of the value: two
@@ -245,6 +272,7 @@ public struct BitValue: Hashable, Sendable {
     /// The bytes of the record the bits lie in (nil when not read from a record).
     public var byteRange: Range<Int>? { offset < 0 ? nil : (offset / 8)..<((offset + width + 7) / 8) }
 
+    /// `width` bits, right-aligned in `bytes` (big-endian): up to 64 kept as the number the last 8 bytes make, more as `bytes`.
     public init(bytes: [UInt8], width: Int) {
         self.width = width
         if width <= 64 {
@@ -256,6 +284,7 @@ public struct BitValue: Hashable, Sendable {
         }
     }
 
+    /// The low `width` bits of `integer`.
     public init(integer: UInt64, width: Int) {
         self.width = width
         small = width >= 64 ? integer : integer & ((1 << UInt64(width)) - 1)
@@ -285,14 +314,18 @@ public struct BitValue: Hashable, Sendable {
 public struct BitReader {
     /// Why bits could not be read: which bits, and what the record holds.
     public struct Failure: UserFacingError, Equatable {
+        /// Which bits could not be read, and why.
         public var reason: String
         public var message: String { reason }
         public var hint: String? { "check the layout's widths and counts against the card's record (docs/profile-format.md)" }
     }
 
+    /// The bytes the bits are read from.
     public let data: [UInt8]
+    /// The next bit to read (bit 0 the top bit of byte 0).
     public private(set) var position = 0
 
+    /// A reader at bit 0 of `data`.
     public init(_ data: [UInt8]) { self.data = data }
 
     /// The next `count` bits (1 or more) as a right-aligned value.

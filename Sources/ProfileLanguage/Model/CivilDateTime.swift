@@ -6,7 +6,9 @@ import Foundation
 ///
 /// Written as ISO 8601: `2024-03-05T08:30:15+08:00`, or `2024-03-05T08:30:15` without an offset.
 public struct CivilDateTime: Hashable, Sendable, CustomStringConvertible {
+    /// The calendar date.
     public var date: CivilDate
+    /// The time of day, always to the second.
     public var time: TimeOfDay
     /// Minutes east of UTC; nil when the card does not say where the time was kept.
     public var utcOffsetMinutes: Int?
@@ -17,6 +19,7 @@ public struct CivilDateTime: Hashable, Sendable, CustomStringConvertible {
         self.init(date: date, time: time, utcOffsetMinutes: utcOffsetMinutes)
     }
 
+    /// `time` on `date` (a time without seconds gets 0), at `utcOffsetMinutes` east of UTC when known.
     public init(date: CivilDate, time: TimeOfDay, utcOffsetMinutes: Int?) {
         self.date = date
         var time = time
@@ -52,7 +55,9 @@ public struct CivilDateTime: Hashable, Sendable, CustomStringConvertible {
 /// A time of day: hours and minutes (`08:30`), or to the second (`08:30:15`) when the card
 /// keeps seconds.
 public struct TimeOfDay: Hashable, Sendable, CustomStringConvertible {
+    /// The hour, 0–23.
     public var hour: Int
+    /// The minute, 0–59.
     public var minute: Int
     /// Nil when the card keeps minutes only.
     public var second: Int?
@@ -71,6 +76,7 @@ public struct TimeOfDay: Hashable, Sendable, CustomStringConvertible {
         self.init(hour: s / 3600, minute: s / 60 % 60, second: s % 60)
     }
 
+    /// Seconds since midnight (a time without seconds counts 0).
     public var secondsOfDay: Int { hour * 3600 + minute * 60 + (second ?? 0) }
 
     public var description: String {

@@ -2,10 +2,14 @@ import Foundation
 
 /// A calendar date (proleptic Gregorian) without a time zone.
 public struct CivilDate: Hashable, Sendable, CustomStringConvertible {
+    /// The year (1 is 1 AD).
     public var year: Int
+    /// The month, 1–12.
     public var month: Int
+    /// The day of the month, from 1.
     public var day: Int
 
+    /// The date; nil when the month has no such day.
     public init?(year: Int, month: Int, day: Int) {
         guard (1...12).contains(month), day >= 1, day <= CivilDate.daysIn(month: month, year: year) else { return nil }
         self.year = year
@@ -13,7 +17,6 @@ public struct CivilDate: Hashable, Sendable, CustomStringConvertible {
         self.day = day
     }
 
-    /// Parses `YYYY-MM-DD`.
     /// Seconds since 1970-01-01T00:00Z of an ISO 8601 moment with its offset:
     /// `2019-01-01T00:00:00+07:00`, `2019-01-01T00:00Z` (seconds optional).
     public static func unixSeconds(isoMoment text: String) -> Int? {
@@ -39,6 +42,7 @@ public struct CivilDate: Hashable, Sendable, CustomStringConvertible {
         return date.daysSinceUnixEpoch * 86400 + h * 3600 + m * 60 + sec - offsetSeconds
     }
 
+    /// Parses `YYYY-MM-DD` (a four-digit year); nil when it is not a date.
     public init?(iso text: String) {
         let parts = text.split(separator: "-")
         guard parts.count == 3, parts[0].count == 4, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
@@ -151,7 +155,9 @@ extension CivilDate {
 /// A card's time zone (`zone`): a fixed UTC offset (`+08:00`), or a zone with summer time
 /// (`Europe/Paris`, IANA tz database), in which each local date has its own offset.
 public enum CivilZone: Sendable, Equatable {
+    /// A fixed offset, in minutes east of UTC.
     case offset(minutes: Int)
+    /// A named zone (IANA tz database), whose offset depends on the date.
     case named(TimeZone)
 
     /// `+08:00`, `-05:30`, `Z`, or a zone name with a `/`; nil when it is neither.

@@ -6,6 +6,7 @@ import DESFireCommands
 public enum DESFireStep: Sendable {
     /// The first of these applications the card has (HSL: version 2, else version 1).
     case select([DESFireAID])
+    /// One file, read as `mode`; `offset` and `length` (0: to the end) go to ReadData (in bytes) or ReadRecords (in records).
     case read(file: DESFireFileNumber, mode: ReadMode, offset: Int, length: Int)
     /// Several files, each read whole; the answer is their contents as records, in file-number
     /// order (Adelaide keeps one trip per file). Files the card refuses are left out.
@@ -14,8 +15,11 @@ public enum DESFireStep: Sendable {
     /// A set of a card application's files (0…31) as one 32-bit mask: a value without storage
     /// of its own, listed in file-number order.
     public struct FileSet: Sendable, Equatable, Sequence {
+        /// Bit n set: file n is in the set.
         public private(set) var mask: UInt32 = 0
+        /// The set of `files`.
         public init(_ files: [DESFireFileNumber]) { for f in files { mask |= 1 << UInt32(f.value) } }
+        /// Whether no file is in the set.
         public var isEmpty: Bool { mask == 0 }
         public func makeIterator() -> some IteratorProtocol<DESFireFileNumber> {
             (0..<32).lazy.filter { mask & (1 << UInt32($0)) != 0 }.compactMap { try? DESFireFileNumber($0) }.makeIterator()
@@ -28,7 +32,16 @@ public enum DESFireStep: Sendable {
     /// file's limited-credit value is Intercard's last transaction; a file that needs a key
     /// still shows its settings).
     public enum ReadMode: String, Sendable, CaseIterable {
-        case auto, data, records, value, settings
+        /// GetFileSettings first, then the read the file's type calls for.
+        case auto
+        /// ReadData: the file's bytes.
+        case data
+        /// ReadRecords: the file's records.
+        case records
+        /// GetValue: a value file's value (4 bytes, signed, least significant first).
+        case value
+        /// GetFileSettings only: the answer is the file's settings.
+        case settings
     }
 
     var declaredLength: Int? {

@@ -2,7 +2,7 @@ import APDU
 
 /// ISO 7816 steps whose command depends on earlier answers (docs/profile-format.md §Steps
 /// that depend on earlier answers). The engine turns each into a plain ``ISO7816Step``
-/// just before it runs (``resolve(in:terminal:)``); a value it needs that the card did not
+/// just before it runs (`resolve(in:terminal:)`); a value it needs that the card did not
 /// give leaves the step's answer absent, like a refusal.
 public enum DependentStep: Sendable {
     /// `select: { aid-from: REF }`: SELECT by the DF name an earlier answer holds (an AID a
@@ -90,12 +90,17 @@ public enum DependentStep: Sendable {
 /// The entry itself is the step's answer inside the loop; each run's answers make one
 /// *application* of the report (docs/report.md §applications).
 public struct EachStep: Sendable {
+    /// `list`: where the entries are.
     public var list: ValueReference
+    /// `tag`: the tag of each entry.
     public var tag: TLVTag
+    /// `order-by`: the one-byte value of each entry that orders them (its low 4 bits, 1 first; 0 or missing last).
     public var orderBy: TLVTag?
+    /// `skip`: entries to leave out, by tag: the values their object starts with.
     public var skip: [(tag: TLVTag, prefixes: [[UInt8]])] = []
     /// The `card` field whose value names a run's trips (`application`), when given.
     public var label: String?
+    /// `steps`: what runs for each entry.
     public var steps: [Step]
 
     /// The entries, each a whole BER-TLV object (tag, length, value: a template, so `tag`

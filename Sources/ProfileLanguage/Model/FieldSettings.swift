@@ -4,25 +4,42 @@
 /// another. A layout element with a type knows how it decodes, so a field reading it needs
 /// only `field:`.
 public struct FieldSettings: Sendable, Equatable {
+    /// `type`: the base type the value decodes as (a named type gives its base's).
     public var type: FieldType?
     /// The width of a layout element of this type.
     public var bits: Int?
+    /// `epoch`: the date `days` and `seconds` count from.
     public var epoch: CivilDate?
+    /// `utc`: a `seconds` count runs from the epoch's midnight in UTC, not in the card's zone.
     public var utc: Bool?
+    /// `year-base`: the year of 00, for `packed-date` and 3-byte `bcd-date`.
     public var yearBase: Int?
+    /// `endian: little`: the integer's bytes are least significant first.
     public var littleEndian: Bool?
+    /// `scale`: multiply the integer by this.
     public var scale: Int?
+    /// `add`: then add this.
     public var add: Int?
+    /// `divide`: then divide by this, the remainder dropped.
     public var divide: Int?
+    /// `map`, or the entries of the `table` named: names for the integer's values.
     public var map: [Int: String]?
+    /// `table`: the name of the lookup table the names come from.
     public var table: String?
+    /// With `table`: the table shows a code it lacks as hex digits (its `codes: hex`).
     public var hexCodes: Bool?
+    /// `default`, else the table's own: what a code without a name gives (`{code}` stands for it).
     public var mapDefault: String?
+    /// `unset`: the raw value that means "not written yet".
     public var unset: Int?
+    /// `drop-digits`: for `hex`, how many leading digits to leave out.
     public var dropDigits: Int?
+    /// `strip-zeros`: for `hex`, leave out leading zeros.
     public var stripZeros: Bool?
+    /// `format: decimal`: the integer as decimal text.
     public var decimalText: Bool?
 
+    /// Settings giving only `type`.
     public init(type: FieldType? = nil) { self.type = type }
 
     /// These settings over `base`: each one given here wins.

@@ -7,23 +7,32 @@ import Foundation
 /// engine shares one instance instead of copying a dozen fields (and their reference
 /// counts) for every value it decodes.
 public final class FieldSpec: Sendable {
+    /// The field's settings.
     public let layout: Layout
 
+    /// The field `layout` describes.
     public init(_ layout: Layout) { self.layout = layout }
 
     /// The field's settings, as the profile file gives them.
     public struct Layout: Sendable {
+        /// Where the value comes from: `from`, `tag`, a derived or constant value, or the current record.
         public var source: Source
+        /// `offset`: the first byte (default 0).
         public var offset: Int = 0
         /// Byte count; nil means "to the end of the data".
         public var length: Int?
+        /// `type`: the base type the value decodes as (default: the layout element's, else `uint`).
         public var type: FieldType = .uint
+        /// `endian: little`: the integer's bytes are least significant first.
         public var littleEndian = false
         /// `bit-range`: keep only these bits of the integer (bit 0 = least significant); with
         /// `int`, the top bit of the range is the sign.
         public var bitRange: ClosedRange<Int>?
+        /// `mask`: ANDed with the integer first.
         public var mask: UInt64?
+        /// `scale`: the integer is multiplied by this.
         public var scale: Int = 1
+        /// `add`: then this is added.
         public var add: Int = 0
         /// `divide: N`: after `× scale + add`, divided by N, the remainder dropped (towards
         /// zero): a purse kept in tenths of a cent reported in cents (Intercard).
@@ -35,6 +44,7 @@ public final class FieldSpec: Sendable {
         /// `table: NAME`: the lookup table `map` came from (docs/profile-format.md §Lookup
         /// tables); a code it lacks is shown as the code, in hex when `hexCodes`.
         public var table: String?
+        /// The table's `codes: hex`: a code it lacks is shown as hex digits, not a number.
         public var hexCodes = false
         /// `personal: true`: holder data (name, birth date, ID number), reported only when the
         /// user asks (`--show-personal`).
@@ -64,13 +74,16 @@ public final class FieldSpec: Sendable {
         public var timeFieldKind = TimeFieldKind.minutes
         /// For `days` / `seconds`: the day counting starts from, and the card's UTC offset.
         public var epoch: CivilDate?
+        /// The card's UTC offset, in minutes east (the profile's `zone`; for a zone name, its offset at load time).
         public var zoneMinutes: Int?
         /// `zone: Europe/Paris`: a time zone with summer time (IANA tz database); the offset
         /// shown is the one in force at the card's local date and time.
         public var timeZone: TimeZone?
+        /// `year-base`: the year of 00, for `packed-date` and 3-byte `bcd-date` (default 2000).
         public var yearBase = 2000
         /// `hex`: drop this many leading digits; strip leading zeros.
         public var dropDigits = 0
+        /// `strip-zeros`: for `hex`, leave out leading zeros.
         public var stripZeros = false
         /// `digits`, `prefix`, `suffix`, `check-digit`, `group`: the value written out as a card
         /// number is printed (``NumberText``); nil: the value as it is.
@@ -96,30 +109,49 @@ public final class FieldSpec: Sendable {
         public var timeTag: TLVTag?
         /// `part`: which part of ISO/IEC 7813 Track 2 data a `track2` field is.
         public var track2Part: Track2Part = .pan
+        /// The line the field is written at, for problems found after parsing.
         public var line: Int
 
+        /// A field reading `source`, written at `line`, every other setting at its default.
         public init(source: Source, line: Int) {
             self.source = source
             self.line = line
         }
     }
 
+    /// Where the value comes from (``Layout/source``).
     public var source: Source { layout.source }
+    /// The first byte (``Layout/offset``).
     public var offset: Int { layout.offset }
+    /// The byte count; nil: to the end (``Layout/length``).
     public var length: Int? { layout.length }
+    /// The base type (``Layout/type``).
     public var type: FieldType { layout.type }
+    /// Whether the integer is least significant byte first (``Layout/littleEndian``).
     public var littleEndian: Bool { layout.littleEndian }
+    /// The integer's bits kept (``Layout/bitRange``).
     public var bitRange: ClosedRange<Int>? { layout.bitRange }
+    /// ANDed with the integer first (``Layout/mask``).
     public var mask: UInt64? { layout.mask }
+    /// The integer's multiplier (``Layout/scale``).
     public var scale: Int { layout.scale }
+    /// Added after scaling (``Layout/add``).
     public var add: Int { layout.add }
+    /// The divisor after `× scale + add` (``Layout/divide``).
     public var divide: Int { layout.divide }
+    /// Names for the integer's values (``Layout/map``).
     public var map: [Int: String]? { layout.map }
+    /// What a code without a name gives (``Layout/mapDefault``).
     public var mapDefault: String? { layout.mapDefault }
+    /// The lookup table the names come from (``Layout/table``).
     public var table: String? { layout.table }
+    /// Whether a code the table lacks is shown as hex digits (``Layout/hexCodes``).
     public var hexCodes: Bool { layout.hexCodes }
+    /// Whether the value is holder data (``Layout/personal``).
     public var personal: Bool { layout.personal }
+    /// Whether a `seconds` count runs from the epoch's midnight in UTC (``Layout/utc``).
     public var utc: Bool { layout.utc }
+    /// What the time element of `field: [DATE, TIME]` counts (``Layout/timeFieldKind``).
     public var timeFieldKind: TimeFieldKind { layout.timeFieldKind }
 
     /// How the time of day of `field: [DATE, TIME]` counts (the time element's type).
@@ -131,32 +163,55 @@ public final class FieldSpec: Sendable {
         /// Seconds since midnight (Edy's 17-bit time).
         case seconds = "seconds-of-day"
     }
+    /// The bytes of `from` per contract record (``Layout/slice``).
     public var slice: Int? { layout.slice }
+    /// The record read, 1 the first (``Layout/record``).
     public var record: Int? { layout.record }
+    /// The test deciding whether the field is reported (``Layout/condition``).
     public var condition: Condition? { layout.condition }
+    /// The date `days` and `seconds` count from (``Layout/epoch``).
     public var epoch: CivilDate? { layout.epoch }
+    /// The card's UTC offset in minutes (``Layout/zoneMinutes``).
     public var zoneMinutes: Int? { layout.zoneMinutes }
+    /// The card's time zone, when it has summer time (``Layout/timeZone``).
     public var timeZone: TimeZone? { layout.timeZone }
+    /// The year of 00 (``Layout/yearBase``).
     public var yearBase: Int { layout.yearBase }
+    /// The leading hex digits left out (``Layout/dropDigits``).
     public var dropDigits: Int { layout.dropDigits }
+    /// Whether leading zeros of hex are left out (``Layout/stripZeros``).
     public var stripZeros: Bool { layout.stripZeros }
+    /// How the value is written as a printed card number (``Layout/numberText``).
     public var numberText: NumberText? { layout.numberText }
+    /// Whether the integer is reported as decimal text (``Layout/decimalText``).
     public var decimalText: Bool { layout.decimalText }
+    /// Whether a value that does not decode is left out quietly (``Layout/optional``).
     public var optional: Bool { layout.optional }
+    /// The bits read instead of bytes (``Layout/bitSource``).
     public var bitSource: BitSource? { layout.bitSource }
+    /// The layout value holding the time of day (``Layout/timeField``).
     public var timeField: String? { layout.timeField }
+    /// The line the field is written at (``Layout/line``).
     public var line: Int { layout.line }
+    /// The digits shown at each end of a masked number (``Layout/maskDigits``).
     public var maskDigits: (first: Int, last: Int)? { layout.maskDigits }
+    /// The object holding a `bcd-date`'s time of day (``Layout/timeTag``).
     public var timeTag: TLVTag? { layout.timeTag }
+    /// Which part of Track 2 data a `track2` field is (``Layout/track2Part``).
     public var track2Part: Track2Part { layout.track2Part }
 
     /// The parts of Track 2 data (ISO/IEC 7813 §10): the PAN, a separator (BCD nibble D), the
     /// expiry date YYMM, the service code (3 digits), discretionary data, F padding.
     public enum Track2Part: String, Sendable, CaseIterable {
-        case pan, expiry
+        /// The account number: the digits before the separator (or before the F padding).
+        case pan
+        /// The expiry date, written `YYYY-MM`.
+        case expiry
+        /// The 3-digit service code after the expiry date.
         case serviceCode = "service-code"
     }
 
+    /// Where a field's value comes from (docs/profile-format.md §Fields).
     public enum Source: Sendable, Equatable {
         /// Bytes of a named answer, or of the value at a BER-TLV path inside it.
         case answer(String, tlvPath: TLVPath?)
@@ -174,7 +229,13 @@ public final class FieldSpec: Sendable {
         case tags([TLVTag])
     }
 
-    public enum DerivedOperation: String, Sendable { case difference, sum }
+    /// How a derived field works out its value from two fields.
+    public enum DerivedOperation: String, Sendable {
+        /// `difference: [a, b]`: a − b.
+        case difference
+        /// `sum: [a, b]`: a + b.
+        case sum
+    }
 
     /// Where in an answer's bits a field is (docs/profile-format.md §Bit-packed records).
     public enum BitSource: Sendable, Equatable {
@@ -186,15 +247,18 @@ public final class FieldSpec: Sendable {
 
     /// A test on a value a record's layout decoded (``Layout/condition``).
     public struct Condition: Sendable {
+        /// `field`: the layout value tested.
         public var field: String
         /// Bits of the value (0 the least significant), as a field's `bits`.
         public var bits: ClosedRange<Int>?
+        /// `in` or `not-in`: the values tested for.
         public var values: [ClosedRange<UInt64>]
         /// `not-in`: the test passes when the value is none of `values`.
         public var negated: Bool
         /// No `in` or `not-in`: the test passes when the record holds the value.
         public var presence: Bool
 
+        /// A test of `field` (its `bits`) against `values`, `negated` for `not-in`, or of its `presence` alone.
         public init(field: String, bits: ClosedRange<Int>?, values: [ClosedRange<UInt64>], negated: Bool, presence: Bool) {
             self.field = field
             self.bits = bits
@@ -226,15 +290,31 @@ public final class FieldSpec: Sendable {
 
 }
 
+/// A base type: how a field's bytes or bits become a value (docs/profile-format.md §Types).
 public enum FieldType: String, Sendable, CaseIterable {
-    case uint, int, bcd
+    /// An unsigned integer: 1–8 bytes, or up to 64 bits.
+    case uint
+    /// A signed (two's complement) integer: 1–8 bytes, or up to 64 bits.
+    case int
+    /// An integer in BCD digits: 1–9 bytes.
+    case bcd
     /// An amount of the profile's currency, in its minor unit (an unsigned integer): a price,
     /// a balance after a trip, a limit.
     case money
-    case bcdDate = "bcd-date", bcdDateTime = "bcd-datetime"
-    case days, seconds
+    /// A BCD date, `YYYYMMDD` (4 bytes) or `YYMMDD` (3); all 00 or all FF is no date.
+    case bcdDate = "bcd-date"
+    /// A BCD date-time, `YYYYMMDDhhmmss` (7 bytes); all 00 or all FF is no date.
+    case bcdDateTime = "bcd-datetime"
+    /// An integer counting days after `epoch`: a date.
+    case days
+    /// An integer counting seconds after `epoch`: a date-time.
+    case seconds
+    /// FeliCa's 16-bit date: year (7 bits, after `year-base`), month (4), day (5); 0 is no date.
     case packedDate = "packed-date"
-    case hex, ascii
+    /// Any bytes, as upper-case hex digits.
+    case hex
+    /// Printable ASCII text, trailing 00, 20 and FF removed.
+    case ascii
     /// Minutes since midnight → `hh:mm` (EN 1545 time).
     case minutes
     /// Seconds since midnight → `hh:mm:ss` (Edy's 17-bit time).
@@ -266,10 +346,10 @@ public enum FieldType: String, Sendable, CaseIterable {
         }
     }
 
-    /// Whether the value is a number in the report (the others are text: dates, times, codes).
     /// A date type that gives nothing for a date of zeros (or FF).
     public var isDate: Bool { self == .bcdDate || self == .bcdDateTime || self == .packedDate }
 
+    /// Whether the type gives a number (`uint`, `int`, `bcd`, `money`); the others give dates, times or text.
     public var givesNumber: Bool { self == .uint || self == .int || self == .bcd || self == .money }
 
     /// The kind of time of day it is, when it is one (the second of `field: [DATE, TIME]`).

@@ -5,11 +5,17 @@
 /// amount (in minor units) as digits, a date `2024-03-05`, a date and time
 /// `2024-03-05T08:30:15+08:00`, a time of day `08:30` or `08:30:15`.
 public enum FieldValue: Hashable, Sendable, CustomStringConvertible {
+    /// A whole number.
     case int(Int)
+    /// Text.
     case string(String)
+    /// A calendar date.
     case date(CivilDate)
+    /// A date and time of day, with its UTC offset when known.
     case dateTime(CivilDateTime)
+    /// A time of day.
     case time(TimeOfDay)
+    /// An amount of money.
     case money(Money)
 
     public var description: String {

@@ -6,6 +6,7 @@ public struct Money: Hashable, Sendable, CustomStringConvertible {
     /// ISO 4217 alphabetic code.
     public var currency: String
 
+    /// `minorUnits` of `currency` (an ISO 4217 code).
     public init(minorUnits: Int, currency: String) {
         self.minorUnits = minorUnits
         self.currency = currency

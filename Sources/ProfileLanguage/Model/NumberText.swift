@@ -6,13 +6,16 @@
 public struct NumberText: Sendable, Equatable {
     /// Zero-pad an integer's decimal digits to this many (more digits are kept).
     public var digits: Int?
+    /// `prefix`: written before the digits.
     public var prefix = ""
+    /// `suffix`: written after the digits, before the check digit.
     public var suffix = ""
     /// `check-digit`: a digit worked out from the digits so far, appended.
     public var checkDigit: CheckDigit?
     /// Group sizes in characters; what is left after the last group follows it as one group.
     public var group: [Int] = []
 
+    /// No padding, affixes, check digit or groups: a value written as the report writes it.
     public init() {}
 
     /// `value` written out: an integer as decimal digits (its sign kept in front), any other value

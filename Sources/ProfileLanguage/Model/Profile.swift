@@ -3,13 +3,19 @@ import APDU
 /// A card profile: everything cardscan needs to recognise and read one kind of card,
 /// loaded from a data file (docs/profile-format.md). Nothing here sends bytes.
 public struct Profile: Sendable {
+    /// `id`: the profile's unique id (lower-case letters, digits and `-`).
     public var id: String
+    /// `name`: the card's name, shown to users and in the report.
     public var name: String
+    /// `region`: where the card is used (ISO 3166), for people.
     public var region: String?
     /// ISO 4217 code of the purse.
     public var currency: String
+    /// `technology`: what the card speaks, and so which steps the profile has.
     public var technology: Technology
+    /// `detect`: how the card is recognised.
     public var detect: Detection
+    /// `steps`: the commands, in order.
     public var steps: [Step]
     /// Report `card` keys, in file order.
     public var card: [NamedField]
@@ -18,7 +24,9 @@ public struct Profile: Sendable {
     public var privateFields: [NamedField] = []
     /// The card's time zone (`zone`): the dates and times it keeps are local time there.
     public var zone: CivilZone?
+    /// `balance`: the purse, one field giving a number, reported in ``currency``.
     public var balance: FieldSpec?
+    /// `trips`: how the trip log is read.
     public var trips: TripSpec?
     /// `name-from: KEY`: the report's `name` is the value of that `card` field when it has one
     /// (Intercode: the network's name), else `name`.
@@ -64,8 +72,14 @@ public struct Profile: Sendable {
         return nil
     }
 
+    /// What a card speaks (`technology`).
     public enum Technology: String, Sendable, CaseIterable {
-        case iso7816, felica, desfire
+        /// ISO 7816 APDUs (the default).
+        case iso7816
+        /// FeliCa frames.
+        case felica
+        /// MIFARE DESFire commands, carried in ISO 7816 APDUs.
+        case desfire
 
         /// The card technology a profile of this kind reads: DESFire commands travel in
         /// ISO 7816-4 APDUs, so a DESFire profile is tried on ISO 7816 cards.
@@ -84,14 +98,21 @@ public struct Profile: Sendable {
     /// The card is asked which exist (Request Service, JIS X 6319-4 §7.4.3: key version FFFF
     /// means "no such node"); exactly one variant with a service present names the card.
     public struct Variant: Sendable {
+        /// `name`: the variant's name, which names the report.
         public var name: String
+        /// `services`: FeliCa service codes only this variant's issuer creates.
         public var services: [UInt16]
+        /// The variant's line, for problems found after parsing.
         public var line: Int
     }
 
+    /// A field and its name: a `card` key, a `let` name, or a key of a trip or a contract.
     public struct NamedField: Sendable {
+        /// The field's name.
         public var name: String
+        /// How its value is read.
         public var spec: FieldSpec
+        /// The field `name`, read as `spec` says.
         public init(name: String, spec: FieldSpec) {
             self.name = name
             self.spec = spec
@@ -101,7 +122,9 @@ public struct Profile: Sendable {
     /// Cheap recognition: ATR patterns rank the profile first; `require` checks bytes
     /// already read; `priority` breaks ties (lower first).
     public struct Detection: Sendable {
+        /// `atr`: ATR patterns, nil standing for any byte (`..`).
         public var atr: [[UInt8?]] = []
+        /// `require`: checks on the answers read so far; all must hold.
         public var require: [Requirement] = []
         /// `priority`: lower is tried earlier (default 100).
         public var priority: Int = 100
@@ -113,15 +136,23 @@ public struct Profile: Sendable {
     /// With `field`: the value the answer's layout decoded, `& fieldMask == fieldValue`
     /// (Calypso: the environment's network id chooses the network's profile).
     public struct Requirement: Sendable {
+        /// `from`: the answer checked (a step's `as`).
         public var answer: String
+        /// `offset`: where the checked bytes start (default 0).
         public var offset: Int
+        /// `equals`: the bytes the answer must hold there; empty: the step must only have succeeded.
         public var equals: [UInt8]
+        /// `mask`: ANDed with the answer's bytes before comparing.
         public var mask: [UInt8]?
+        /// `field`: a value of the answer's layout, checked instead of bytes.
         public var field: String?
+        /// With `field`: the number the value must be (`equals`).
         public var fieldValue: UInt64 = 0
+        /// With `field`: ANDed with the value before comparing (`mask`).
         public var fieldMask: UInt64?
         /// Check record N of a records answer (1 = the first the card gave).
         public var record: Int?
+        /// The check's line, for problems found after parsing.
         public var line: Int
     }
 }

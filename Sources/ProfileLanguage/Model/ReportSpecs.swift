@@ -1,9 +1,11 @@
 /// The trip log: which answer holds the records, how to decode each, which to skip.
 public struct TripSpec: Sendable {
+    /// `from`: the answer whose records are trips.
     public var from: String
     /// `layout`: decode the records with this layout instead of their step's (the purse file's
     /// last refill, read with its own layout).
     public var layout: String?
+    /// `fields`: the trip's keys, in order.
     public var fields: [Profile.NamedField]
     /// `skip.unused`: skip records whose bytes are all 00 or all FF (unused slots).
     public var skipUnused: Bool = true
@@ -12,6 +14,7 @@ public struct TripSpec: Sendable {
     /// Kinds whose `amount` is a credit (positive); others are charges (negative).
     /// Empty: `amount` is taken as already signed.
     public var creditKinds: [String] = []
+    /// `order`: the order trips are reported in (default `as-read`).
     public var order: Order = .asRead
     /// Answers holding records that pair with `from`'s by position (`join`): record i of each
     /// joins record i of `from`, and a trip field with `from: NAME` reads it (Snapper keeps a
@@ -27,9 +30,18 @@ public struct TripSpec: Sendable {
     public var dol: ValueReference?
     /// Where in the file it is written (`trips`, `trips.more[0]`), for messages.
     public var path = "trips"
+    /// The line it is written at, for problems found after parsing.
     public var line: Int
 
-    public enum Order: String, Sendable, CaseIterable { case asRead = "as-read", reverse, byTime = "by-time" }
+    /// `order`: the order trips are reported in.
+    public enum Order: String, Sendable, CaseIterable {
+        /// As the card gave the records (the default).
+        case asRead = "as-read"
+        /// The card's order, reversed.
+        case reverse
+        /// Sorted by `time`, newest first.
+        case byTime = "by-time"
+    }
 }
 
 /// The card's contracts (passes, products): which records hold them, in which order, and
@@ -47,12 +59,14 @@ public struct ContractSpec: Sendable {
     public var layout: String?
     /// Choose each record's layout by a value of its list entry.
     public var layoutBy: LayoutChoice?
+    /// `fields`: the contract's keys, in order.
     public var fields: [Profile.NamedField]
     /// More contracts from other answers, each with its own layout and fields, listed after
     /// these (`more`: HSL's period passes beside its value ticket).
     public var more: [ContractSpec] = []
     /// Where in the file it is written (`contracts`, `contracts.more[0]`), for messages.
     public var path = "contracts"
+    /// The line it is written at, for problems found after parsing.
     public var line: Int
 
     /// `list: { from: best, repeat: entries, pointer: pointer }`: the answer `from`, decoded by
@@ -60,16 +74,23 @@ public struct ContractSpec: Sendable {
     /// (1 = the first record) of the contracts' answer. Fields read an entry's values as
     /// `entry.NAME`.
     public struct List: Sendable {
+        /// `from`: the answer holding the list (bit-packed: its step has a layout).
         public var from: String
+        /// `repeat`: the repeat of that layout whose copies are the entries.
         public var repeatName: String
+        /// `pointer`: the value of an entry holding its record number (1 = the first).
         public var pointer: String
     }
 
     /// `layout: { by: entry.tariff, bit-range: 4-11, cases: { 0xFF: contract-ff }, otherwise: contract }`.
     public struct LayoutChoice: Sendable {
+        /// `by`: the list entry's value that chooses, written `entry.NAME`.
         public var field: String
+        /// `bit-range`: choose by these bits of it (bit 0 the least significant).
         public var bitRange: ClosedRange<Int>?
+        /// `cases`: layout names by value.
         public var cases: [Int: String]
+        /// `otherwise`: the layout when no case holds the value; nil: none.
         public var otherwise: String?
     }
 }

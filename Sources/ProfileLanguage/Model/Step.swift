@@ -2,7 +2,9 @@ import APDU
 
 /// One step of a profile: a command (or a loop of them) whose answer gets a name.
 public struct Step: Sendable {
+    /// `as`: the answer's name, for fields, checks and later steps.
     public var name: String
+    /// What the step sends.
     public var action: Action
     /// Status words (besides 9000) that end this step normally (e.g. 6A83 for records).
     public var end: [StatusWord]
@@ -33,9 +35,13 @@ public struct Step: Sendable {
 
     /// How an answer is cut into records (`records`).
     public struct RecordCut: Sendable, Equatable {
+        /// `offset`: where the first record starts (default 0).
         public var offset: Int
+        /// `size`: each record's byte count.
         public var size: Int
+        /// `count`: at most this many records; nil: as many as fit.
         public var count: Int?
+        /// Records of `size` bytes from `offset`, at most `count` of them (nil: as many as fit).
         public init(offset: Int = 0, size: Int, count: Int? = nil) {
             self.offset = offset
             self.size = size
@@ -46,17 +52,22 @@ public struct Step: Sendable {
     /// asked for only when the card has a log entry `9F4D`); otherwise its answer is absent
     /// and nothing is sent.
     public var onlyIf: ValueReference?
+    /// The line the step is written at, for problems found after parsing.
     public var line: Int
 
-    /// What the step sends, in its technology's terms: one ``StepRunner`` per technology
+    /// What the step sends, in its technology's terms: one `StepRunner` per technology
     /// runs its own kind of step, and a new technology adds a case here and a runner.
     public enum Action: Sendable {
+        /// An ISO 7816 step: `select`, `read-binary`, `read-record`, `read-records` or `command`.
         case iso7816(ISO7816Step)
+        /// A FeliCa step: `poll` or `read-blocks`.
         case felica(FeliCaStep)
+        /// A DESFire step: `desfire-select` or `desfire-read`.
         case desfire(DESFireStep)
         /// Steps run once for each entry of a list an earlier answer holds (``EachStep``).
         case each(EachStep)
 
+        /// The technology whose commands the step sends (a `for-each` counts as ISO 7816).
         public var technology: Profile.Technology {
             switch self {
             case .iso7816, .each: return .iso7816
@@ -118,6 +129,7 @@ public enum ISO7816Step: Sendable {
     case command(CommandAPDU, retryLength: Int? = nil)
     /// SELECTs tried in order until one succeeds (DF names, then a path to fall back on).
     case select([CommandAPDU])
+    /// `read-records`: READ RECORD of a range of records, as ``RecordReads`` says.
     case readRecords(RecordReads)
     /// READ RECORD of each range in turn (the records a file locator lists), stopping at the
     /// first the card refuses: nothing is probed that the card did not list.
@@ -125,15 +137,16 @@ public enum ISO7816Step: Sendable {
     /// A step built from earlier answers just before it runs (``DependentStep``).
     case dependent(DependentStep)
 
+    /// Records `first…last` of the file with short EF identifier `sfi`.
     public struct RecordRange: Sendable, Equatable {
+        /// The short EF identifier (1–30).
         public var sfi: UInt8
+        /// The first record.
         public var first: UInt8
+        /// The last record.
         public var last: UInt8
     }
 
-    /// READ RECORD `first…last` (last nil: until an `end` status), record `length` bytes (nil:
-    /// Le 00); `tryAllFirst` asks for "all records from P1" once and falls back; `retryLength`
-    /// as for ``command(_:retryLength:)``.
     /// Whether the step reads the current EF rather than naming its file (READ RECORD or
     /// READ BINARY without a short EF identifier, ISO/IEC 7816-4 §11.3.3, §11.4.3).
     public var readsCurrentFile: Bool {
@@ -147,12 +160,19 @@ public enum ISO7816Step: Sendable {
         }
     }
 
+    /// How a `read-records` step reads: which file, which records, with which Le.
     public struct RecordReads: Sendable {
+        /// `sfi`: the short EF identifier; nil: the current file.
         public var sfi: UInt8?
+        /// `first`: the first record (default 1).
         public var first: UInt8
+        /// `last`: the last record; nil: until a status in the step's `end`.
         public var last: UInt8?
+        /// `length`: each record's length (Le); nil: Le 00.
         public var length: Int?
+        /// `try-all-first`: first ask for all records from P1 at once, cut every `length` bytes; on an error, one at a time.
         public var tryAllFirst = false
+        /// `retry-length`: with Le 00, a card answering nothing but 90 00 is asked again with this Le.
         public var retryLength: Int?
         /// `transaction-number: { offset, length }`: where each record keeps its transaction
         /// number (big-endian). A record numbered 1 is the card's first transaction: nothing

@@ -7,6 +7,7 @@ import APDU
 /// Written `app:6F/A5/9F38` (an answer, or a path inside it), or as a mapping
 /// `{ from: gpo:80, offset: 2 }`, `{ tag: [9F4D, DF60], offset: 0, length: 1 }`.
 public struct ValueReference: Sendable, CustomStringConvertible {
+    /// Where the value is looked for.
     public enum Place: Sendable, Equatable {
         /// An answer, or the value at a BER-TLV path inside it (the path's first tag is the
         /// answer's own outermost object).
@@ -19,12 +20,16 @@ public struct ValueReference: Sendable, CustomStringConvertible {
         case tagsIn(String, [TLVTag])
     }
 
+    /// Where the value is looked for: `from`, `tag`, or both.
     public var place: Place
+    /// `offset`: the first byte taken of the value (default 0).
     public var offset = 0
     /// Byte count; nil: to the end.
     public var length: Int?
+    /// The line the reference is written at, for problems found after parsing.
     public var line: Int
 
+    /// `length` bytes (nil: to the end) from `offset` of the value at `place`, written at `line`.
     public init(place: Place, offset: Int = 0, length: Int? = nil, line: Int) {
         self.place = place
         self.offset = offset

@@ -13,6 +13,8 @@ public enum ProfileLoader {
         /// False only for `profiles trust`, which loads a file to show what it declares.
         public var checkTrust: Bool
 
+        /// Checks commands against `commands` (by default the standard and the built-in known ones)
+        /// and, when `checkTrust`, trust against `trusted` (by default the user's list).
         public init(
             commands: Result<CommandPolicy, ProfileLoadError> = CommandCatalog.builtIn, trusted: TrustedProfiles = .user,
             checkTrust: Bool = true

@@ -1,0 +1,71 @@
+import APDU
+import ArgumentParser
+import CardProfiles
+import CardReading
+import CardSimulator
+import Foundation
+
+struct Read: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "read",
+        abstract: "Read card images and other tools' dumps as if the card were on a reader.",
+        discussion: """
+            Each file is served in-process as the lab's virtual reader serves it to pcscd
+            (the same simulated card as cardsim, without pcscd): detection, the profile's
+            steps and the report are those of a card on a reader. It takes cardscan's card
+            images (ISO 7816, FeliCa, DESFire: docs/lab.md), transcripts (answered in any
+            order, as cardsim does), and the dumps `cardscan import` reads
+            (docs/dump-formats.md).
+
+            --record writes the exchanges the read made, so a dump becomes a regression
+            fixture in one step.
+
+            Examples:
+              cardscan read Tests/LabCards/navigo-image.json
+              cardscan read card.json --json --record card.apdu
+            """)
+
+    @Argument(help: ArgumentHelp("Card images, dumps or transcripts.", valueName: "FILE")) var files: [String]
+    @OptionGroup var profiles: ProfileOptions
+    @Flag(help: "Print the report as JSON.") var json = false
+    @Flag(help: "Print the trips as CSV (RFC 4180): one header, then one row per trip of every file.") var csv = false
+    @Option(help: ArgumentHelp("Write the exchanges of the read to this transcript file (one input file only).", valueName: "FILE"))
+    var record: String?
+    @Flag(help: "Print each exchange to stderr when the read ends.") var trace = false
+
+    func validate() throws {
+        if csv && json { throw ValidationError("--csv and --json: choose one") }
+        if record != nil && files.count > 1 { throw ValidationError("--record writes one transcript: give one file") }
+    }
+
+    func run() throws {
+        let settings = try ScanSettings(profiles, trace: trace, record: record)
+        let table = csv ? CSVOutput() : nil
+        let several = files.count > 1
+        var worst: Int32 = 0
+        for file in files {
+            do {
+                try settings.print(try settings.read(try ImageReading.connection(file)), json: json, jsonl: false, csv: table)
+            } catch {
+                if let exit = error as? ExitCode {
+                    worst = max(worst, exit.rawValue)
+                    continue
+                }
+                printError(error, file: several ? file : nil)
+                worst = max(worst, ExitStatus(for: error).rawValue)
+            }
+        }
+        if worst != 0 { throw ExitCode(worst) }
+    }
+}
+
+/// A file cardscan can serve as a card (an image, a transcript, another tool's dump), as a
+/// card on an in-process reader.
+enum ImageReading {
+    static func connection(_ file: String) throws -> CardConnection {
+        let data = try TextFile.data(file)
+        let card = try VirtualCard.load(data, file: file, options: VirtualCardOptions())
+        let channel = SimulatedCardChannel(card)
+        return try PCSCDetector.detect(channel: channel, atr: channel.atr, reader: "image \(file)")
+    }
+}
