@@ -24,6 +24,14 @@ import Testing
         #expect(try BERTLV.parse([0x5F, 0x20, 0x81, 0x01, 0x41]).value == [0x41])
     }
 
+    /// At most 4 tag bytes: the fifth byte of a tag is refused whatever its bit 8 says (a
+    /// 5-byte tag ending in a byte with bit 8 clear was accepted).
+    @Test func tagsAreAtMostFourBytes() throws {
+        #expect(try BERTLV.parse([0x1F, 0x81, 0x82, 0x03, 0x01, 0xAA]).tag.bytes == [0x1F, 0x81, 0x82, 0x03])
+        #expect(throws: BERTLV.ParseError.tagTooLong(offset: 0)) { try BERTLV.parse([0x1F, 0x81, 0x82, 0x83, 0x04, 0x01, 0xAA]) }
+        #expect(BERTLV.lengthBytes(-1) == [0x00])  // no trap
+    }
+
     @Test func rejectsIndefiniteLengthAndTrailingBytes() {
         #expect(throws: BERTLV.ParseError.indefiniteLength(offset: 1)) { try BERTLV.parse([0x6F, 0x80, 0x00, 0x00]) }
         #expect(throws: BERTLV.ParseError.trailingBytes(offset: 3, count: 1)) { try BERTLV.parse([0x84, 0x01, 0xA0, 0x00]) }

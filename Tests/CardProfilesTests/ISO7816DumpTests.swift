@@ -91,6 +91,19 @@ import Testing
         #expect(dump.partial)
         #expect((error as? CardTransportError)?.failure == .removed)
         #expect(dump.exchanges == 4)
+        // What was read before the card left is kept: the MF's SFI 02 (it was dropped).
+        #expect(dump.image.files.map(\.sfi) == [2] && dump.image.files[0].records == ["00 11 22 33"])
+    }
+
+    /// Removed inside the application's folder: the folder and the files read in it stay.
+    @Test func aCardRemovedInsideAFolderKeepsTheFolder() throws {
+        let channel = try ImageChannel(Self.image())
+        // The MF's 30 SFIs (SFI 02: two reads, 29 others: one each) = 31, SELECT = 32, the DF's
+        // SFI 01–04 = 4 more (36); SFI 05 (a binary EF): 6981 for READ RECORD, then READ BINARY.
+        channel.removeAfter = 38
+        let (dump, _) = ISO7816Dump.run(exchange: CardExchange(channel: channel), atr: [], typeB: false, names: [Self.app])
+        #expect(dump.partial)
+        #expect(dump.image.files.count == 2 && dump.image.files[1].aid == Self.app.hexString)
     }
 
     @Test func theNamesComeFromTheProfilesSelectSteps() throws {

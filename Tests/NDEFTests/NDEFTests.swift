@@ -375,3 +375,23 @@ final class Type2TagMemory: CardChannel {
         #expect(last.roundTrips == 7, "the six of the procedure, and the first READ BINARY of the message")
     }
 }
+
+/// A message NDEF cannot encode is refused by name, never a trap.
+@Suite struct NDEFLimitTests {
+    @Test func aTypeLongerThan255BytesIsRefusedBeforeWriting() throws {
+        let long = NDEFMessage(records: [NDEFRecord(tnf: .media, type: Array(repeating: 0x61, count: 300), payload: [1])])
+        #expect(throws: NDEFError.fieldTooLong(field: "type", count: 300)) { try long.checkEncodable() }
+        #expect(long.encoded[1] == 255)  // cut, not trapped
+        let ok = NDEFMessage(records: [NDEFRecord(tnf: .media, type: Array("text/plain".utf8), payload: [1])])
+        #expect(throws: Never.self) { try ok.checkEncodable() }
+    }
+}
+
+/// Writing to a tag that is not writable says so (it was reported as a malformed payload).
+@Suite struct NDEFWritableTests {
+    @Test func aReadOnlyTagIsNotWritableNotMalformed() throws {
+        let status = NDEFStatus(access: .readOnly, capacity: 46)
+        let m = NDEFMessage(records: [NDEFRecord(tnf: .wellKnown, type: [0x54], payload: [0x02, 0x65, 0x6E, 0x68, 0x69])])
+        #expect(throws: NDEFError.notWritable(access: "read-only")) { try status.check(writing: m) }
+    }
+}

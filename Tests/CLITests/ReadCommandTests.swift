@@ -1,0 +1,52 @@
+import Foundation
+import LabSupport
+import Testing
+
+/// `cardscan read`: card images read in-process, as the lab serves them to pcscd.
+@Suite struct ReadCommandTests {
+    /// The lab cards that have a fixture recorded through the real pcscd by detection.
+    static let cards: [String] = {
+        let root = Lab.root
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root + "/Tests/LabCards")) ?? []
+        return names.filter { $0.hasSuffix("-image.json") }.map { String($0.dropLast("-image.json".count)) }
+            .filter { FileManager.default.fileExists(atPath: root + "/Tests/Fixtures/\($0)/detected.expected.json") }.sorted()
+    }()
+
+    func object(_ text: String) throws -> NSDictionary {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? NSDictionary)
+    }
+
+    @Test func thereAreEnoughCards() { #expect(Self.cards.count >= 30) }
+
+    /// Reading an image gives the report the lab gave through pcscd, exchanges included.
+    @Test(arguments: cards)
+    func anImageReadsAsThroughTheLab(_ name: String) throws {
+        let r = try Lab.cardscan(["read", Lab.root + "/Tests/LabCards/\(name)-image.json", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let expected = try String(contentsOfFile: Lab.fixture("\(name)/detected.expected.json"), encoding: .utf8)
+        #expect(try object(r.stdout) == object(expected), "\(r.stdout)")
+    }
+
+    /// --record turns an image into a transcript, which replays strictly to the same report.
+    @Test func recordMakesAFixture() throws {
+        let out = NSTemporaryDirectory() + "cardscan-read-\(UUID().uuidString).apdu"
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let read = try Lab.cardscan(["read", Lab.root + "/Tests/LabCards/navigo-image.json", "--json", "--record", out])
+        #expect(read.status == 0, "\(read.stderr)")
+        let replay = try Lab.cardscan(["replay", out, "--json"])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(try object(replay.stdout) == object(read.stdout))
+    }
+
+    @Test func badInputIsNamedWithItsExitStatus() throws {
+        let missing = try Lab.cardscan(["read", "/nonexistent/card.json"])
+        #expect(missing.status == 66 && missing.stderr.contains("/nonexistent/card.json"))
+        let file = NSTemporaryDirectory() + "cardscan-read-bad-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try "{\"technology\": \"iso7816\", \"atr\": \"3B\", \"files\": []}".write(toFile: file, atomically: true, encoding: .utf8)
+        let bad = try Lab.cardscan(["read", file])
+        #expect(bad.status == 65 && bad.stderr.contains("atr"), "\(bad.stderr)")
+        let twoRecorded = try Lab.cardscan(["read", file, file, "--record", "/tmp/x.apdu"])
+        #expect(twoRecorded.status == 64)
+    }
+}
