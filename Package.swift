@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "PCSCTransport", targets: ["PCSCTransport"]),
         .library(name: "NFCTransport", targets: ["NFCTransport"]),
         .library(name: "CardReading", targets: ["CardReading"]),
+        .library(name: "CardDumps", targets: ["CardDumps"]),
         .library(name: "CardSimulator", targets: ["CardSimulator"]),
         .executable(name: "cardscan", targets: ["cardscan"]),
         .executable(name: "cardsim", targets: ["cardsim"]),
@@ -63,6 +64,8 @@ let package = Package(
         .target(name: "ReadEngine", dependencies: ["APDU", "FeliCaCommands", "DESFireCommands", "ProfileLanguage", "CardReports"]),
         // What a card holds beyond a profile: ISO 7816 file dumps, DESFire applications, FeliCa surveys.
         .target(name: "CardExploration", dependencies: ["APDU", "FeliCaCommands", "DESFireCommands", "ProfileLanguage", "CardReports"]),
+        // Other tools' card dumps (Metrodroid, Proxmark3, Flipper, MCT, raw images) to and from cardscan's images.
+        .target(name: "CardDumps", dependencies: ["APDU", "FeliCaCommands", "DESFireCommands", "CardReports"]),
         // One import for all of them (the library's front door).
         .target(name: "CardProfiles", dependencies: ["ProfileLanguage", "CardReports", "ReadEngine", "CardExploration"]),
         // What other Swift programs use to read a card: detectors per transport, one entry point.
@@ -71,7 +74,7 @@ let package = Package(
             name: "cardscan",
             dependencies: [
                 "APDU", "FeliCaCommands", "DESFireCommands", "BuiltInProfiles", "CardProfiles", "PCSCTransport", "NFCTransport", "NDEF",
-                "CardReading", "CardSimulator", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CardReading", "CardSimulator", "CardDumps", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["BuildInfo"]),
         // The lab's virtual cards and readers (vpcd's wire protocol, an emulated PN532); cardsim is its command line.
@@ -98,6 +101,7 @@ let package = Package(
             dependencies: ["APDU", "DESFireCommands", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "NDEFTests", dependencies: ["APDU", "FeliCaCommands", "NDEF"]),
         .testTarget(name: "CardSimulatorTests", dependencies: ["APDU", "CardSimulator"]),
+        .testTarget(name: "CardDumpsTests", dependencies: ["APDU", "DESFireCommands", "FeliCaCommands", "CardDumps"]),
         .testTarget(
             name: "CardProfilesTests",
             dependencies: [

@@ -87,6 +87,12 @@ for path in sorted(glob.glob(os.path.join(ROOT, "profiles", "*.yaml")) + glob.gl
                    + glob.glob(os.path.join(ROOT, "Tests", "Fixtures", "bad-profiles", "*.yaml"))
                    + glob.glob(os.path.join(ROOT, "docs", "examples", "*.yaml"))):
     write("profile-yaml", open(path, encoding="utf-8").read())
+# Dumps in other tools' formats (Tests/Dumps, written from the formats' descriptions): byte 0
+# is 0xFF (detect the format), then the file; and the lab's card images, as cardscan images.
+for path in sorted(glob.glob(os.path.join(ROOT, "Tests", "Dumps", "*"))):
+    write("dumps", b"\xff" + open(path, "rb").read())
+for path in sorted(glob.glob(os.path.join(ROOT, "Tests", "LabCards", "*-image.json")))[:12]:
+    write("dumps", b"\xff" + open(path, "rb").read())
 for path in sorted(glob.glob(os.path.join(ROOT, "Tests", "Fixtures", "**", "*.expected.json"), recursive=True)):
     write("json-report", open(path, encoding="utf-8").read())
 for path in sorted(glob.glob(os.path.join(ROOT, "Tests", "LabCards", "*.json"))):

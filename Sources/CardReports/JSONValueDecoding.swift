@@ -20,6 +20,12 @@ extension JSONValue: Decodable {
         self = try JSONValueParser.parse(text)
     }
 
+    /// Parses JSON text keeping each object's keys in the order the text has them (a dump
+    /// whose order means something: a FeliCa card's systems).
+    public init(parsingInOrder text: String) throws(JSONParseError) {
+        self = try JSONValueParser.parse(text, sortingKeys: false)
+    }
+
     private static func describe(_ context: DecodingError.Context) -> String {
         let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
         let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()

@@ -13,11 +13,15 @@ struct JSONValueParser {
 
     let bytes: UnsafeBufferPointer<UInt8>
     var i = 0
+    /// Objects' keys sorted (a report compared by key), or in the order the text has them (a
+    /// dump whose order means something).
+    var sortsKeys = true
 
-    static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
+    static func parse(_ text: String, sortingKeys: Bool = true) throws(JSONParseError) -> JSONValue {
         var text = text
         let result: Result<JSONValue, JSONParseError> = text.withUTF8 { buffer in
             var p = JSONValueParser(bytes: buffer)
+            p.sortsKeys = sortingKeys
             do throws(JSONParseError) {
                 p.skipSpace()
                 let v = try p.value(depth: 0)
@@ -56,6 +60,7 @@ struct JSONValueParser {
         case UInt8(ascii: "{"):
             i += 1
             var pairs: [(String, JSONValue)] = []
+            var positions: [String: Int] = [:]  // a repeated key is found without a scan
             skipSpace()
             if i < bytes.count, bytes[i] == UInt8(ascii: "}") {
                 i += 1
@@ -70,7 +75,12 @@ struct JSONValueParser {
                 i += 1
                 skipSpace()
                 let v = try value(depth: depth + 1)
-                if let k = pairs.firstIndex(where: { $0.0 == key }) { pairs[k].1 = v } else { pairs.append((key, v)) }
+                if let k = positions[key] {
+                    pairs[k].1 = v
+                } else {
+                    positions[key] = pairs.count
+                    pairs.append((key, v))
+                }
                 skipSpace()
                 guard i < bytes.count else { throw fail("the text ends inside an object") }
                 if bytes[i] == UInt8(ascii: ",") {
@@ -79,7 +89,7 @@ struct JSONValueParser {
                 }
                 guard bytes[i] == UInt8(ascii: "}") else { throw fail("expected ',' or '}' in an object") }
                 i += 1
-                pairs.sort { $0.0 < $1.0 }
+                if sortsKeys { pairs.sort { $0.0 < $1.0 } }
                 return .object(pairs)
             }
         case UInt8(ascii: "["):

@@ -21,7 +21,8 @@ struct Cardscan: ParsableCommand {
         version: "cardscan \(BuildInfo.version) (\(BuildInfo.source))",
         subcommands: [
             Scan.self, Readers.self, Watch.self, Replay.self, TestCommand.self,
-            Read.self, Profiles.self, APDUCommand.self, ATRCommand.self, NDEFCommand.self, FeliCaSurveyCommand.self, DumpCommand.self,
+            Read.self, Import.self, Export.self, Profiles.self, APDUCommand.self, ATRCommand.self, NDEFCommand.self,
+            FeliCaSurveyCommand.self, DumpCommand.self,
             DESFireDumpCommand.self, Doctor.self,
         ],
         defaultSubcommand: Scan.self

@@ -1,5 +1,6 @@
 import APDU
 import ArgumentParser
+import CardDumps
 import CardProfiles
 import CardReading
 import CardSimulator
@@ -56,7 +57,8 @@ enum ExitStatus: Int32 {
         case let e as FileError:
             if case .unwritable = e.reason { self = .outputFailed } else { self = e.isMissing ? .noSuchInput : .invalidInput }
         case is ProfileLoadError, is TranscriptError, is ReplayChannel.Mismatch, is TranscriptReplay.Failure, is DecodingError,
-            is FeliCaCardImage.Invalid, is JSONParseError, is CardFileError:
+            is FeliCaCardImage.Invalid, is JSONParseError, is CardFileError, is DumpError, is DumpExport.Refusal, is ImageError,
+            is ImportTargetExists:
             self = .invalidInput
         case is ProfileRegistry.LookupError: self = .noSuchInput
         case is Hex.ParseError, is CommandAPDU.EncodingError, is ATR.ParseError: self = .invalidInput

@@ -1,5 +1,6 @@
 import APDU
 import ArgumentParser
+import CardDumps
 import CardProfiles
 import CardReading
 import CardSimulator
@@ -63,7 +64,21 @@ struct Read: ParsableCommand {
 /// card on an in-process reader.
 enum ImageReading {
     static func connection(_ file: String) throws -> CardConnection {
-        let data = try TextFile.data(file)
+        let bytes = try TextFile.bytes(file)
+        var data = Data(bytes)
+        // Another tool's dump: imported in memory first (a transcript or an image is served as it is).
+        if let format = DumpFormat.detect(bytes), format != .cardscan {
+            let result = try DumpImport.images(bytes, file: file, format: format)
+            for w in result.warnings { eprint("warning: \(file): \(w)") }
+            guard let image = result.images.first else { throw DumpError(file: file, reason: "no card in it") }
+            switch image {
+            case .classic, .ultralight:
+                throw DumpError(
+                    file: file,
+                    reason: "a MIFARE \(image.technology) card: cardscan does not read such cards yet (cardscan import keeps its image)")
+            default: data = Data(image.json.utf8)
+            }
+        }
         let card = try VirtualCard.load(data, file: file, options: VirtualCardOptions())
         let channel = SimulatedCardChannel(card)
         return try PCSCDetector.detect(channel: channel, atr: channel.atr, reader: "image \(file)")

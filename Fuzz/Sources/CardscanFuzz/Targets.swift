@@ -1,4 +1,5 @@
 import APDU
+import CardDumps
 import CardProfiles
 import CardReading
 import CardSimulator
@@ -38,6 +39,17 @@ enum Targets {
             _ = try? TrustedProfiles.parse(t, path: "fuzz.yaml")
         },
         "field-decoder": FieldFuzz.run,
+        "dumps": { b in
+            // Other tools' dumps: byte 0 picks the format (or detection), the rest is the file;
+            // an import that gives an image is exported again in every format that holds it.
+            guard let first = b.first else { return }
+            let formats = DumpFormat.allCases
+            let format = Int(first) < formats.count ? formats[Int(first)] : nil
+            guard let result = try? DumpImport.images(Array(b.dropFirst()), file: "fuzz", format: format) else { return }
+            for image in result.images {
+                for f in DumpExport.Format.allCases { _ = try? DumpExport.bytes(image, as: f) }
+            }
+        },
         "bit-layout": FieldFuzz.layout,
         "engine": EngineFuzz.run,
         "emv": { b in

@@ -94,7 +94,7 @@ public enum TextFile {
     public static func data(_ path: String) throws(FileError) -> Data { Data(try bytes(path)) }
 
     /// The file's bytes, read with one `open` and `read` calls into a buffer `fstat` sized.
-    static func bytes(_ path: String) throws(FileError) -> [UInt8] {
+    public static func bytes(_ path: String) throws(FileError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
@@ -194,6 +194,11 @@ public enum TextFile {
     /// writes as standard output or error (`--record /dev/stdout`) is written through that
     /// descriptor, after what was printed. A failure gives the system's reason.
     public static func write(_ text: String, to path: String, durable: Bool = true) throws(FileError) {
+        try write(bytes: Array(text.utf8), to: path, durable: durable)
+    }
+
+    /// Writes `bytes` to `path` as ``write(_:to:durable:)`` writes text (a binary image).
+    public static func write(bytes: [UInt8], to path: String, durable: Bool = true) throws(FileError) {
         func failure(_ code: Int32) -> FileError {
             FileError(
                 path: path,
@@ -203,13 +208,13 @@ public enum TextFile {
         var info = stat()
         if stat(path, &info) == 0 {
             if let fd = standardDescriptor(writing: info) {
-                if let failed = writeAll(text, to: fd) { throw failure(failed) }
+                if let failed = writeAll(bytes: bytes, to: fd) { throw failure(failed) }
                 return
             }
             if info.st_mode & S_IFMT != S_IFREG {
                 let fd = open(path, O_WRONLY | O_CLOEXEC)
                 guard fd >= 0 else { throw failure(errno) }
-                let code = writeAll(text, to: fd)
+                let code = writeAll(bytes: bytes, to: fd)
                 let closed = close(fd) == 0 ? nil : errno
                 if let failed = code ?? closed { throw failure(failed) }
                 return
@@ -226,7 +231,7 @@ public enum TextFile {
             if fd >= 0 || errno != EEXIST { break }
         }
         guard fd >= 0 else { throw failure(errno) }
-        var code = writeAll(text, to: fd)
+        var code = writeAll(bytes: bytes, to: fd)
         if code == nil, let mode, fchmod(fd, mode) != 0 { code = errno }
         if code == nil, durable, fsync(fd) != 0 { code = errno }
         let closed = close(fd) == 0 ? nil : errno
@@ -293,8 +298,11 @@ public enum TextFile {
     /// `text` written whole to the open descriptor `fd` with write(2) (standard output, a
     /// file): nil, or the errno of the write that failed. Foundation's `FileHandle.write`
     /// traps instead.
-    public static func writeAll(_ text: String, to fd: Int32) -> Int32? {
-        var utf8 = Array(text.utf8)
+    public static func writeAll(_ text: String, to fd: Int32) -> Int32? { writeAll(bytes: Array(text.utf8), to: fd) }
+
+    /// `bytes` written whole to the open descriptor `fd`: nil, or the errno of the write that failed.
+    public static func writeAll(bytes: [UInt8], to fd: Int32) -> Int32? {
+        var utf8 = bytes
         return utf8.withUnsafeMutableBytes { buffer in
             var done = 0
             while done < buffer.count {
