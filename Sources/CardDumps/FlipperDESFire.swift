@@ -25,7 +25,25 @@ enum FlipperDESFire {
             }
             apps.append(.init(aid: aid.compactHex, files: files))
         }
-        return DESFireCardImage(uid: try f.hex("UID").hexString, version: version.hexString, applications: apps)
+        // Flipper's ATS starts with its length byte TL; the image's does not.
+        var ats = DESFireCardImage.defaultATS
+        if f.has("ATS") {
+            let bytes = try f.hex("ATS")
+            guard let tl = bytes.first, Int(tl) == bytes.count, tl >= 2 else {
+                throw f.fail("ATS", "its first byte TL is the ATS's length, \(bytes.count), with T0 after it")
+            }
+            ats = Array(bytes.dropFirst())
+        } else {
+            warn("ATS is not in the dump: a DESFire EV1's, \(ats.hexString)")
+        }
+        let uid = try f.hex("UID")
+        // The image names only what differs from a DESFire EV1's answers for its UID size.
+        let defaultATQA: [UInt8] = uid.count == 4 ? [0x03, 0x04] : DESFireCardImage.defaultATQA
+        let atqa = try f.atqa(), sak = try f.hex("SAK", count: 1)[0]
+        return DESFireCardImage(
+            atqa: atqa == defaultATQA ? nil : atqa.hexString, sak: sak == DESFireCardImage.defaultSAK ? nil : [sak].hexString,
+            ats: ats == DESFireCardImage.defaultATS ? nil : ats.hexString, uid: uid.hexString, version: version.hexString,
+            applications: apps)
     }
 
     /// One file from its lines: type, access rights, sizes, and the data when it was read.

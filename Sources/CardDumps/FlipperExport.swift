@@ -63,8 +63,8 @@ enum FlipperExport {
 
     static func desfire(_ image: DESFireCardImage) throws(Refusal) -> String {
         let c = try DumpExport.checked { try image.contents() }
-        var lines = header("Mifare DESFire", uid: c.uid, atqa: [0x03, 0x44], sak: 0x20)
-        lines += ["ATS: 06 75 77 81 02 80", "PICC Version: \(c.version.bytes.hexString)"]
+        var lines = header("Mifare DESFire", uid: c.uid, atqa: c.atqa, sak: c.sak)
+        lines += ["ATS: \(([UInt8(c.ats.count + 1)] + c.ats).hexString)", "PICC Version: \(c.version.bytes.hexString)"]
         // Key settings cardscan does not keep: a card with free directory listing, one key.
         func keySettings(_ p: String) -> [String] {
             [

@@ -74,6 +74,15 @@ public final class DESFireImageCard {
             return app.files.map(\.number.value) + status(.ok)
         case .getFreeMemory:
             return [0x00, 0x04, 0x00] + status(.ok)
+        case .getKeySettings:
+            // The image holds no key settings, only what they allow: a list that needs a key
+            // means its settings need one too; otherwise 0F (every change allowed with the
+            // master key, lists free) and one key.
+            let locked = selected.map { contents.applications[$0].filesLocked } ?? contents.listLocked
+            return locked ? status(.authenticationError) : [0x0F, 0x01] + status(.ok)
+        case .getKeyVersion:
+            guard d.count == 1 else { return status(.lengthError) }
+            return [0x00] + status(.ok)  // key version 0: a key never changed
         case .getFileSettings, .readData, .readRecords, .getValue:
             guard let first = d.first else { return status(.lengthError) }
             guard let app = selected.map({ contents.applications[$0] }) else { return status(.fileNotFound) }

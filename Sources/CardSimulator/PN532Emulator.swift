@@ -12,9 +12,12 @@ import Foundation
 public final class PN532Emulator {
     enum Card {
         case felica(FeliCaCard)
+        /// A transcript's card: ISO 14443-4 (an ATS without TL) or a Type 2 tag (no ATS).
         case iso14443a(uid: [UInt8], sak: UInt8, ats: [UInt8]?)
-        /// An ISO 7816 card image: ISO 14443-4 type A (UID, ATS) or type B (PUPI, ATQB).
-        case image(any ImageCardResponder, id: [UInt8], typeB: Bool)
+        /// A card image: ISO 14443-4 type A or type B, with the target data InListPassiveTarget
+        /// gives after Tg (type A: SENS_RES, SEL_RES, the UID and the ATS; type B: the ATQB and
+        /// the ATTRIB answer).
+        case image(any ImageCardResponder, target: [UInt8], typeB: Bool)
     }
 
     let card: Card
@@ -38,7 +41,7 @@ public final class PN532Emulator {
         case "felica":
             do { card = .felica(try FeliCaTranscriptCard(transcript, file: file)) } catch { throw ValidationFailure("\(error)") }
         case "iso7816":
-            card = .iso14443a(uid: transcript.uid, sak: 0x20, ats: [0x05, 0x78, 0x80, 0x70, 0x02])
+            card = .iso14443a(uid: transcript.uid, sak: 0x20, ats: [0x78, 0x80, 0x70, 0x02])
         case "type2":
             card = .iso14443a(uid: transcript.uid, sak: 0x00, ats: nil)
         default:
@@ -56,18 +59,40 @@ public final class PN532Emulator {
         self.verbose = verbose
     }
 
-    /// An ISO 7816 card image; `id` is its UID (type A) or PUPI (type B).
+    /// An ISO 7816 card image. Its answers carry the historical bytes of the image's ATR when
+    /// that is a PC/SC contactless ATR, so libnfc's ATR is the image's: type A, a 7-byte UID
+    /// (ATQA 00 44, SAK 20) and an ATS ending in them; type B, a PUPI and an ATQB whose
+    /// application data and protocol info are the ATR's first 7 historical bytes when it has 8.
     convenience init(image: ISO7816ImageCard, removeAfter: Int?, silentAfter: Int?, verbose: Bool) {
         let typeB = image.contents.typeB
-        let id: [UInt8] = typeB ? [0x1A, 0x2B, 0x3C, 0x4D] : [0x04, 0x1A, 0x2B, 0x3C, 0x4D, 0x5E, 0x6F]
-        self.init(imageCard: .image(image, id: id, typeB: typeB), removeAfter: removeAfter, silentAfter: silentAfter, verbose: verbose)
+        let historical = ISO14443Answers.historicalBytes(atr: image.contents.atr) ?? []
+        let target: [UInt8]
+        if typeB {
+            // ISO/IEC 14443-3 §7.9 ATQB: 50, PUPI, application data, protocol info (default: max
+            // frame 256 bytes, ISO 14443-4, FWI 8); then ATTRIB's answer (PN532 UM §7.3.5).
+            let pupi: [UInt8] = [0x1A, 0x2B, 0x3C, 0x4D]
+            let rest = historical.count == 8 ? Array(historical[0..<7]) : [0x00, 0x00, 0x00, 0x00, 0x80, 0x81, 0x85]
+            target = [0x50] + pupi + rest + [0x01, 0x00]
+        } else {
+            let uid: [UInt8] = [0x04, 0x1A, 0x2B, 0x3C, 0x4D, 0x5E, 0x6F]
+            target = Self.typeA(atqa: [0x00, 0x44], sak: 0x20, uid: uid, ats: ISO14443Answers.ats(historicalBytes: historical))
+        }
+        self.init(
+            imageCard: .image(image, target: target, typeB: typeB), removeAfter: removeAfter, silentAfter: silentAfter, verbose: verbose)
     }
 
-    /// A DESFire card image: ISO 14443-4 type A with the image's UID.
+    /// A DESFire card image: ISO 14443-4 type A with the image's UID, ATQA, SAK and ATS.
     convenience init(desfire: DESFireImageCard, removeAfter: Int?, silentAfter: Int?, verbose: Bool) {
+        let c = desfire.contents
         self.init(
-            imageCard: .image(desfire, id: desfire.contents.uid, typeB: false), removeAfter: removeAfter, silentAfter: silentAfter,
-            verbose: verbose)
+            imageCard: .image(desfire, target: Self.typeA(atqa: c.atqa, sak: c.sak, uid: c.uid, ats: c.ats), typeB: false),
+            removeAfter: removeAfter, silentAfter: silentAfter, verbose: verbose)
+    }
+
+    /// Type A target data after Tg (PN532 UM §7.3.5): SENS_RES, SEL_RES, NFCID1 with its
+    /// length, then the ATS with its length byte TL.
+    static func typeA(atqa: [UInt8], sak: UInt8, uid: [UInt8], ats: [UInt8]?) -> [UInt8] {
+        atqa + [sak, UInt8(uid.count)] + uid + (ats.map { [UInt8($0.count + 1)] + $0 } ?? [])
     }
 
     /// A FeliCa card from a card image (FeliCaImageCard).
@@ -207,20 +232,11 @@ public final class PN532Emulator {
         case (.iso14443a(let uid, let sak, let ats), 0x00):
             selected = true
             replay.reset()
-            var t: [UInt8] = [0x01, 0x00, 0x44, sak, UInt8(uid.count)] + uid  // Tg, SENS_RES, SEL_RES, NFCID1
-            if let ats { t += ats }
-            return [0x4B, 0x01] + t
-        case (.image(let image, let uid, false), 0x00):
+            return [0x4B, 0x01, 0x01] + Self.typeA(atqa: [0x00, 0x44], sak: sak, uid: uid, ats: ats)
+        case (.image(let image, let target, false), 0x00), (.image(let image, let target, true), 0x03):
             selected = true
             image.reset()
-            return [0x4B, 0x01, 0x01, 0x00, 0x44, 0x20, UInt8(uid.count)] + uid + [0x05, 0x78, 0x80, 0x70, 0x02]
-        case (.image(let image, let pupi, true), 0x03):
-            // ISO/IEC 14443-3 §7.9 ATQB: 50, PUPI, application data, protocol info (max frame
-            // 256 bytes, ISO 14443-4, FWI 8); then ATTRIB's answer (PN532 UM §7.3.5).
-            selected = true
-            image.reset()
-            let atqb: [UInt8] = [0x50] + pupi + [0x00, 0x00, 0x00, 0x00] + [0x80, 0x81, 0x85]
-            return [0x4B, 0x01, 0x01] + atqb + [0x01, 0x00]
+            return [0x4B, 0x01, 0x01] + target
         default:
             return [0x4B, 0x00]
         }

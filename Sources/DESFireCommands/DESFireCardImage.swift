@@ -18,8 +18,17 @@ public struct DESFireCardImage: Codable, Sendable {
     public var technology: String
     /// Free text about the image; optional, not read by ``contents()``.
     public var note: String?
-    /// The ATR a PC/SC reader reports, as hex (2 to 33 bytes); ``defaultATR`` when absent.
+    /// The ATR a PC/SC reader reports, as hex (2 to 33 bytes); when absent, the one a reader
+    /// makes of the ATS (``defaultATR`` for the default ATS).
     public var atr: String?
+    /// The answer to REQA, most significant byte first (by default a DESFire's: `03 44` with a
+    /// 7-byte UID, `03 04` with a random 4-byte one).
+    public var atqa: String?
+    /// The answer to SELECT, one byte (`20`, the default: ISO 14443-4 compliant).
+    public var sak: String?
+    /// The answer to RATS without its length byte TL (`75 77 81 02 80`, the default: a DESFire
+    /// EV1's, the bytes libfreefare recognises a DESFire by).
+    public var ats: String?
     /// The card's UID as hex: 7 bytes (or 4, a random UID).
     public var uid: String
     /// GetVersion's 28-byte answer as hex (see ``DESFireVersion``).
@@ -91,18 +100,21 @@ public struct DESFireCardImage: Codable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case technology, note, atr, uid, version, applications
+        case technology, note, atr, atqa, sak, ats, uid, version, applications
         case listLocked = "list-locked"
     }
 
     /// An image from its fields, hex as text; `technology` defaults to `desfire`.
     public init(
-        technology: String = "desfire", note: String? = nil, atr: String? = nil, uid: String, version: String, listLocked: Bool? = nil,
-        applications: [Application]
+        technology: String = "desfire", note: String? = nil, atr: String? = nil, atqa: String? = nil, sak: String? = nil,
+        ats: String? = nil, uid: String, version: String, listLocked: Bool? = nil, applications: [Application]
     ) {
         self.technology = technology
         self.note = note
         self.atr = atr
+        self.atqa = atqa
+        self.sak = sak
+        self.ats = ats
         self.uid = uid
         self.version = version
         self.listLocked = listLocked
@@ -111,6 +123,14 @@ public struct DESFireCardImage: Codable, Sendable {
 
     /// A contactless DESFire EV1 through a PC/SC reader (PC/SC part 3: ATS historical byte 80).
     public static let defaultATR: [UInt8] = [0x3B, 0x81, 0x80, 0x01, 0x80, 0x80]
+    /// A DESFire EV1's ATQA with a 7-byte UID, `03 44`, most significant byte first (with a
+    /// 4-byte random UID, the UID-size bits say single: `03 04`).
+    public static let defaultATQA: [UInt8] = [0x03, 0x44]
+    /// A DESFire EV1's SAK, `20`.
+    public static let defaultSAK: UInt8 = 0x20
+    /// A DESFire EV1's ATS without TL: FSCI 5 (64-byte frames), TA1 `77`, TB1 `81`, TC1 `02`,
+    /// historical byte `80`.
+    public static let defaultATS: [UInt8] = [0x75, 0x77, 0x81, 0x02, 0x80]
 
     /// What is wrong with an image, by its place in the document.
     public struct Invalid: UserFacingError, Equatable {
@@ -124,8 +144,14 @@ public struct DESFireCardImage: Codable, Sendable {
 
     /// The checked contents, in bytes.
     public struct Contents: Sendable {
-        /// The ATR (``DESFireCardImage/defaultATR`` when the image gives none).
+        /// The ATR (made from the ATS when the image gives none).
         public var atr: [UInt8]
+        /// ATQA, most significant byte first.
+        public var atqa: [UInt8] = DESFireCardImage.defaultATQA
+        /// SAK.
+        public var sak: UInt8 = DESFireCardImage.defaultSAK
+        /// ATS without TL.
+        public var ats: [UInt8] = DESFireCardImage.defaultATS
         /// The UID, 7 bytes (or 4).
         public var uid: [UInt8]
         /// GetVersion's answer, parsed.
@@ -153,12 +179,13 @@ public struct DESFireCardImage: Codable, Sendable {
         func fail(_ s: String) -> Invalid { Invalid(reason: s) }
         func bytes(_ text: String, _ at: String) throws(Invalid) -> [UInt8] { try Self.hex(text, at) }
         guard technology == "desfire" else { throw fail("technology: '\(technology)' is not desfire") }
-        let atrBytes = try atr.map { a throws(Invalid) in try bytes(a, "atr") } ?? Self.defaultATR
-        guard (2...33).contains(atrBytes.count) else { throw fail("atr: \(atrBytes.count) bytes; an ATR has 2 to 33") }
         let uidBytes = try bytes(uid, "uid")
         guard uidBytes.count == 7 || uidBytes.count == 4 else {
             throw fail("uid: \(uidBytes.count) bytes; a DESFire UID is 7 (or a random 4)")
         }
+        let answers = try Self.answers(self, singleUID: uidBytes.count == 4)
+        let atrBytes = try atr.map { a throws(Invalid) in try bytes(a, "atr") } ?? answers.atr
+        guard (2...33).contains(atrBytes.count) else { throw fail("atr: \(atrBytes.count) bytes; an ATR has 2 to 33") }
         let versionBytes = try bytes(self.version, "version")
         let version: DESFireVersion
         do { version = try DESFireVersion(versionBytes) } catch { throw fail("version: \(error.message)") }
@@ -188,7 +215,22 @@ public struct DESFireCardImage: Codable, Sendable {
             }
             apps.append((aid, app.filesLocked ?? false, files))
         }
-        return Contents(atr: atrBytes, uid: uidBytes, version: version, listLocked: listLocked ?? false, applications: apps)
+        return Contents(
+            atr: atrBytes, atqa: answers.atqa, sak: answers.sak, ats: answers.ats, uid: uidBytes, version: version,
+            listLocked: listLocked ?? false, applications: apps)
+    }
+
+    /// ATQA, SAK and ATS, checked, the defaults where absent, and the ATR a reader makes of the ATS.
+    private static func answers(_ image: Self, singleUID: Bool) throws(Invalid) -> (atqa: [UInt8], sak: UInt8, ats: [UInt8], atr: [UInt8]) {
+        let atqa = try image.atqa.map { a throws(Invalid) in try hex(a, "atqa") } ?? (singleUID ? [0x03, 0x04] : defaultATQA)
+        guard atqa.count == 2 else { throw Invalid(reason: "atqa: \(atqa.count) bytes; ATQA is 2") }
+        let sak = try image.sak.map { a throws(Invalid) in try hex(a, "sak") } ?? [defaultSAK]
+        guard sak.count == 1 else { throw Invalid(reason: "sak: \(sak.count) bytes; SAK is 1") }
+        let ats = try image.ats.map { a throws(Invalid) in try hex(a, "ats") } ?? defaultATS
+        guard ats.count < 254, let historical = ISO14443Answers.historicalBytes(ats: ats) else {
+            throw Invalid(reason: "ats: \(ats.hexString) is shorter than its T0 says (T0, then the TA1, TB1 and TC1 it announces)")
+        }
+        return (atqa, sak[0], ats, ISO14443Answers.atr(historicalBytes: historical))
     }
 
     /// `text` as hex bytes, or ``Invalid`` at `at`.

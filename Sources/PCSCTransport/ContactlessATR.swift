@@ -1,3 +1,5 @@
+import APDU
+
 /// The ATR a PC/SC contactless reader makes for an ISO/IEC 14443-4 card (PC/SC part 3
 /// §3.1.3.2.3.1): `3B 8n 80 01`, n historical bytes, TCK. For a Type A card the historical
 /// bytes are the ATS's; for a Type B card they are exactly 8: the ATQB's application data
@@ -8,12 +10,8 @@ public struct ContactlessATR: Equatable, Sendable {
 
     /// Nil for any other ATR (a contact card's, or a pseudo-ATR of a storage card).
     public init?(_ atr: [UInt8]) {
-        guard atr.count >= 5, atr[0] == 0x3B, atr[1] & 0xF0 == 0x80, atr[2] == 0x80, atr[3] == 0x01, PseudoATR(atr) == nil else {
-            return nil
-        }
-        let n = Int(atr[1] & 0x0F)
-        guard atr.count == 4 + n + 1 else { return nil }
-        historicalBytes = Array(atr[4..<4 + n])
+        guard PseudoATR(atr) == nil, let h = ISO14443Answers.historicalBytes(atr: atr) else { return nil }
+        historicalBytes = h
     }
 
     /// Eight historical bytes: the Type B layout. A Type A card whose ATS carries exactly
@@ -29,20 +27,12 @@ public struct ContactlessATR: Equatable, Sendable {
 
     /// The ATR a PC/SC reader makes from `historicalBytes` (at most 15): `3B 8n 80 01`, the
     /// bytes, TCK (the exclusive-or of every byte after TS).
-    public static func atr(historicalBytes h: [UInt8]) -> [UInt8] {
-        let bytes = [0x3B, 0x80 | UInt8(min(h.count, 15)), 0x80, 0x01] + h.prefix(15)
-        return bytes + [bytes.dropFirst().reduce(0, ^)]
-    }
+    public static func atr(historicalBytes h: [UInt8]) -> [UInt8] { ISO14443Answers.atr(historicalBytes: h) }
 
     /// A Type A card's historical bytes from its ATS as libnfc gives it (without TL): T0, the
     /// interface bytes T0 announces (TA1, TB1, TC1), then the historical bytes (ISO/IEC
     /// 14443-4 §5.2). Nil when the ATS is shorter than T0 says.
-    public static func historicalBytes(ats: [UInt8]) -> [UInt8]? {
-        guard let t0 = ats.first else { return [] }
-        let start = 1 + [0x10, 0x20, 0x40].filter { t0 & $0 != 0 }.count
-        guard ats.count >= start else { return nil }
-        return Array(ats[start...])
-    }
+    public static func historicalBytes(ats: [UInt8]) -> [UInt8]? { ISO14443Answers.historicalBytes(ats: ats) }
 
     /// A Type B card's eight historical bytes: the ATQB's application data (4) and protocol
     /// info (3), then the ATTRIB answer's MBLI and CID (`mbliCID`; 00 when not known).

@@ -13,13 +13,15 @@ struct PN532: ParsableCommand {
               LIBNFC_AUTO_SCAN=false LIBNFC_DEVICE=pn532_uart:PATH nfc-list
             The card is a transcript: `technology: felica` (with `idm`, `pmm`,
             `system-code` headers), `iso7816` (an ISO 14443-4 card) or `type2`, its
-            commands answered by lenient replay; or a FeliCa card image (JSON: idm, pmm,
-            systems with their services and blocks; see docs/felica.md). PATH must not
-            contain ':' (libnfc splits connection strings on it).
+            commands answered by lenient replay; or a card image (JSON, docs/lab.md): an
+            ISO 7816 image (type A, or type B with `"iso14443": "b"`; its answers carry
+            the historical bytes of its ATR), a DESFire image (its UID, ATQA, SAK and
+            ATS) or a FeliCa image (docs/felica.md). PATH must not contain ':' (libnfc
+            splits connection strings on it).
             """)
 
     @Option(help: ArgumentHelp("Where to link the pseudo-terminal (no ':').", valueName: "PATH")) var pty: String
-    @Argument(help: ArgumentHelp("The card: a transcript.", valueName: "CARDFILE")) var card: String
+    @Argument(help: ArgumentHelp("The card: a transcript or a card image.", valueName: "CARDFILE")) var card: String
     @Option(name: .customLong("remove-after"), help: ArgumentHelp("The card leaves after N exchanges.", valueName: "N")) var removeAfter:
         Int?
     @Option(name: .customLong("silent-after"), help: ArgumentHelp("The PN532 stops answering after N exchanges.", valueName: "N"))

@@ -111,6 +111,25 @@ import Testing
         #expect(files[1].value == 500 && files[1].lower == -100 && files[1].upper == 1000)
     }
 
+    /// A DESFire EV1's answers (ATQA 03 44, SAK 20, ATS 06 75 77 81 02 80) are the image's
+    /// defaults and are not written; another ATS is kept without its length byte, and the ATR
+    /// a PC/SC reader would make comes from its historical bytes 80 12: 3B 82 80 01 80 12, TCK
+    /// 82⊕80⊕01⊕80⊕12 = 91.
+    @Test func flipperDESFireAnswers() throws {
+        guard case .desfire(let plain) = try imported("flipper-desfire.nfc").0 else { throw Failure("not DESFire") }
+        #expect(plain.atqa == nil && plain.sak == nil && plain.ats == nil)
+        #expect(try plain.contents().atqa == [0x03, 0x44])
+        let text = try String(contentsOfFile: Self.root + "flipper-desfire.nfc", encoding: .utf8)
+            .replacingOccurrences(of: "ATS: 06 75 77 81 02 80", with: "ATS: 07 75 77 81 02 80 12")
+        guard case .desfire(let other) = try #require(DumpImport.images(Array(text.utf8), file: "x.nfc").images.first) else {
+            throw Failure("not DESFire")
+        }
+        #expect(other.ats == "75 77 81 02 80 12")
+        #expect(try other.contents().atr == [0x3B, 0x82, 0x80, 0x01, 0x80, 0x12, 0x91])
+        let wrongLength = text.replacingOccurrences(of: "ATS: 07 75", with: "ATS: 09 75")
+        #expect(throws: DumpError.self) { try DumpImport.images(Array(wrongLength.utf8), file: "x.nfc") }
+    }
+
     @Test func flipperAndMetrodroidUltralightAgree() throws {
         guard case .ultralight(let f) = try imported("flipper-ultralight.nfc").0,
             case .ultralight(let m) = try imported("metrodroid-ultralight.json").0
