@@ -1,7 +1,7 @@
 # cardscan — the targets the README names.
 PREFIX ?= /usr/local
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PACKAGES := libpcsclite-dev libnfc-dev libnfc-bin libusb-dev pcscd vsmartcard-vpcd pcsc-tools iproute2 python3-pyscard python3-jsonschema python3-yaml lintian libnfc-examples libfreefare-bin
+APT_PACKAGES := libpcsclite-dev zlib1g-dev libnfc-dev libnfc-bin libusb-dev pcscd vsmartcard-vpcd pcsc-tools iproute2 python3-pyscard python3-jsonschema python3-yaml lintian libnfc-examples libfreefare-bin
 DEMO_TRANSCRIPT := Tests/Fixtures/shanghai-transit/full-read.apdu
 BIN = $(shell swift build --show-bin-path)
 

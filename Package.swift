@@ -65,7 +65,8 @@ let package = Package(
         // What a card holds beyond a profile: ISO 7816 file dumps, DESFire applications, FeliCa surveys.
         .target(name: "CardExploration", dependencies: ["APDU", "FeliCaCommands", "DESFireCommands", "ProfileLanguage", "CardReports"]),
         // Other tools' card dumps (Metrodroid, Proxmark3, Flipper, MCT, raw images) to and from cardscan's images.
-        .target(name: "CardDumps", dependencies: ["APDU", "FeliCaCommands", "DESFireCommands", "CardReports"]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "CardDumps", dependencies: ["APDU", "FeliCaCommands", "DESFireCommands", "CardReports", "CZlib"]),
         // One import for all of them (the library's front door).
         .target(name: "CardProfiles", dependencies: ["ProfileLanguage", "CardReports", "ReadEngine", "CardExploration"]),
         // What other Swift programs use to read a card: detectors per transport, one entry point.

@@ -44,6 +44,7 @@ public enum DumpExport {
         case (.flipper, .classic(let c)): out = Array(try FlipperExport.classic(c).utf8)
         case (.flipper, .ultralight(let u)): out = Array(try FlipperExport.ultralight(u).utf8)
         case (.flipper, .desfire(let d)): out = Array(try FlipperExport.desfire(d).utf8)
+        case (.flipper, .felica(let f)): out = Array(try FlipperExport.felica(f, warn: warn).utf8)
         case (.mfd, .classic(let c)): out = try RawExport.classic(c, warn: warn)
         case (.mfd, .ultralight(let u)): out = try RawExport.ultralight(u, warn: warn)
         case (.mct, .classic(let c)): out = Array(try MCTExport.text(c).utf8)

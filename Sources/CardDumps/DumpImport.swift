@@ -18,6 +18,10 @@ public enum DumpFormat: String, Sendable, CaseIterable {
     case mct
     /// A raw Classic image (`.mfd`, `.bin`).
     case mfd
+    /// Farebot's and early Metrodroid's XML card files (one card, or `<cards>`).
+    case legacyXML = "legacy-xml"
+    /// Farebot's JSON export (Gson era and Farebot 2026): one card, or `{"cards": […]}`.
+    case farebot
 
     /// The format of `bytes`, told from how they start (docs/dump-formats.md §2); nil when
     /// none fits.
@@ -26,8 +30,10 @@ public enum DumpFormat: String, Sendable, CaseIterable {
         let text = String(decoding: bytes.prefix(4096), as: UTF8.self)
         if text.hasPrefix("Filetype: Flipper NFC device") { return .flipper }
         let trimmed = text.drop { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" || $0 == "\u{FEFF}" }
+        if trimmed.hasPrefix("<") { return .legacyXML }
         if trimmed.hasPrefix("{") {
             if text.contains("\"technology\"") { return .cardscan }
+            if text.contains("\"cardType\"") { return .farebot }
             if text.contains("\"FileType\"") { return .proxmark3 }
             if text.contains("\"tagId\"") { return .metrodroid }
             return nil
@@ -55,7 +61,9 @@ public enum DumpImport {
         guard let format = format ?? DumpFormat.detect(bytes) else {
             throw DumpError(
                 file: file,
-                reason: "not a dump cardscan knows (Metrodroid JSON, Proxmark3 JSON, Flipper .nfc, MCT, a raw .mfd, or a cardscan image)")
+                reason:
+                    "not a dump cardscan knows (Metrodroid JSON or ZIP, Farebot JSON or XML, Proxmark3 JSON, Flipper .nfc, MCT, a raw .mfd, or a cardscan image)"
+            )
         }
         var result = ImportResult()
         let warn = { (w: String) in result.warnings.append(w) }
@@ -68,7 +76,7 @@ public enum DumpImport {
         case .metrodroid:
             result.images = [try MetrodroidImport.card(try json(bytes, file: file), options: options, warn: warn)]
         case .metrodroidZip:
-            throw DumpError(file: file, reason: "a ZIP of cards: unpack it (unzip) and import its .json files")
+            result = try archive(bytes, file: file, options: options)
         case .proxmark3:
             result.images = [try Proxmark3Import.card(try json(bytes, file: file), warn: warn)]
         case .flipper:
@@ -77,9 +85,39 @@ public enum DumpImport {
             result.images = [.classic(try MCTImport.card(try text(bytes, file: file), file: file, options: options, warn: warn))]
         case .mfd:
             result.images = [.classic(try RawImport.classic(bytes, file: file, options: options, warn: warn))]
+        case .legacyXML:
+            result.images = try LegacyXMLImport.cards(bytes, file: file, options: options, warn: warn)
+        case .farebot:
+            result.images = try FarebotImport.cards(try json(bytes, file: file), options: options, warn: warn)
         }
         for image in result.images {
             do { try image.validate() } catch { throw DumpError(file: file, reason: "the image it gives is not valid: \(error)") }
+        }
+        return result
+    }
+
+    /// Every card of a ZIP archive (Metrodroid's bulk export: one JSON file a card and a
+    /// README): each `.json` or `.xml` file imported as the file it is and each `.mfc` as a raw
+    /// Classic image, named `ZIP/ENTRY`; anything else skipped with a warning. An archive
+    /// inside is not opened.
+    static func archive(_ bytes: [UInt8], file: String, options: ImportOptions) throws(DumpError) -> ImportResult {
+        let zip = try ZipArchive(bytes, file: file, ceiling: maximumSize)
+        var result = ImportResult()
+        for entry in zip.entries where !entry.isFolder {
+            let lower = entry.name.lowercased()
+            guard [".json", ".xml", ".mfc"].contains(where: lower.hasSuffix), !entry.name.hasPrefix("__MACOSX/") else {
+                result.warnings.append("\(entry.name): not a card file (.json, .xml or .mfc), skipped")
+                continue
+            }
+            let name = "\(file)/\(entry.name)"
+            let data = try zip.data(entry)
+            if DumpFormat.detect(data) == .metrodroidZip { throw DumpError(file: name, reason: "an archive inside the archive") }
+            let inner = try images(data, file: name, format: lower.hasSuffix(".mfc") ? .mfd : nil, options: options)
+            result.images += inner.images
+            result.warnings += inner.warnings.map { "\(entry.name): \($0)" }
+        }
+        guard !result.images.isEmpty else {
+            throw DumpError(file: file, reason: "a ZIP archive with no card file (.json, .xml or .mfc) in it")
         }
         return result
     }

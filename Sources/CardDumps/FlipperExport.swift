@@ -1,5 +1,7 @@
 import APDU
 import DESFireCommands
+import FeliCaCommands
+import Foundation
 
 /// cardscan images as Flipper Zero `.nfc` files (docs/dump-formats.md §7): file version 4,
 /// data format 2, keys in the order Flipper's loader looks for them.
@@ -96,6 +98,40 @@ enum FlipperExport {
                     ]
                 }
                 if let data = DESFireFileMapping.readable(f.settings, f.content) { lines.append("\(q): \(data.hexString)") }
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// FeliCa Standard, data format 2 as firmware that keeps system codes writes it: each system
+    /// line, then its services (attributes from the code's low byte) and the blocks read. Areas
+    /// are not written: Flipper keeps none.
+    static func felica(_ image: FeliCaCardImage, warn: (String) -> Void) throws(Refusal) -> String {
+        let c = try DumpExport.checked { try image.contents() }
+        if c.systems.contains(where: { !$0.areas.isEmpty }) { warn("areas: Flipper keeps none; they are left out") }
+        var lines = [
+            "Filetype: Flipper NFC device", "Version: 4", "# Written by cardscan export", "Device type: FeliCa",
+            "UID: \(c.idm.hexString)", "Data format version: 2", "Manufacture id: \(c.idm.hexString)",
+            "Manufacture parameter: \(c.pmm.hexString)", "IC Type: FeliCa Standard", "System found: \(c.systems.count)",
+        ]
+        func hex4(_ v: UInt16) -> String { [UInt8(v >> 8), UInt8(v & 0xFF)].compactHex }
+        var blockNumber = 0
+        for (i, system) in c.systems.enumerated() {
+            lines += ["", "System \(String(format: "%02X", i)): \(hex4(system.code))", "", "Service found: \(system.services.count)"]
+            let codes = system.services.keys.sorted()
+            for (j, code) in codes.enumerated() {
+                let open = code & 1 == 1  // FeliCa: an odd service code needs no key
+                lines.append(
+                    "Service \(String(format: "%03X", j)): | Code \(hex4(code)) | Attrib. \([UInt8(code & 0x3F)].hexString) | "
+                        + (open ? "Public " : "Private") + " |")
+            }
+            let blocks = codes.flatMap { code in system.services[code]!.enumerated().map { (code, $0.offset, $0.element) } }
+            lines += ["", "Public blocks read: \(blocks.count)"]
+            for (code, index, data) in blocks {
+                lines.append(
+                    "Block \(String(format: "%04X", blockNumber)): | Service code \(hex4(code)) | Block index \([UInt8(index & 0xFF)].hexString) | Data: \(data.hexString) |"
+                )
+                blockNumber += 1
             }
         }
         return lines.joined(separator: "\n") + "\n"

@@ -84,9 +84,11 @@ enum FlipperImport {
         case "Mifare Classic": return .classic(try classic(f, warn: warn))
         case "NTAG/Ultralight", "Mifare Ultralight", "NTAG203", "NTAG213", "NTAG215", "NTAG216": return .ultralight(try ultralight(f))
         case "Mifare DESFire": return .desfire(try FlipperDESFire.image(f, warn: warn))
+        case "FeliCa": return .felica(try FlipperFeliCa.image(f, text: text, warn: warn))
         default:
             throw f.fail(
-                "Device type", "'\(device)' is not a card cardscan keeps images of (Mifare Classic, NTAG/Ultralight, Mifare DESFire)")
+                "Device type",
+                "'\(device)' is not a card cardscan keeps images of (Mifare Classic, NTAG/Ultralight, Mifare DESFire, FeliCa)")
         }
     }
 

@@ -9,9 +9,10 @@ struct Import: ParsableCommand {
         commandName: "import",
         abstract: "Turn other tools' card dumps into cardscan card images.",
         discussion: """
-            Reads Metrodroid JSON (ISO 7816, FeliCa, DESFire, Classic, Ultralight), Proxmark3
-            JSON (mfc, mfu), Flipper Zero .nfc (Classic, Ultralight, DESFire), MIFARE
-            Classic Tool .mct and raw .mfd images (docs/dump-formats.md). Each card becomes an
+            Reads Metrodroid JSON (ISO 7816, FeliCa, DESFire, Classic, Ultralight) and its
+            ZIP exports, Farebot's JSON and legacy XML, Proxmark3 JSON (mfc, mfu), Flipper
+            Zero .nfc (Classic, Ultralight, DESFire, FeliCa), MIFARE Classic Tool .mct and
+            raw .mfd images (docs/dump-formats.md). Each card becomes an
             image named TECHNOLOGY-UID.json in --out (default: the current folder), which
             `cardscan read` reads and cardsim serves. What a dump does not keep (an unreadable
             sector, a file that needs a key) stays so in the image, never invented; what had
@@ -21,6 +22,7 @@ struct Import: ParsableCommand {
             Examples:
               cardscan import Metrodroid-0411223344.json
               cardscan import hf-mf-1A2B3C4D-dump.json card.nfc --out images/
+              cardscan import Metrodroid-export.zip --out images/
             """)
 
     @Argument(help: ArgumentHelp("Dump files.", valueName: "FILE")) var files: [String]
@@ -65,13 +67,14 @@ struct Import: ParsableCommand {
         if worst != 0 { throw ExitCode(worst) }
     }
 
-    /// Each image as TECHNOLOGY-ID.json in --out; none is written when one would replace a file
-    /// (without --force).
+    /// Each image as TECHNOLOGY-ID.json in --out (TECHNOLOGY-ID-N.json when a file holds the same
+    /// card more than once); none is written when one would replace a file (without --force).
     private func write(_ images: [CardImage], from file: String) throws {
         let stem = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
-        let targets = images.enumerated().map { i, image in
-            out + "/" + image.technology + "-" + (image.identifier.isEmpty ? stem : image.identifier)
-                + (images.count > 1 ? "-\(i + 1)" : "") + ".json"
+        let names = images.map { $0.technology + "-" + ($0.identifier.isEmpty ? stem : $0.identifier) }
+        // The same card twice in one file (two reads of it in an archive): numbered, in order.
+        let targets = names.enumerated().map { i, name in
+            out + "/" + name + (names.filter { $0 == name }.count > 1 ? "-\(i + 1)" : "") + ".json"
         }
         if !force, let existing = targets.first(where: { FileManager.default.fileExists(atPath: $0) }) {
             throw ImportTargetExists(path: existing)

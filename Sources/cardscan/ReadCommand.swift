@@ -44,16 +44,24 @@ struct Read: ParsableCommand {
         let table = csv ? CSVOutput() : nil
         let several = files.count > 1
         var worst: Int32 = 0
-        for file in files {
-            do {
-                try settings.print(try settings.read(try ImageReading.connection(file)), json: json, jsonl: false, csv: table)
-            } catch {
+        func attempt(_ file: String, named: Bool = several, _ body: () throws -> Void) {
+            do { try body() } catch {
                 if let exit = error as? ExitCode {
                     worst = max(worst, exit.rawValue)
-                    continue
+                    return
                 }
-                printError(error, file: several ? file : nil)
+                printError(error, file: named ? file : nil)
                 worst = max(worst, ExitStatus(for: error).rawValue)
+            }
+        }
+        for file in files {
+            attempt(file) {
+                let cards = try ImageReading.cards(file)
+                for card in cards {
+                    attempt(card.name, named: several || cards.count > 1) {
+                        try settings.print(try settings.read(try ImageReading.connection(card)), json: json, jsonl: false, csv: table)
+                    }
+                }
             }
         }
         if worst != 0 { throw ExitCode(worst) }
@@ -63,24 +71,36 @@ struct Read: ParsableCommand {
 /// A file cardscan can serve as a card (an image, a transcript, another tool's dump), as a
 /// card on an in-process reader.
 enum ImageReading {
-    static func connection(_ file: String) throws -> CardConnection {
+    /// One card of a file: its bytes as cardsim serves them, and the name it is read by.
+    struct Card {
+        let name: String
+        let data: Data
+    }
+
+    /// The cards in `file`: one, or each card of a dump that holds several (a ZIP of cards).
+    static func cards(_ file: String) throws -> [Card] {
         let bytes = try TextFile.bytes(file)
-        var data = Data(bytes)
         // Another tool's dump: imported in memory first (a transcript or an image is served as it is).
-        if let format = DumpFormat.detect(bytes), format != .cardscan {
-            let result = try DumpImport.images(bytes, file: file, format: format)
-            for w in result.warnings { eprint("warning: \(file): \(w)") }
-            guard let image = result.images.first else { throw DumpError(file: file, reason: "no card in it") }
+        guard let format = DumpFormat.detect(bytes), format != .cardscan else { return [Card(name: file, data: Data(bytes))] }
+        let result = try DumpImport.images(bytes, file: file, format: format)
+        for w in result.warnings { eprint("warning: \(file): \(w)") }
+        guard !result.images.isEmpty else { throw DumpError(file: file, reason: "no card in it") }
+        return try result.images.enumerated().map { i, image in
             switch image {
             case .classic, .ultralight:
                 throw DumpError(
                     file: file,
                     reason: "a MIFARE \(image.technology) card: cardscan does not read such cards yet (cardscan import keeps its image)")
-            default: data = Data(image.json.utf8)
+            default:
+                return Card(name: result.images.count > 1 ? "\(file) card \(i + 1)" : file, data: Data(image.json.utf8))
             }
         }
-        let card = try VirtualCard.load(data, file: file, options: VirtualCardOptions())
-        let channel = SimulatedCardChannel(card)
-        return try PCSCDetector.detect(channel: channel, atr: channel.atr, reader: "image \(file)")
+    }
+
+    /// A card of `cards(_:)` on an in-process reader, detected as a PC/SC reader's card is.
+    static func connection(_ card: Card) throws -> CardConnection {
+        let virtual = try VirtualCard.load(card.data, file: card.name, options: VirtualCardOptions())
+        let channel = SimulatedCardChannel(virtual)
+        return try PCSCDetector.detect(channel: channel, atr: channel.atr, reader: "image \(card.name)")
     }
 }

@@ -28,6 +28,17 @@ import Testing
         #expect(try Lab.cardscan(["import", dump, "--out", dir, "--force"]).status == 0)
     }
 
+    /// Metrodroid's bulk export: each card of the ZIP becomes its own image.
+    @Test func anArchiveGivesAnImageACard() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try Lab.cardscan(["import", Lab.root + "/Tests/Dumps/metrodroid-export.zip", "--out", dir])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("README.txt: not a card file (.json, .xml or .mfc), skipped"), "\(r.stderr)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+        #expect(written == ["desfire-04112233445566.json", "felica-0101070112345678.json"])
+    }
+
     @Test func aMalformedDumpWritesNothing() throws {
         let dir = try folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -53,13 +53,14 @@ import Testing
         }
     }
 
-    /// Metrodroid keeps no FeliCa areas: the rest survives.
-    @Test func feliCaLabCardsSurviveMetrodroid() throws {
-        for name in ["pasmo", "edy", "octopus-szt", "pasmo-edy"] {
+    /// Neither Metrodroid nor Flipper keeps FeliCa areas: the rest survives.
+    @Test(arguments: [DumpExport.Format.metrodroid, .flipper])
+    func feliCaLabCardsSurvive(_ format: DumpExport.Format) throws {
+        for name in ["pasmo", "edy", "octopus-szt", "pasmo-edy", "kmt", "mrt-jakarta"] {
             guard case .felica(var f) = try image(Self.labCards + "\(name)-image.json") else { continue }
             f.note = nil
             for i in f.systems.indices { f.systems[i].areas = nil }
-            #expect(try roundTrip(.felica(f), .metrodroid).json == CardImage.felica(f).json, "\(name)")
+            #expect(try roundTrip(.felica(f), format).json == CardImage.felica(f).json, "\(name)")
         }
     }
 
