@@ -21,7 +21,7 @@ struct LegacyXMLDESFire {
             for (id, f) in try card.ordered(app.first("files")?.all("file") ?? [], by: "id") {
                 var file: [(String, JSONValue)] = []
                 if let s = f.first("settings") { file.append(("settings", .string(try settings(s).compactHex))) }
-                if card.flag(f, "unauthorized") { file.append(("isUnauthorized", .bool(true))) }
+                if card.flag(f, "unauthorized") || card.flag(f, "invalid") { file.append(("isUnauthorized", .bool(true))) }
                 if let e = f.first("error") { file.append(("error", .string(e.text))) }
                 if let data = try card.base64(child: "data", of: f) { file.append(("data", .string(data))) }
                 files.append(("\(id)", .object(file)))
@@ -60,17 +60,21 @@ struct LegacyXMLDESFire {
     private func settings(_ s: XMLElement) throws(DumpError) -> [UInt8] {
         func le(_ value: Int, _ count: Int) -> [UInt8] { (0..<count).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) } }
         let type = try card.number(s, "filetype")
-        let comm = try card.number(s, "commsettings")
-        guard let rightsText = s.first("accessrights")?.text, let rights = try? Hex.parse(rightsText), rights.count == 2 else {
+        // Farebot wrote −1 here (a Java byte), and before 2014 spelled it `commsetting`.
+        let commKey = s.first("commsettings") != nil || s["commsettings"] != nil ? "commsettings" : "commsetting"
+        let comm = s.first(commKey) != nil || s[commKey] != nil ? try card.number(s, commKey) : 0
+        guard let rightsText = s["accessrights"] ?? s.first("accessrights")?.text, let rights = try? Hex.parse(rightsText),
+            rights.count == 2
+        else {
             throw card.fail(s, "accessrights: two bytes of hex expected")
         }
-        guard (0...255).contains(comm) else { throw card.fail(s, "commsettings \(comm) is not a byte") }
-        var out: [UInt8] = [UInt8(truncatingIfNeeded: type), UInt8(comm)] + rights
+        guard (-128...255).contains(comm) else { throw card.fail(s, "\(commKey) \(comm) is not a byte") }
+        var out: [UInt8] = [UInt8(truncatingIfNeeded: type), UInt8(truncatingIfNeeded: comm)] + rights
         switch type {
         case 0, 1: out += le(try card.number(s, "filesize"), 3)
         case 2:
             out += le(try card.number(s, "min"), 4) + le(try card.number(s, "max"), 4) + le(try card.number(s, "limitcredit"), 4)
-            out.append(s.first("limitcreditenabled")?.text == "true" || s.first("limitcreditenabled")?.text == "1" ? 1 : 0)
+            out.append(card.flag(s, "limitcreditenabled") ? 1 : 0)
         case 3, 4:
             out +=
                 le(try card.number(s, "recordsize"), 3) + le(try card.number(s, "maxrecords"), 3) + le(try card.number(s, "currecords"), 3)

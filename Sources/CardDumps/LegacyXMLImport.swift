@@ -61,18 +61,26 @@ struct LegacyXMLCard {
         return n
     }
 
-    /// Children by their position attribute (`index`, `id`, …), in that order; each position once.
+    /// Children by their position attribute (`index`, `id`, …), in that order; each position
+    /// once. A child without one takes its place in the document.
     func ordered(_ list: [XMLElement], by key: String) throws(DumpError) -> [(Int, XMLElement)] {
         var out: [(Int, XMLElement)] = []
-        for e in list {
-            let n = try number(e, key)
+        for (i, e) in list.enumerated() {
+            let n = e[key] == nil && e.first(key) == nil ? i : try number(e, key)
             guard !out.contains(where: { $0.0 == n }) else { throw fail(e, "\(key) \(n) is given twice") }
             out.append((n, e))
         }
         return out.sorted { $0.0 < $1.0 }
     }
 
-    func flag(_ e: XMLElement, _ name: String) -> Bool { e[name] == "true" }
+    /// A boolean written as an attribute or as a child element of the same name.
+    func flag(_ e: XMLElement, _ name: String) -> Bool { (e[name] ?? e.first(name)?.text)?.trimmingCharacters(in: .whitespaces) == "true" }
+
+    /// Whether an element says it could not be read: `unauthorized`, `invalid`, or an `error`
+    /// (attribute or element).
+    func unreadable(_ e: XMLElement) -> Bool {
+        flag(e, "unauthorized") || flag(e, "invalid") || e["error"] != nil || e.first("error") != nil
+    }
 
     func metrodroid(warn: (String) -> Void) throws(DumpError) -> JSONValue {
         guard let id = card["id"], let tag = try? Hex.parse(id) else { throw fail(card, "no id, or an id that is not hex") }
@@ -97,7 +105,7 @@ struct LegacyXMLCard {
         let list = try ordered(card.first("sectors")?.all("sector") ?? [], by: "index")
         for (expected, (n, s)) in list.enumerated() {
             guard n == expected else { throw fail(s, "sector \(n) where sector \(expected) comes next") }
-            if flag(s, "unauthorized") || flag(s, "invalid") {
+            if unreadable(s) {
                 sectors.append(.object([("isUnauthorized", .bool(true))]))
                 continue
             }
@@ -108,7 +116,7 @@ struct LegacyXMLCard {
             }
             var sector: [(String, JSONValue)] = [("blocks", .array(blocks))]
             // Metrodroid's XML kept the one key that opened the sector.
-            if let key = s["key"] {
+            if let key = s["key"] ?? s.first("key")?.text {
                 let hex = try base64(s, key)
                 sector.append((s["keytype"] == "KeyB" ? "keyB" : "keyA", .string(hex)))
             }
@@ -121,7 +129,7 @@ struct LegacyXMLCard {
         var pages: [JSONValue] = []
         for (i, (n, p)) in try ordered(card.first("pages")?.all("page") ?? [], by: "index").enumerated() {
             guard n == i else { throw fail(p, "page \(n) where page \(i) comes next") }
-            if flag(p, "unauthorized") {
+            if unreadable(p) {
                 pages.append(.object([("isUnauthorized", .bool(true))]))
             } else {
                 guard let data = try base64(child: "data", of: p) else { throw fail(p, "no <data>") }

@@ -75,6 +75,32 @@ import Testing
         #expect(failure(gap, "x.nfc")?.reason == "block 1 of service 008B where block 0 comes next (blocks must follow on from 0)")
     }
 
+    /// What real Farebot files hold: `commsettings` −1 (a Java byte: FF, not plain, warned),
+    /// the pre-2014 spelling `commsetting`, flags as child elements, and pages without an index
+    /// (their document order).
+    @Test func farebotQuirks() throws {
+        let text = try String(contentsOfFile: ImportTests.root + "farebot-desfire.xml", encoding: .utf8)
+            .replacingOccurrences(
+                of: "<commsettings>0</commsettings><accessrights>00e0</accessrights><filesize>8</filesize>",
+                with: "<commsettings>-1</commsettings><accessrights>00e0</accessrights><filesize>8</filesize>"
+            )
+            .replacingOccurrences(
+                of: "<filetype>4</filetype><commsettings>0</commsettings>", with: "<filetype>4</filetype><commsetting>0</commsetting>")
+        let r = try DumpImport.images(Array(text.utf8), file: "x.xml")
+        #expect(r.warnings.contains { $0.contains("not plain communication") })
+        let pages =
+            "<card type=\"1\" id=\"04a1b2c3d4e5f6\"><pages>"
+            + (0..<16).map { i in
+                i == 15
+                    ? "<page><unauthorized>true</unauthorized></page>"
+                    : "<page><data>\(Data([UInt8(i), 0, 0, 0]).base64EncodedString())</data></page>"
+            }.joined() + "</pages></card>"
+        guard case .ultralight(let u) = try #require(DumpImport.images(Array(pages.utf8), file: "p.xml").images.first) else {
+            throw Failure("not Ultralight")
+        }
+        #expect(u.pages[3] == "03 00 00 00" && u.pages[15] == ".. .. .. ..")
+    }
+
     @Test func malformedXMLNamesItsLine() throws {
         #expect(
             failure("<card type=\"2\" id=\"04\">\n<manufacturing-data>\n</card>")?.message
