@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "FeliCaCommands", targets: ["FeliCaCommands"]),
         .library(name: "NDEF", targets: ["NDEF"]),
         .library(name: "DESFireCommands", targets: ["DESFireCommands"]),
+        .library(name: "MIFARECommands", targets: ["MIFARECommands"]),
         .library(name: "ProfileLanguage", targets: ["ProfileLanguage"]),
         .library(name: "CardReports", targets: ["CardReports"]),
         .library(name: "ReadEngine", targets: ["ReadEngine"]),
@@ -61,12 +62,17 @@ let package = Package(
         // what is hidden and where it came from.
         .target(name: "CardReports", dependencies: ["APDU", "ProfileLanguage"]),
         // Reads a card with a profile: the session, one step runner per technology, detection.
-        .target(name: "ReadEngine", dependencies: ["APDU", "FeliCaCommands", "DESFireCommands", "ProfileLanguage", "CardReports"]),
+        .target(
+            name: "ReadEngine",
+            dependencies: ["APDU", "FeliCaCommands", "DESFireCommands", "MIFARECommands", "ProfileLanguage", "CardReports"]),
         // What a card holds beyond a profile: ISO 7816 file dumps, DESFire applications, FeliCa surveys.
-        .target(name: "CardExploration", dependencies: ["APDU", "FeliCaCommands", "DESFireCommands", "ProfileLanguage", "CardReports"]),
+        .target(
+            name: "CardExploration",
+            dependencies: ["APDU", "FeliCaCommands", "DESFireCommands", "MIFARECommands", "ProfileLanguage", "CardReports"]),
         // Other tools' card dumps (Metrodroid, Proxmark3, Flipper, MCT, raw images) to and from cardscan's images.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "CardDumps", dependencies: ["APDU", "FeliCaCommands", "DESFireCommands", "CardReports", "CZlib"]),
+        .target(name: "MIFARECommands", dependencies: ["APDU"]),
+        .target(name: "CardDumps", dependencies: ["APDU", "FeliCaCommands", "DESFireCommands", "MIFARECommands", "CardReports", "CZlib"]),
         // One import for all of them (the library's front door).
         .target(name: "CardProfiles", dependencies: ["ProfileLanguage", "CardReports", "ReadEngine", "CardExploration"]),
         // What other Swift programs use to read a card: detectors per transport, one entry point.
@@ -79,7 +85,7 @@ let package = Package(
             ],
             plugins: ["BuildInfo"]),
         // The lab's virtual cards and readers (vpcd's wire protocol, an emulated PN532); cardsim is its command line.
-        .target(name: "CardSimulator", dependencies: ["APDU", "FeliCaCommands", "DESFireCommands"]),
+        .target(name: "CardSimulator", dependencies: ["APDU", "FeliCaCommands", "DESFireCommands", "MIFARECommands"]),
         .executableTarget(
             name: "cardsim",
             dependencies: ["APDU", "CardSimulator", .product(name: "ArgumentParser", package: "swift-argument-parser")],

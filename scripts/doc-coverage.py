@@ -13,7 +13,7 @@ import os
 import sys
 
 MODULES = ["APDU", "FeliCaCommands", "DESFireCommands", "NDEF", "PCSCTransport", "NFCTransport", "ProfileLanguage",
-           "CardReports", "ReadEngine", "CardExploration", "CardProfiles", "CardReading", "CardSimulator", "BuiltInProfiles", "CardDumps"]
+           "CardReports", "ReadEngine", "CardExploration", "CardProfiles", "CardReading", "CardSimulator", "BuiltInProfiles", "CardDumps", "MIFARECommands"]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 

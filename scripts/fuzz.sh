@@ -40,7 +40,7 @@ TARGETS="${FUZZ_TARGETS:-$(ls Fuzz/Corpus)}"
 # AddressSanitizer. (The counter total is no test: 53,000 with coverage alone, 113,000 with ASan's
 # checks instrumented too, 6,000 for Yams' C code alone.)
 functions="$(FUZZ_TARGET=hex "$BIN" -runs=0 -print_coverage=1 Fuzz/Corpus/hex 2>&1 | grep -E '^(UN)?COVERED_FUNC:' || true)"
-for module in APDU FeliCaCommands NDEF ProfileLanguage CardReports ReadEngine CardReading PCSCTransport DESFireCommands CardSimulator CardDumps CardscanFuzz; do
+for module in APDU FeliCaCommands NDEF ProfileLanguage CardReports ReadEngine CardReading PCSCTransport DESFireCommands CardSimulator CardDumps MIFARECommands CardscanFuzz; do
   if ! grep -qF " \$s${#module}${module}" <<< "$functions"; then
     echo "fuzz: $BIN has no coverage instrumentation in $module: the Swift code would be fuzzed blind (see the build flags above)" >&2
     exit 1

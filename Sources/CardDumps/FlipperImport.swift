@@ -125,8 +125,11 @@ enum FlipperImport {
         if let n = model.pageCount, n != total { model = .unknown }
         let version = f.has("Mifare version") ? try f.hex("Mifare version", count: 8) : nil
         let signature = f.has("Signature") ? try f.hex("Signature", count: 32) : nil
+        // Flipper writes three counters for every chip; only an Ultralight EV1 has them.
         var counters: [Int]? = nil
-        if f.has("Counter 0") { counters = [try f.int("Counter 0"), try f.int("Counter 1"), try f.int("Counter 2")] }
+        if f.has("Counter 0"), [.ultralightEV1_11, .ultralightEV1_21].contains(model) {
+            counters = [try f.int("Counter 0"), try f.int("Counter 1"), try f.int("Counter 2")]
+        }
         return UltralightCardImage(
             uid: try f.hex("UID"), atqa: try f.atqa(), sak: try f.hex("SAK", count: 1)[0], model: model,
             version: version?.allSatisfy { $0 == 0 } == false ? version : nil,

@@ -74,7 +74,7 @@ public struct CardReader {
             if outcome.error == nil { outcome.result.error = ReadError(error) }
         }
         outcome.exchanges = exchange.roundTrips
-        let statusWordLength = connection.card.technology == .felica ? 0 : 2
+        let statusWordLength = connection.card.technology == .felica || connection.card.technology == .ultralight ? 0 : 2
         if let replay, checksRedaction, var report = outcome.result.report {
             PersonalDataHiding.markRedacted(
                 &report, profile: outcome.profile, replayed: replay.answered, statusWordLength: statusWordLength)

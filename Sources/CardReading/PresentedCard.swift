@@ -34,12 +34,12 @@ public enum PresentedCard: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The profile technology that reads it; nil for a tag no transit profile reads.
+    /// The profile technology that reads it (a Type 2 tag: `ultralight` profiles).
     public var technology: Profile.Technology? {
         switch self {
         case .iso7816: return .iso7816
         case .felica: return .felica
-        case .type2Tag: return nil
+        case .type2Tag: return .ultralight
         }
     }
 

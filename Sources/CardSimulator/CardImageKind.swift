@@ -1,6 +1,7 @@
 import APDU
 import DESFireCommands
 import Foundation
+import MIFARECommands
 
 /// A card image cardsim serves by answering APDUs (an ISO 7816 file system, a DESFire card).
 protocol ImageCardResponder: AnyObject {
@@ -14,7 +15,7 @@ extension DESFireImageCard: ImageCardResponder {}
 /// Which kind of JSON card image a file holds, by its `technology` (a FeliCa image may leave
 /// it out: images written before ISO 7816 images existed).
 enum CardImageKind {
-    case felica, iso7816, desfire
+    case felica, iso7816, desfire, ultralight
 
     private struct Peek: Decodable { var technology: String? }
 
@@ -25,6 +26,7 @@ enum CardImageKind {
         switch technology {
         case "iso7816": return .iso7816
         case "desfire": return .desfire
+        case "ultralight": return .ultralight
         default: return .felica
         }
     }
@@ -36,6 +38,15 @@ enum CardImageKind {
             throw DESFireCardImage.Invalid(reason: "\(file): not a JSON object in the DESFire card image format (\(describe(error)))")
         }
         do { return DESFireImageCard(try image.contents()) } catch { throw DESFireCardImage.Invalid(reason: "\(file): \(error.reason)") }
+    }
+
+    /// The Ultralight image in `data`, checked; refused naming `file` and what is wrong.
+    static func ultralight(_ data: Data, file: String) throws -> UltralightImageCard {
+        let image: UltralightCardImage
+        do { image = try JSONDecoder().decode(UltralightCardImage.self, from: data) } catch {
+            throw CardFileError.invalid("\(file): not a JSON object in the Ultralight card image format (\(describe(error)))")
+        }
+        do { return UltralightImageCard(try image.contents()) } catch { throw CardFileError.invalid("\(file): \(error.reason)") }
     }
 
     /// The ISO 7816 image in `data`, checked; refused naming `file` and what is wrong.

@@ -18,6 +18,8 @@ public final class PN532Emulator {
         /// gives after Tg (type A: SENS_RES, SEL_RES, the UID and the ATS; type B: the ATQB and
         /// the ATTRIB answer).
         case image(any ImageCardResponder, target: [UInt8], typeB: Bool)
+        /// A MIFARE Ultralight or NTAG card image: ISO 14443-3 type A, the tag's own commands.
+        case ultralight(UltralightImageCard)
     }
 
     let card: Card
@@ -109,7 +111,7 @@ public final class PN532Emulator {
         if verbose { writeToStandardError("cardsim: \(s())\n") }
     }
 
-    /// The emulator for a card file: an ISO 7816, DESFire or FeliCa card image (JSON), or a
+    /// The emulator for a card file: an ISO 7816, DESFire, FeliCa or Ultralight card image (JSON), or a
     /// transcript (`technology: felica`, `iso7816` or `type2`).
     public static func load(
         _ data: Data, file: String, removeAfter: Int?, silentAfter: Int?, verbose: Bool
@@ -130,6 +132,10 @@ public final class PN532Emulator {
                 return PN532Emulator(
                     image: try FeliCaImageCard(json: data, file: file), removeAfter: removeAfter, silentAfter: silentAfter, verbose: verbose
                 )
+            case .ultralight?:
+                return PN532Emulator(
+                    imageCard: .ultralight(try CardImageKind.ultralight(data, file: file)), removeAfter: removeAfter,
+                    silentAfter: silentAfter, verbose: verbose)
             case nil:
                 return try PN532Emulator(
                     transcript: try Transcript(parsing: String(decoding: data, as: UTF8.self), file: file), file: file,
@@ -186,6 +192,15 @@ public final class PN532Emulator {
                 log("> \(payload.hexString)\n< \(answer.hexString)")
                 return [cmd + 1, 0x00] + answer
             }
+            if case .ultralight(let tag) = card {
+                let answer = tag.answer(payload)
+                log("> \(payload.hexString)\n< \(answer)")
+                switch answer {
+                case .data(let bytes): return [cmd + 1, 0x00] + bytes
+                case .nak: return [cmd + 1, 0x13]  // a 4-bit frame: the PN532's "format error during RF communication"
+                case .silent: return [cmd + 1, 0x01]  // time-out
+                }
+            }
             if case .image(let image, _, _) = card {
                 let answer = image.respond(payload)
                 log("> \(payload.hexString)\n< \(answer.hexString)")
@@ -233,6 +248,10 @@ public final class PN532Emulator {
             selected = true
             replay.reset()
             return [0x4B, 0x01, 0x01] + Self.typeA(atqa: [0x00, 0x44], sak: sak, uid: uid, ats: ats)
+        case (.ultralight(let tag), 0x00):
+            selected = true
+            let c = tag.contents
+            return [0x4B, 0x01, 0x01] + Self.typeA(atqa: c.atqa, sak: c.sak, uid: c.uid, ats: nil)
         case (.image(let image, let target, false), 0x00), (.image(let image, let target, true), 0x03):
             selected = true
             image.reset()

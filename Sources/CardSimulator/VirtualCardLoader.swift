@@ -80,6 +80,9 @@ extension VirtualCard {
                 atr: image.contents.atr, respond: { ReaderGetData.answer($0, identifier: uid) ?? image.respond($0) }, powerOn: image.reset)
         case .felica?:
             felica = try FeliCaImageCard(json: data, file: file)
+        case .ultralight?:
+            let tag = try CardImageKind.ultralight(data, file: file)
+            return card(atr: PCSCTagReader.ultralightATR, respond: tag.pcscAnswer, powerOn: tag.reset)
         case nil:
             let t = try Transcript(parsing: String(decoding: data, as: UTF8.self), file: file)
             if t.technology == "felica" { felica = try FeliCaTranscriptCard(t, file: file) } else { parsed = t }

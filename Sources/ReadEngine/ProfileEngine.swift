@@ -14,6 +14,7 @@ public final class ProfileEngine {
     private lazy var iso7816 = ISO7816StepRunner(session: session)
     private lazy var felica = FeliCaStepRunner(session: session)
     private lazy var desfire = DESFireStepRunner(session: session)
+    private lazy var ultralight = UltralightStepRunner(session: session)
 
     /// Report personal data (fields marked `personal`) instead of naming them in `hidden`.
     public var showsPersonalData = false
@@ -35,6 +36,7 @@ public final class ProfileEngine {
         case .iso7816: return iso7816
         case .felica: return felica
         case .desfire: return desfire
+        case .ultralight: return ultralight
         }
     }
 
@@ -254,6 +256,7 @@ extension Profile.Technology {
         case .iso7816: return "ISO 7816"
         case .felica: return "FeliCa"
         case .desfire: return "MIFARE DESFire"
+        case .ultralight: return "MIFARE Ultralight"
         }
     }
 }

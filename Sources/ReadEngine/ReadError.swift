@@ -28,7 +28,8 @@ public enum ReadError: UserFacingError {
         switch self {
         case .notThisCard(let p, let reason): return "this card is not read by profile '\(p)': \(reason)"
         case .unrecognised(let tried, let atr):
-            return "no profile recognises this card\(atr.map { " (ATR \($0.hexString))" } ?? "") — tried \(tried.joined(separator: ", "))"
+            return "no profile recognises this card\(atr.map { " (ATR \($0.hexString))" } ?? "") — "
+                + (tried.isEmpty ? "no profile reads its kind of card" : "tried \(tried.joined(separator: ", "))")
         case .noProfiles(let searched):
             return "no profile to recognise the card with: none found in \(searched.joined(separator: ", "))"
         case .stepFailed(let p, let step, let line, let command, let reason):

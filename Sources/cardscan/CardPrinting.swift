@@ -38,7 +38,12 @@ struct ScanSettings {
         reader.showsFullNumbers = options.showPAN
         reader.recordsRaw = options.recordRaw
         reader.terminal = options.terminal
-        if trace { reader.observer = Tracer(felica: connection.card.technology == .felica, raw: options.recordRaw).observe }
+        if trace {
+            reader.observer =
+                Tracer(
+                    felica: connection.card.technology == .felica, type2: connection.card.technology == .ultralight, raw: options.recordRaw
+                ).observe
+        }
         if verbose { reader.onProfileChosen = { p in eprint("Profile \(p.id) (\(p.source))") } }
         let outcome = reader.read(connection)
         if trace { for line in outcome.report?.skipped ?? [] { eprint(line) } }

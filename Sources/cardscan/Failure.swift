@@ -120,7 +120,7 @@ func commandLineHint(for error: any UserFacingError) -> String? {
         case .notThisCard: return "run without --profile to let cardscan detect the card, or list profiles with `cardscan profiles list`"
         case .unrecognised:
             return
-                "see what it holds with `cardscan dump`, `cardscan felica` or `cardscan desfire`, then write a profile for it (docs/writing-a-profile.md) and pass it with --profile FILE"
+                "see what it holds with `cardscan dump`, `cardscan felica`, `cardscan desfire` or `cardscan ultralight`, then write a profile for it (docs/writing-a-profile.md) and pass it with --profile FILE"
         case .noProfiles:
             return
                 "cardscan finds its built-in profiles in ../share/cardscan/profiles beside its own file, or where CARDSCAN_BUILTIN_PROFILES says; `cardscan doctor` checks"

@@ -138,7 +138,9 @@ struct TagOptions: ParsableArguments {
         // (The tag's Polling for 12FC runs before the caller's transaction: it only asks
         // which system answers, and reads nothing another client could disturb.)
         let connection = try waitForCard(device: device, reader: reader, timeout: timeout, apduTimeout: nil, what: "tag")
-        let exchange = Tracer.exchange(connection.channel, felica: connection.card.technology == .felica, trace: trace)
+        let exchange = Tracer.exchange(
+            connection.channel, felica: connection.card.technology == .felica, type2: connection.card.technology == .ultralight,
+            trace: trace)
         guard let tag = try guarded({ try connection.ndefTag(through: exchange) }) else {
             throw fail(NDEFTags.Failure.notNDEF("the FeliCa card has no NDEF system (12FC)"), .notRecognised)
         }

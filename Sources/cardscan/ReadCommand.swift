@@ -87,7 +87,7 @@ enum ImageReading {
         guard !result.images.isEmpty else { throw DumpError(file: file, reason: "no card in it") }
         return try result.images.enumerated().map { i, image in
             switch image {
-            case .classic, .ultralight:
+            case .classic:
                 throw DumpError(
                     file: file,
                     reason: "a MIFARE \(image.technology) card: cardscan does not read such cards yet (cardscan import keeps its image)")

@@ -65,7 +65,11 @@ struct Replay: ParsableCommand {
         let outcome = try TranscriptReplay.run(
             transcript, file: name, registry: registry, explicit: profiles.profile,
             lenient: lenient, showsPersonalData: profiles.showPersonal,
-            observer: trace ? { Tracer(felica: transcript.technology == "felica", raw: profiles.recordRaw).observe($0) } : nil,
+            observer: trace
+                ? {
+                    Tracer(felica: transcript.technology == "felica", type2: transcript.technology == "type2", raw: profiles.recordRaw)
+                        .observe($0)
+                } : nil,
             showsFullNumbers: profiles.showPAN, tracesRaw: profiles.recordRaw)
         if trace { for line in outcome.result.report?.skipped ?? [] { eprint(line) } }
         if let report = outcome.result.report {

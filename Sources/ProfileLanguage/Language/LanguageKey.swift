@@ -50,6 +50,8 @@ public struct LanguageKey: Sendable {
         case readBlocks = "read-blocks"
         /// A DESFire step's `desfire-read`.
         case desfireRead = "desfire-read"
+        /// An Ultralight step's `read-pages`.
+        case readPages = "read-pages"
         /// A step's `for-each`.
         case forEach = "for-each"
         /// A step's `records`: how its answer is cut into records.
@@ -112,7 +114,7 @@ public struct LanguageKey: Sendable {
             case .detect: return "`detect`"
             case .check: return "`detect.require` checks"
             case .step: return "Steps"
-            case .select, .readBinary, .readRecord, .readRecords, .poll, .readBlocks, .desfireRead, .forEach:
+            case .select, .readBinary, .readRecord, .readRecords, .poll, .readBlocks, .desfireRead, .readPages, .forEach:
                 return "`\(rawValue)`"
             case .records: return "A step's `records`"
             case .copies: return "A step's `copies`"

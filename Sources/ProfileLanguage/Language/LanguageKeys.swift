@@ -25,8 +25,9 @@ public enum LanguageKeys {
             "The card's time zone: the dates and times it keeps are local time there (a UTC offset, or a zone name when the country changes its clocks).",
             example: "Europe/Paris"),
         K(
-            "technology", .profile, .choice(["iso7816", "felica", "desfire"]),
-            "What the card speaks: ISO 7816 APDUs (the default), FeliCa frames, or MIFARE DESFire commands.", example: "felica"),
+            "technology", .profile, .choice(["iso7816", "felica", "desfire", "ultralight"]),
+            "What the card speaks: ISO 7816 APDUs (the default), FeliCa frames, MIFARE DESFire commands, or MIFARE Ultralight pages.",
+            example: "felica"),
         K("notes", .profile, .text, "Free text for people reading the file."),
         K(
             "report-notes", .profile, .oneOrList(.text),
@@ -103,6 +104,7 @@ public enum LanguageKeys {
             "desfire-select", .step, .oneOrList(.hex(3...3)), "DESFire SelectApplication; several are tried in order.",
             example: "\"1420EF\""),
         K("desfire-read", .step, .mapping(.desfireRead), "A DESFire file's data, records, value or settings."),
+        K("read-pages", .step, .mapping(.readPages), "MIFARE Ultralight pages, four a READ: the answer is their bytes."),
         K("for-each", .step, .mapping(.forEach), "The step's `steps`, once for each entry of a list an earlier answer holds."),
         K("steps", .step, .steps, "What a `for-each` does with each entry."),
         K(
@@ -171,6 +173,8 @@ public enum LanguageKeys {
         K("first", .readBlocks, .integer(0...0xFFFF), "The first block (default 0).", example: "0"),
         K("count", .readBlocks, .integer(1...255), "How many blocks (default 1).", example: "20"),
         K("per-command", .readBlocks, .integer(1...15), "At most this many blocks a command (default 15).", example: "10"),
+        K("first", .readPages, .integer(0...255), required: true, "The first page.", example: "4"),
+        K("count", .readPages, .integer(1...256), required: true, "How many pages (4 bytes each).", example: "12"),
         K("file", .desfireRead, .integer(0...31), "The file number.", example: "8"),
         K(
             "files", .desfireRead, .list(.integer(0...31)),

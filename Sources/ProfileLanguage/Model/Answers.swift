@@ -28,6 +28,8 @@ public enum Absence: Error, Sendable, Equatable, CustomStringConvertible {
     /// Not sent: the value it is built from (an AID, a file locator, an SFI) is not in the
     /// answers read before it.
     case missingInput(String)
+    /// Ultralight: the tag refused to read this page (a protected area, or past its end).
+    case pageRefused(Int)
 
     public var description: String {
         switch self {
@@ -37,6 +39,7 @@ public enum Absence: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidAnswer(let why): return "an answer that does not check out (\(why))"
         case .notSelected: return "not sent: it reads the current file, and the SELECT before it failed"
         case .missingInput(let why): return "not sent: \(why)"
+        case .pageRefused(let page): return "the tag refused to read page \(page) (a protected area, or past its end)"
         }
     }
 }

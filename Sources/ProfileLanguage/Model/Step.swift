@@ -64,6 +64,8 @@ public struct Step: Sendable {
         case felica(FeliCaStep)
         /// A DESFire step: `desfire-select` or `desfire-read`.
         case desfire(DESFireStep)
+        /// An Ultralight step: `read-pages`.
+        case ultralight(UltralightStep)
         /// Steps run once for each entry of a list an earlier answer holds (``EachStep``).
         case each(EachStep)
 
@@ -73,6 +75,7 @@ public struct Step: Sendable {
             case .iso7816, .each: return .iso7816
             case .felica: return .felica
             case .desfire: return .desfire
+            case .ultralight: return .ultralight
             }
         }
     }
@@ -85,6 +88,7 @@ public struct Step: Sendable {
         case .iso7816(let a): return a.declaredLength
         case .felica(let a): return a.declaredLength
         case .desfire(let a): return a.declaredLength
+        case .ultralight(let a): return a.declaredLength
         case .each: return nil
         }
     }
@@ -96,6 +100,7 @@ public struct Step: Sendable {
         case .iso7816(let a): return a.isRecords
         case .felica(let a): return a.isRecords
         case .desfire(let a): return a.isRecords
+        case .ultralight: return false
         case .each: return false
         }
     }

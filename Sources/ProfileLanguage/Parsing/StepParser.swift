@@ -1,11 +1,12 @@
 import APDU
 import Yams
 
-/// One step (docs/profile-format.md §Steps): exactly one action — an ISO 7816, FeliCa or DESFire
-/// command, or a `for-each` — and what shapes its answer (`records`, `copies`, `layout`,
+/// One step (docs/profile-format.md §Steps): exactly one action — an ISO 7816, FeliCa, DESFire or
+/// Ultralight command, or a `for-each` — and what shapes its answer (`records`, `copies`, `layout`,
 /// `endian`) or decides whether it is sent (`optional`, `only-if`, `use-if-present`).
 enum StepParser {
-    static let actions = ISO7816StepParser.actions + FeliCaStepParser.actions + DESFireStepParser.actions + ["for-each"]
+    static let actions =
+        ISO7816StepParser.actions + FeliCaStepParser.actions + DESFireStepParser.actions + UltralightStepParser.actions + ["for-each"]
 
     static func parse(_ c: Cursor) -> Step? {
         guard let s = c.section(.step) else { return nil }
@@ -27,6 +28,8 @@ enum StepParser {
             action = ISO7816StepParser.parse(key, a).map { .iso7816($0) }
         } else if DESFireStepParser.actions.contains(key) {
             action = DESFireStepParser.parse(key, a).map { .desfire($0) }
+        } else if UltralightStepParser.actions.contains(key) {
+            action = UltralightStepParser.parse(a).map { .ultralight($0) }
         } else {
             action = FeliCaStepParser.parse(key, a).map { .felica($0) }
         }
