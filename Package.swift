@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "DESFireCommands", dependencies: ["APDU"]),
         // Pure Swift: NDEF messages, the NFC Forum tag mappings and their read/write procedures
         // over any channel. No I/O of its own.
-        .target(name: "NDEF", dependencies: ["APDU", "FeliCaCommands"]),
+        .target(name: "NDEF", dependencies: ["APDU", "FeliCaCommands", "MIFARECommands"]),
         .systemLibrary(
             name: "CPCSCLite", pkgConfig: "libpcsclite",
             providers: [.apt(["libpcsclite-dev"])]),

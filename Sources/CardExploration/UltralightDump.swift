@@ -65,6 +65,8 @@ public struct UltralightDump {
                     if let count {
                         notes.append("pages \(page)–\(count - 1): refused (a protected area: no password is tried)")
                         pages += [[UInt8?]](repeating: [nil, nil, nil, nil], count: count - page)
+                    } else {
+                        notes.append("page \(page): refused, so the tag ends there or a protected area starts (no password is tried)")
                     }
                     break
                 }

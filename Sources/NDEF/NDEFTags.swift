@@ -1,5 +1,6 @@
 import APDU
 import FeliCaCommands
+import MIFARECommands
 
 /// Reading the NDEF message of NFC Forum tags through any channel (the procedures of the
 /// Type 2, 3 and 4 tag specifications; the byte layouts live in the NDEF module).
@@ -106,9 +107,13 @@ public enum NDEFTags {
         var page = 0
         var end = min(maxPages, 256)
         while page < end {
-            let answer = try exchange.transmit([0x30, UInt8(page)])
-            guard answer.count >= 16 else { throw Failure.malformed("READ of page \(page) returned \(answer.count) bytes") }
-            memory += answer.prefix(16)
+            let answer: [UInt8]
+            do { answer = try UltralightPages.readGroup(page: page, transmit: exchange.transmit) } catch UltralightError.shortAnswer(
+                _, let count)
+            {
+                throw Failure.malformed("READ of page \(page) returned \(count) bytes")
+            }
+            memory += answer
             page += 4
             if page == 4 {
                 // A tag with no NDEF capability container is not read further: its size is unknown,

@@ -204,7 +204,9 @@ import Testing
             if card.file == "type2-ndef.apdu" {
                 let asked = try Lab.cardscan(["--timeout", "5", "--profile", "suica"])
                 #expect(
-                    asked.status == 76 && asked.stderr.contains("not read by profile 'suica': the card is a MIFARE Ultralight/NTAG"),
+                    asked.status == 76
+                        && asked.stderr.contains(
+                            "not read by profile 'suica': the card speaks MIFARE Ultralight and the profile reads FeliCa cards"),
                     "\(asked.stderr)")
             }
             let w = try Lab.cardscan(["ndef", "write", "--uri", "https://cardscan.example/pcsc", "--timeout", "5"])
