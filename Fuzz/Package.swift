@@ -15,7 +15,7 @@ let package = Package(
                 .product(name: "NDEF", package: "cardscan"), .product(name: "CardProfiles", package: "cardscan"),
                 .product(name: "CardReading", package: "cardscan"), .product(name: "PCSCTransport", package: "cardscan"),
                 .product(name: "DESFireCommands", package: "cardscan"), .product(name: "CardSimulator", package: "cardscan"),
-                .product(name: "CardDumps", package: "cardscan"),
+                .product(name: "CardDumps", package: "cardscan"), .product(name: "MIFARECommands", package: "cardscan"),
             ],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])])
     ],

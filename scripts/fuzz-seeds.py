@@ -95,6 +95,11 @@ for path in sorted(glob.glob(os.path.join(ROOT, "Tests", "LabCards", "*-image.js
     write("dumps", b"\xff" + open(path, "rb").read())
 for path in sorted(glob.glob(os.path.join(ROOT, "Tests", "Fixtures", "**", "*.expected.json"), recursive=True)):
     write("json-report", open(path, encoding="utf-8").read())
+# Ultralight: the lab's images, and a tag's answers (each preceded by its length): a 16-byte
+# READ, a NAK, an 8-byte GET_VERSION.
+for path in sorted(glob.glob(os.path.join(ROOT, "Tests", "LabCards", "ultralight*-image.json"))):
+    write("ultralight", open(path, "rb").read())
+write("ultralight", bytes([8, 0, 4, 3, 1, 1, 0, 0x0B, 3]) + b"".join(bytes([16]) + bytes(range(p, p + 16)) for p in range(0, 64, 16)) + bytes([1, 0]))
 for path in sorted(glob.glob(os.path.join(ROOT, "Tests", "LabCards", "*.json"))):
     text = open(path, encoding="utf-8").read()
     if '"iso7816"' in text:

@@ -128,6 +128,7 @@ enum Targets {
             }
         },
         "pseudo-apdu": TagFuzz.pseudoAPDU,
+        "ultralight": UltralightFuzz.run,
         "felica-card-image": { b in
             guard let image = try? JSONDecoder().decode(FeliCaCardImage.self, from: Data(b)) else { return }
             _ = try? image.contents()
