@@ -10,7 +10,9 @@ extension ReportBuilder {
         var list: BitLayout.Decoded?
     }
 
-    func contracts(_ c: ContractSpec, _ answers: Answers, first: Int = 0, warnings: inout [ReportWarning]) -> [Contract] {
+    func contracts(
+        _ c: ContractSpec, _ answers: Answers, first: Int = 0, epochs: [String: CivilDate] = [:], warnings: inout [ReportWarning]
+    ) -> [Contract] {
         guard case .records(let records)? = answers[c.from], !records.isEmpty else { return [] }
         var how = reading(c.from)
         if let l = c.layout { how.layout = profile.layouts[l] }
@@ -33,7 +35,8 @@ extension ReportBuilder {
             }
             let bytes = how.reverse ? records[pick.number - 1].reversed() : records[pick.number - 1]
             let record = Source(bytes: bytes, decoded: layout?.decode(bytes), reversed: how.reverse)
-            let context = Context(record: record, entry: pick.entry.flatMap { e in picks.list.map { ($0, e) } }, recordNumber: pick.number)
+            let context = Context(
+                record: record, entry: pick.entry.flatMap { e in picks.list.map { ($0, e) } }, recordNumber: pick.number, epochs: epochs)
             rows.append(contract(c, answers, context, number: n, warnings: &warnings))
         }
         return rows

@@ -30,7 +30,8 @@ struct DerivedReferences {
             warn("\(a) \(op == .difference ? "−" : "+") \(b) does not fit a 64-bit signed integer")
             return nil
         }
-        return .int(result)
+        // A card number made of two parts is printed once it is whole.
+        return spec.numberText.map { .string($0.write(.int(result))) } ?? .int(result)
     }
 }
 

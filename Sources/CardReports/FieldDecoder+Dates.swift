@@ -40,10 +40,11 @@ extension FieldDecoder {
         return try dateTime(date, seconds, offset: offset(spec, date, seconds))
     }
 
-    /// A year (7 bits after the base year), month (4) and day (5), with a time element's seconds when given.
+    /// A year (7 bits after the base year), month (4) and day (5), with a time element's seconds
+    /// when given; `endian: little` reads its two bytes low byte first (Nextfare Ultralight).
     static func packedDate(_ spec: FieldSpec, _ bytes: ArraySlice<UInt8>, timeOfDay minutes: Int?) throws(Failure) -> FieldValue? {
         guard bytes.count <= 2 else { throw Failure(reason: "a packed date is at most 2 bytes, not \(bytes.count)") }
-        let v = bytes.reduce(0) { $0 << 8 | Int($1) }
+        let v = (spec.littleEndian ? Array(bytes.reversed()) : Array(bytes)).reduce(0) { $0 << 8 | Int($1) }
         if v == 0 { return nil }
         let (year, overflow) = spec.yearBase.addingReportingOverflow(v >> 9)
         guard !overflow, (1...9999).contains(year), let date = CivilDate(year: year, month: (v >> 5) & 0x0F, day: v & 0x1F) else {
@@ -68,7 +69,7 @@ extension FieldDecoder {
     /// A count of days or seconds after the field's epoch (`clock-shift` applied).
     static func epochValue(_ spec: FieldSpec, _ rawCount: Int, minutes: Int?) throws(Failure) -> FieldValue {
         guard let epoch = spec.epoch else { throw Failure(reason: "needs an epoch") }
-        var count = rawCount
+        var count = spec.layout.countsBack ? -rawCount : rawCount
         if let shift = spec.layout.clockShift, count < shift.beforeCount { count = count &+ shift.seconds }
         let outOfRange = Failure(reason: "\(count) \(spec.type == .days ? "days" : "seconds") after \(epoch) is past the year 9999")
         if spec.type == .days {

@@ -40,6 +40,8 @@ extension ReportBuilder {
         var dol: [(tag: TLVTag, value: [UInt8])]? = nil
         var entry: (decoded: BitLayout.Decoded, prefix: String)?
         var recordNumber: Int?
+        /// The card's and `let` values that are dates, by name: the epochs `epoch: NAME` counts from.
+        var epochs: [String: CivilDate] = [:]
     }
 
     /// The bytes a field decodes, once found.
@@ -77,6 +79,17 @@ extension ReportBuilder {
         origin: FieldOrigin? = nil
     ) -> FieldValue? {
         if let condition = spec.condition, !condition.holds(in: context.record?.decoded) { return nil }
+        var spec = spec
+        if let name = spec.layout.epochField {
+            // Counted from a date read with the card (a ticket's last day): without it, no date.
+            guard let epoch = context.epochs[name] else {
+                if !spec.optional { warn("its epoch, \(name), was not read") }
+                return nil
+            }
+            var layout = spec.layout
+            layout.epoch = epoch
+            spec = FieldSpec(layout)
+        }
         switch spec.source {
         case .derived: return nil
         case .constant(let v): return v

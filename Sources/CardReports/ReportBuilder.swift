@@ -117,7 +117,7 @@ public struct ReportBuilder {
         if let b = p.balance { cardFields.append(.init(name: "balance", spec: b)) }
         cardFields += p.privateFields
         let names = p.card.map { "card." + $0.name } + (p.balance == nil ? [] : ["balance"]) + p.privateFields.map { "let." + $0.name }
-        let values = cardValues(cardFields, names: names, answers, warnings: &report.warnings)
+        let (values, epochs) = cardValues(cardFields, names: names, answers, warnings: &report.warnings)
         for (i, f) in p.card.enumerated() {
             guard var v = values[i] else {
                 // Personal data the card keeps empty (unset, a date of zeros) is named all the
@@ -141,30 +141,35 @@ public struct ReportBuilder {
         if variant == nil, let key = p.nameFrom, let i = p.card.firstIndex(where: { $0.name == key }), let v = values[i] {
             report.name = v.description
         }
-        if let t = p.trips { report.trips = trips(t, answers, warnings: &report.warnings, skipped: &report.skipped) }
+        if let t = p.trips { report.trips = trips(t, answers, epochs: epochs, warnings: &report.warnings, skipped: &report.skipped) }
         if let c = p.contracts {
             for source in [c] + c.more {
-                report.contracts += contracts(source, answers, first: report.contracts.count, warnings: &report.warnings)
+                report.contracts += contracts(source, answers, first: report.contracts.count, epochs: epochs, warnings: &report.warnings)
             }
         }
         if !showing.personal { hidePersonalRows(&report) }
         return report
     }
 
-    /// The card's values (and the balance and private values after them), read and derived.
+    /// The card's values (and the balance and private values after them), read and derived;
+    /// and those that are dates, by name (what `epoch: NAME` counts from).
     private func cardValues(
         _ fields: [Profile.NamedField], names: [String], _ answers: Answers, warnings: inout [ReportWarning]
-    ) -> [FieldValue?] {
+    ) -> ([FieldValue?], epochs: [String: CivilDate]) {
         var values = [FieldValue?](repeating: nil, count: fields.count)
         var sources: [String: Source] = [:]
         for name in answers.names where step(name).map({ $0.layout != nil || $0.reverseBytes }) == true {
             if let bytes = answers.data(name) { sources[name] = source(bytes, reading(name)) }
         }
-        let index = TLVIndex(answers)  // parsed only if a field asks for a tag
-        for (i, f) in fields.enumerated() where !f.spec.isDerived {
-            values[i] = value(
-                f.spec, answers, sources: sources, context: Context(record: nil, index: index),
-                warn: { warnings.append(.init(field: names[i], reason: $0)) }, origin: log?.sink(names[i], f.spec))
+        var context = Context(record: nil, index: TLVIndex(answers))  // the TLV index is parsed only if a field asks for a tag
+        // The values counted from another's date come after those they count from.
+        for pass in [false, true] {
+            for (i, f) in fields.enumerated() where !f.spec.isDerived && (f.spec.layout.epochField != nil) == pass {
+                values[i] = value(
+                    f.spec, answers, sources: sources, context: context,
+                    warn: { warnings.append(.init(field: names[i], reason: $0)) }, origin: log?.sink(names[i], f.spec))
+            }
+            if !pass { context.epochs = Self.dates(fields, values) }
         }
         if fields.contains(where: { $0.spec.isDerived }) {
             let refs = DerivedReferences(fields)
@@ -172,7 +177,20 @@ public struct ReportBuilder {
                 values[i] = refs.derive(i, f.spec, values, older: nil) { warnings.append(.init(field: names[i], reason: $0)) }
             }
         }
-        return values
+        return (values, Self.dates(fields, values))
+    }
+
+    /// The values that are dates (a date, or a date-time's date), by field name.
+    static func dates(_ fields: [Profile.NamedField], _ values: [FieldValue?]) -> [String: CivilDate] {
+        var out: [String: CivilDate] = [:]
+        for (f, v) in zip(fields, values) {
+            switch v {
+            case .date(let d)?: out[f.name] = d
+            case .dateTime(let t)?: out[f.name] = t.date
+            default: break
+            }
+        }
+        return out
     }
 
     /// Leaves the personal values of trips and contracts out, naming each in `hidden`.

@@ -31,12 +31,14 @@ extension ReportBuilder {
         }
     }
 
-    func trips(_ t: TripSpec, _ answers: Answers, warnings: inout [ReportWarning], skipped: inout [String]) -> [Trip] {
+    func trips(
+        _ t: TripSpec, _ answers: Answers, epochs: [String: CivilDate] = [:], warnings: inout [ReportWarning], skipped: inout [String]
+    ) -> [Trip] {
         let sources = [t] + t.more
         let columns = TripColumns(sources)
         var rows: [TripRow] = []
         for (n, s) in sources.enumerated() {
-            rows += tripRows(s, source: n, columns, answers, warnings: &warnings, skipped: &skipped)
+            rows += tripRows(s, source: n, columns, answers, epochs: epochs, warnings: &warnings, skipped: &skipped)
         }
         switch t.order {
         case .asRead: break
@@ -161,8 +163,8 @@ extension ReportBuilder {
 
     /// The rows of one trip source, its values placed at their merged `position`.
     private func tripRows(
-        _ t: TripSpec, source n: Int, _ columns: TripColumns, _ answers: Answers, warnings: inout [ReportWarning],
-        skipped: inout [String]
+        _ t: TripSpec, source n: Int, _ columns: TripColumns, _ answers: Answers, epochs: [String: CivilDate],
+        warnings: inout [ReportWarning], skipped: inout [String]
     ) -> [TripRow] {
         guard let (records, positions, joined) = tripRecords(t, answers, skipped: &skipped) else { return [] }
         guard let dol = recordList(t, answers, count: records.count, warnings: &warnings) else { return [] }
@@ -185,7 +187,7 @@ extension ReportBuilder {
                 rowAnswers[j.name] = p < j.records.count ? .data(j.records[p]) : nil
                 if p < j.records.count { rowSources[j.name] = source(j.records[p], reading(j.name)) }
             }
-            let context = Context(record: source(r, recordReading), dol: dol?.split(r))
+            let context = Context(record: source(r, recordReading), dol: dol?.split(r), epochs: epochs)
             for (f, i) in readFields {
                 var noted: [FieldBytes] = []
                 let personal = f.spec.personal

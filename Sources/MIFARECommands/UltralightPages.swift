@@ -31,18 +31,31 @@ public enum UltralightError: UserFacingError, Equatable {
 /// Reading an Ultralight's pages with READ (`30 page`, four pages at a time) over any channel
 /// that takes the tag's own commands: libnfc's, or a PC/SC reader's through PCSCType2Channel.
 /// A range is read with one READ per four pages, starting at its first page, and only the
-/// pages asked for are kept: a READ that runs past the tag's end wraps to page 0.
+/// pages asked for are kept (``plan(_:)``).
 public enum UltralightPages {
     /// Pages `pages` (page numbers, each 4 bytes), in order; `pageCount` (when known) lets a
     /// refusal say "past the end".
     public static func read(_ channel: CardChannel, pages: ClosedRange<Int>, pageCount: Int? = nil) throws -> [[UInt8]] {
         var out: [[UInt8]] = []
+        for (start, skip, take) in plan(pages) {
+            let group = try readGroup(page: start, pageCount: pageCount, transmit: channel.transmit)
+            out += (skip..<(skip + take)).map { Array(group[($0 * 4)..<($0 * 4 + 4)]) }
+        }
+        return out
+    }
+
+    /// The READs that read `pages`: each READ's first page, how many of its pages to skip, how
+    /// many to keep. A READ covers four pages; the last one ends at the last page asked for
+    /// (it starts up to three pages earlier) rather than running past it into pages that may
+    /// be protected — a chip refuses a whole READ that touches one.
+    public static func plan(_ pages: ClosedRange<Int>) -> [(start: Int, skip: Int, take: Int)] {
+        var out: [(Int, Int, Int)] = []
         var page = pages.lowerBound
         while page <= pages.upperBound {
-            let group = try readGroup(page: page, pageCount: pageCount, transmit: channel.transmit)
-            let wanted = min(4, pages.upperBound - page + 1)
-            out += (0..<wanted).map { Array(group[($0 * 4)..<($0 * 4 + 4)]) }
-            page += 4
+            let take = min(4, pages.upperBound - page + 1)
+            let start = take < 4 ? max(0, pages.upperBound - 3) : page
+            out.append((start, page - start, take))
+            page += take
         }
         return out
     }

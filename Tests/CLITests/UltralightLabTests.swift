@@ -79,4 +79,37 @@ import Testing
             #expect(info.stdout.contains("Tag with UID 04112233445566 is a Mifare UltraLight"), "\(info.stdout)\(info.stderr)")
         }
     }
+
+    /// Each Ultralight ticket's lab card read by detection through the real pcscd and the real
+    /// libnfc: the profile, and values worked out by hand in docs/cards/nextfare-ultralight.md.
+    static let tickets: [(image: String, profile: String, expected: [String])] = [
+        (
+            "compass-image.json", "compass",
+            [
+                #""serial": "0001 0200 1599 8343 8681""#, #""station": "Metrotown Station""#,
+                #""time": "2025-06-18T08:12:00-07:00""#,
+            ]
+        ),
+        ("ventra-image.json", "ventra", [#""product": "1-Day""#, #""validUntil": "2025-01-11T17:52:00-06:00""#]),
+        ("nextfare-ul-image.json", "nextfare-ul", [#""time": "2024-02-28T12:00:00+00:00""#, #""location": 7"#]),
+    ]
+
+    @Test(arguments: Lab.Path.allCases)
+    func ticketsReadByDetection(_ path: Lab.Path) throws {
+        for t in Self.tickets {
+            let r = try Lab.readLabCard(t.image, through: path)
+            #expect(
+                Lab.reportProblems(r, profile: t.profile, expected: t.expected).isEmpty,
+                "\(t.image): \(Lab.reportProblems(r, profile: t.profile, expected: t.expected))")
+            // Four READs: the whole 16 pages, as a full dump would read them.
+            #expect(r.stdout.contains(#""exchanges": 4"#), "\(t.image)")
+        }
+    }
+
+    /// `cardscan ultralight --image` of a ticket gives a copy that reads to the same report.
+    @Test func aDumpedTicketReadsTheSame() throws {
+        let r = try Lab.dumpRoundTrip("compass-image.json", command: "ultralight")
+        #expect(r.before.status == 0 && r.dump.status == 0, "\(r.before.stderr)\(r.dump.stderr)")
+        #expect(r.after.stdout == r.before.stdout, "\(r.after.stdout)\(r.after.stderr)")
+    }
 }

@@ -164,6 +164,8 @@ public struct LanguageKey: Sendable {
         case choice([String])
         /// A date, `YYYY-MM-DD`.
         case date
+        /// A date, `YYYY-MM-DD`, or the name of a card or `let` value that is one.
+        case dateOrName
         /// A UTC offset (`+08:00`) or a time zone name (`Europe/Paris`).
         case zone
         /// Bits of a value, `LOW-HIGH`, bit 0 the least significant.

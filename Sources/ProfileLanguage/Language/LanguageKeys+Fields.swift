@@ -42,7 +42,14 @@ extension LanguageKeys {
             "default", .field, .text,
             "With `map` or `table`: what a code they lack gives (`{code}` stands for it); without it, the table's default, else the code.",
             example: "\"mode {code}\""),
-        K("epoch", .field, .date, "For `days` and `seconds`: the date counting starts from.", example: "1997-01-01"),
+        K(
+            "epoch", .field, .dateOrName,
+            "For `days` and `seconds`: the date counting starts from, or the card or `let` value that gives it (a ticket's last day).",
+            example: "1997-01-01"),
+        K(
+            "direction", .field, .choice(["after", "before"]),
+            "For `days` and `seconds`: count forward from the epoch (default) or back from it (days before a ticket's last day).",
+            example: "before"),
         K(
             "utc", .field, .boolean, "With `seconds`: the count runs from the epoch's midnight in UTC, not in the card's zone.",
             example: "true"),
@@ -108,7 +115,8 @@ extension LanguageKeys {
     static let types: [K] = [
         K("type", .type, .text, required: true, "The type it refines: a base type or another named type.", example: "days"),
         K("bits", .type, .integer(1...4096), "Its width in a layout (an element of this type needs no `bits`).", example: "14"),
-        K("epoch", .type, .date, "As for a field.", example: "1997-01-01"),
+        K("epoch", .type, .dateOrName, "As for a field.", example: "1997-01-01"),
+        K("direction", .type, .choice(["after", "before"]), "As for a field.", example: "before"),
         K("utc", .type, .boolean, "As for a field."),
         K("year-base", .type, .integer(1900...2100), "As for a field."),
         K("endian", .type, .choice(["big", "little"]), "As for a field."),

@@ -67,6 +67,8 @@ public enum LanguageSchema {
         case .tag: members = [("type", .string("string")), ("pattern", .string("^([0-9A-Fa-f]{2}){1,4}$"))]
         case .choice(let words): members = [("enum", .array(words.map { .string($0) }))]
         case .date: members = [("type", .string("string")), ("pattern", .string("^\\d{4}-\\d{2}-\\d{2}$"))]
+        case .dateOrName:
+            members = [("type", .string("string")), ("pattern", .string("^(\\d{4}-\\d{2}-\\d{2}|[^ .\\[\\]:/0-9][^ .\\[\\]:/]*)$"))]
         case .bitRange: members = [("type", .string("string")), ("pattern", .string("^\\d+-\\d+$"))]
         case .scalar: members = [("type", .array([.string("string"), .string("integer")]))]
         case .values:

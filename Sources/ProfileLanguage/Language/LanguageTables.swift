@@ -43,6 +43,7 @@ public enum LanguageTables {
         case .tag: return "tag"
         case .choice(let words): return words.map { "`\($0)`" }.joined(separator: ", ")
         case .date: return "date"
+        case .dateOrName: return "date, or a value's name"
         case .zone: return "offset or zone name"
         case .bitRange: return "bit range `LOW-HIGH`"
         case .values: return "values"

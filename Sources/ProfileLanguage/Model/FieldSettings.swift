@@ -10,6 +10,10 @@ public struct FieldSettings: Sendable, Equatable {
     public var bits: Int?
     /// `epoch`: the date `days` and `seconds` count from.
     public var epoch: CivilDate?
+    /// `epoch: NAME`: the card or `let` value whose date `days` and `seconds` count from.
+    public var epochField: String?
+    /// `direction: before`: the count goes back from the epoch.
+    public var countsBack: Bool?
     /// `utc`: a `seconds` count runs from the epoch's midnight in UTC, not in the card's zone.
     public var utc: Bool?
     /// `year-base`: the year of 00, for `packed-date` and 3-byte `bcd-date`.
@@ -47,7 +51,15 @@ public struct FieldSettings: Sendable, Equatable {
         var out = base
         if let type { out.type = type }
         if let bits { out.bits = bits }
-        if let epoch { out.epoch = epoch }
+        if let epoch {
+            out.epoch = epoch
+            out.epochField = nil
+        }
+        if let epochField {
+            out.epochField = epochField
+            out.epoch = nil
+        }
+        if let countsBack { out.countsBack = countsBack }
         if let utc { out.utc = utc }
         if let yearBase { out.yearBase = yearBase }
         if let littleEndian { out.littleEndian = littleEndian }
@@ -75,6 +87,8 @@ public struct FieldSettings: Sendable, Equatable {
     public func apply(to f: inout FieldSpec.Layout) {
         if let type { f.type = type }
         if let epoch { f.epoch = epoch }
+        if let epochField { f.epochField = epochField }
+        if let countsBack { f.countsBack = countsBack }
         if let utc { f.utc = utc }
         if let yearBase { f.yearBase = yearBase }
         if let littleEndian { f.littleEndian = littleEndian }

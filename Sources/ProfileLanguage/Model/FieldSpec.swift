@@ -74,6 +74,11 @@ public final class FieldSpec: Sendable {
         public var timeFieldKind = TimeFieldKind.minutes
         /// For `days` / `seconds`: the day counting starts from, and the card's UTC offset.
         public var epoch: CivilDate?
+        /// `epoch: NAME`: the card or `let` value giving that day, read with the card (the
+        /// report fills ``epoch`` from it before decoding).
+        public var epochField: String?
+        /// `direction: before`: the count goes back from the epoch (days before a ticket's last day).
+        public var countsBack = false
         /// The card's UTC offset, in minutes east (the profile's `zone`; for a zone name, its offset at load time).
         public var zoneMinutes: Int?
         /// `zone: Europe/Paris`: a time zone with summer time (IANA tz database); the offset

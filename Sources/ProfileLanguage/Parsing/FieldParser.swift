@@ -58,6 +58,22 @@ enum FieldParser {
         return d
     }
 
+    /// `digits`, `prefix`, `suffix`, `check-digit`, `group`: how a card number is printed; nil
+    /// when none is given.
+    static func numberText(_ s: Section) -> NumberText? {
+        var text = NumberText()
+        text.digits = s["digits"].int(1...40)
+        text.prefix = s["prefix"].text() ?? ""
+        text.suffix = s["suffix"].text() ?? ""
+        text.group = (s["group"].sequence() ?? []).compactMap { $0.int(1...40) }
+        text.checkDigit = s["check-digit"].choice(NumberText.CheckDigit.allCases.map(\.rawValue)).flatMap(NumberText.CheckDigit.init)
+        return text == NumberText() ? nil : text
+    }
+
+    /// The keys a derived field may have besides its operation: whether it may be missing, and
+    /// how the number it gives is printed (a card number made of two parts: Compass).
+    static let derivedKeys = ["difference", "sum", "optional", "absent-is-zero", "digits", "prefix", "suffix", "check-digit", "group"]
+
     /// `difference: [a, b]` or `sum: [a, b]`: worked out from two other fields.
     private static func derived(_ s: Section, _ op: String, _ d: FieldDraft) -> FieldDraft? {
         var d = d
@@ -67,7 +83,8 @@ enum FieldParser {
         d.spec.source = .derived(FieldSpec.DerivedOperation(rawValue: op)!, refs)
         d.spec.optional = s["optional"].bool() ?? false
         d.spec.absentIsZero = s["absent-is-zero"].bool() ?? false
-        for k in s.keys where !["difference", "sum", "optional", "absent-is-zero"].contains(k) {
+        d.spec.numberText = numberText(s)
+        for k in s.keys where !derivedKeys.contains(k) {
             s[k].issue("'\(k)' does not apply to a derived field")
         }
         return d
@@ -148,13 +165,7 @@ enum FieldParser {
                 d.spec.clockShift = (moment, seconds)  // made relative to the epoch once the type is known
             }
         }
-        var text = NumberText()
-        text.digits = s["digits"].int(1...40)
-        text.prefix = s["prefix"].text() ?? ""
-        text.suffix = s["suffix"].text() ?? ""
-        text.group = (s["group"].sequence() ?? []).compactMap { $0.int(1...40) }
-        text.checkDigit = s["check-digit"].choice(NumberText.CheckDigit.allCases.map(\.rawValue)).flatMap(NumberText.CheckDigit.init)
-        if text != NumberText() { d.spec.numberText = text }
+        d.spec.numberText = numberText(s)
         d.spec.optional = s["optional"].bool() ?? false
         if s.has("when") {
             d.spec.condition = condition(s["when"])

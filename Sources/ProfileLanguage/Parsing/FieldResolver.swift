@@ -92,7 +92,7 @@ struct FieldResolver {
         }
         if s.has("time-tag"), t != .bcdDate { s["time-tag"].issue("'time-tag' adds a time of day to a bcd-date") }
         if s.has("part"), t != .track2 { s["part"].issue("'part' says which part of Track 2 data a `track2` field is") }
-        if t == .days || t == .seconds, spec.epoch == nil {
+        if t == .days || t == .seconds, spec.epoch == nil, spec.epochField == nil {
             (s.has("type") ? s["type"] : s.cursor).issue("type \(t.rawValue) needs 'epoch' (the date it counts from)")
         }
         // A field's own zone (format 1) is refused with the new spelling: one problem, not two.
@@ -117,7 +117,9 @@ struct FieldResolver {
             for k in ["bit-range", "mask", "scale", "add", "divide", "map", "table", "format"] where s.has(k) {
                 s[k].issue("'\(k)' applies to integer types, not \(t.rawValue)")
             }
-            if s.has("endian"), t != .hex { s["endian"].issue("'endian' applies to integer types and hex, not \(t.rawValue)") }
+            if s.has("endian"), t != .hex, t != .packedDate {
+                s["endian"].issue("'endian' applies to integer types, hex and packed-date, not \(t.rawValue)")
+            }
         }
         if t == .bcd {
             for k in ["bit-range", "mask", "endian"] where s.has(k) {

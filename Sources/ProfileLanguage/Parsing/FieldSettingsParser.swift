@@ -12,8 +12,15 @@ enum FieldSettingsParser {
         }
         if s.has("bits") { out.bits = s["bits"].int(1...4096) }
         if let e = s["epoch"].text() {
-            if let d = CivilDate(iso: e) { out.epoch = d } else { s["epoch"].issue("'\(e)' is not a date (YYYY-MM-DD)") }
+            if let d = CivilDate(iso: e) {
+                out.epoch = d
+            } else if e.first?.isLetter == true, !e.contains(where: { " .[]:/".contains($0) }) {
+                out.epochField = e  // a card or `let` value's name: checked once the profile's fields are known
+            } else {
+                s["epoch"].issue("'\(e)' is neither a date (YYYY-MM-DD) nor the name of a card or let value")
+            }
         }
+        if let d = s["direction"].choice(["after", "before"]) { out.countsBack = d == "before" }
         if s.has("utc") { out.utc = s["utc"].bool() }
         if s.has("year-base") { out.yearBase = s["year-base"].int(1900...2100) }
         if let e = s["endian"].choice(["big", "little"]) { out.littleEndian = e == "little" }

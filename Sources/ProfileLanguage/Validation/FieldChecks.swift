@@ -20,6 +20,31 @@ struct FieldChecks {
         for f in p.privateFields where p.card.contains(where: { $0.name == f.name }) {
             checks.issue(f.spec.line, "let.\(f.name)", "'\(f.name)' is also a card field: a private field needs a name of its own")
         }
+        epochs()
+    }
+
+    /// `epoch: NAME` names a card or `let` value that is read from the card (not counted from
+    /// another's date itself): the one every field counting from it needs first.
+    func epochs() {
+        let cardLevel = p.privateFields + p.card
+        var everywhere: [(String, FieldSpec)] = cardLevel.map { ("\($0.name)", $0.spec) }
+        if let t = p.trips { everywhere += ([t] + t.more).flatMap { s in s.fields.map { ("trips.fields.\($0.name)", $0.spec) } } }
+        if let c = p.contracts { everywhere += ([c] + c.more).flatMap { s in s.fields.map { ("\(s.path).fields.\($0.name)", $0.spec) } } }
+        for (path, spec) in everywhere {
+            guard let name = spec.layout.epochField else { continue }
+            guard let target = cardLevel.first(where: { $0.name == name }) else {
+                let near = Spelling.nearest(name, among: cardLevel.map(\.name))
+                checks.issue(
+                    spec.line, "\(path).epoch",
+                    "'\(name)' is not a card or let value (the date counting starts from)" + (near.map { ": did you mean '\($0)'?" } ?? ""))
+                continue
+            }
+            if target.spec.layout.epochField != nil || { if case .derived = target.spec.source { return true } else { return false } }() {
+                checks.issue(spec.line, "\(path).epoch", "'\(name)' must be read from the card, not worked out from other values")
+            } else if !target.spec.type.isDate {
+                checks.issue(spec.line, "\(path).epoch", "'\(name)' is not a date (its type is \(target.spec.type.rawValue))")
+            }
+        }
     }
 
     /// A field that reads an answer: the step exists, is of the right shape, and holds the bytes.
