@@ -128,7 +128,10 @@ enum FieldDecoder {
             value = Int(raw)
         }
         if spec.type == .days || spec.type == .seconds {
-            return try epochValue(spec, value, minutes: minutes)
+            // `scale` turns another unit into the type's (minutes into seconds: scale 60).
+            let (count, overflow) = value.multipliedReportingOverflow(by: spec.scale)
+            guard !overflow else { throw Failure(reason: "\(value) × scale \(spec.scale) does not fit a 64-bit signed integer") }
+            return try epochValue(spec, count, minutes: minutes)
         }
         if spec.type == .minutes {
             guard (0..<1440).contains(value), let time = TimeOfDay(hour: value / 60, minute: value % 60) else {

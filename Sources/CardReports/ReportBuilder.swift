@@ -171,10 +171,20 @@ public struct ReportBuilder {
             }
             if !pass { context.epochs = Self.dates(fields, values) }
         }
-        if fields.contains(where: { $0.spec.isDerived }) {
+        let derived = fields.indices.filter { fields[$0].spec.isDerived }
+        if !derived.isEmpty {
+            // In the order they depend on each other (a card value may be worked out from a `let`
+            // value that is itself worked out): each pass works out those whose operands are
+            // ready; the loader refused cycles, so at most one pass a derived value.
             let refs = DerivedReferences(fields)
-            for (i, f) in fields.enumerated() where f.spec.isDerived {
-                values[i] = refs.derive(i, f.spec, values, older: nil) { warnings.append(.init(field: names[i], reason: $0)) }
+            var pending = derived
+            while !pending.isEmpty {
+                let ready = pending.filter { refs.operandsReady($0, derived: Set(pending)) }
+                for i in ready {
+                    values[i] = refs.derive(i, fields[i].spec, values, older: nil) { warnings.append(.init(field: names[i], reason: $0)) }
+                }
+                pending.removeAll { ready.contains($0) }
+                if ready.isEmpty { break }
             }
         }
         return (values, Self.dates(fields, values))

@@ -119,8 +119,9 @@ public final class ProfileEngine {
             }
             let got = Array(bytes[q.offset..<(q.offset + q.equals.count)])
             let masked = q.mask.map { m in zip(got, m).map { $0 & $1 } } ?? got
-            if masked != q.equals {
-                return { "bytes \(q.offset)… of '\(q.answer)' are \(got.hexString), not \(q.equals.hexString) (line \(q.line))" }
+            if q.oneOf.isEmpty ? masked != q.equals : !q.oneOf.contains(masked) {
+                let wanted = q.oneOf.isEmpty ? q.equals.hexString : "one of " + q.oneOf.map(\.hexString).joined(separator: ", ")
+                return { "bytes \(q.offset)… of '\(q.answer)' are \(got.hexString), not \(wanted) (line \(q.line))" }
             }
         }
         return nil

@@ -92,6 +92,13 @@ import Testing
         ),
         ("ventra-image.json", "ventra", [#""product": "1-Day""#, #""validUntil": "2025-01-11T17:52:00-06:00""#]),
         ("nextfare-ul-image.json", "nextfare-ul", [#""time": "2024-02-28T12:00:00+00:00""#, #""location": 7"#]),
+        ("troika-ul-image.json", "troika-ul", [#""serial": "0012 345 678""#, #""time": "2018-03-05T18:42:00+03:00""#]),
+        ("clipper-ul-image.json", "clipper-ul", [#""serial": 708529245"#, #""time": "2019-03-02T17:45:00-08:00""#]),
+        ("mrt-singapore-ul-image.json", "mrt-singapore-ul", [#""serial": "0001 0001 2345 6789""#]),
+        ("pisa-ul-image.json", "pisa-ul", [#""time": "2020-02-10T07:50:00+01:00""#]),
+        ("venezia-ul-image.json", "venezia-ul", [#""serial": "53087137254609413""#, #""validUntil": "2023-09-15T15:47:00+02:00""#]),
+        ("ovc-ul-image.json", "ovc-ul", [#""kind": "check-out""#, #""operator": "NS""#]),
+        ("hsl-ul-image.json", "hsl-ul", [#""number": "924621003401380717""#, #""zones": "BC""#, #""line": 1006"#]),
     ]
 
     @Test(arguments: Lab.Path.allCases)
@@ -101,8 +108,8 @@ import Testing
             #expect(
                 Lab.reportProblems(r, profile: t.profile, expected: t.expected).isEmpty,
                 "\(t.image): \(Lab.reportProblems(r, profile: t.profile, expected: t.expected))")
-            // Four READs: the whole 16 pages, as a full dump would read them.
-            #expect(r.stdout.contains(#""exchanges": 4"#), "\(t.image)")
+            // At most four READs: the whole 16 pages, as a full dump would read them.
+            #expect(["2", "3", "4"].contains { r.stdout.contains(#""exchanges": \#($0)"#) }, "\(t.image)")
         }
     }
 

@@ -92,6 +92,7 @@ extension LanguageKeys {
             "difference", .field, .list(.text), "A derived value: the first field minus the second (`older.NAME`: the next older trip's).",
             example: "[balance, older.balance]"),
         K("sum", .field, .list(.text), "A derived value: the two fields added.", example: "[base, check]"),
+        K("xor", .field, .list(.text), "A derived value: the two fields' bits, exclusive-or.", example: "[left, right]"),
         K(
             "absent-is-zero", .field, .boolean, "With `difference` or `sum`: a second operand that was not read counts as 0.",
             example: "true"),

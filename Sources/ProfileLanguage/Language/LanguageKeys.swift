@@ -82,6 +82,9 @@ public enum LanguageKeys {
             "equals", .check, .scalar,
             "The bytes (hex) the answer holds there; with `field`, the number the layout value must be. Without it, the step must only have succeeded.",
             example: "\"20 00\""),
+        K(
+            "one-of", .check, .list(.hex(1...64)), "Instead of `equals`: the bytes there are one of these, all of one length.",
+            example: "[\"30 DE\", \"31 86\"]"),
         K("mask", .check, .scalar, "ANDed with the answer's bytes (or the field's value) before comparing.", example: "\"FF F0\""),
         K("field", .check, .text, "A value of the answer's layout to check instead of bytes.", example: "network"),
     ]

@@ -240,6 +240,8 @@ public final class FieldSpec: Sendable {
         case difference
         /// `sum: [a, b]`: a + b.
         case sum
+        /// `xor: [a, b]`: the bits of a and b, exclusive-or (HSL's ticket number folds its UID so).
+        case xor
     }
 
     /// Where in an answer's bits a field is (docs/profile-format.md §Bit-packed records).

@@ -143,7 +143,11 @@ public struct Profile: Sendable {
         /// `offset`: where the checked bytes start (default 0).
         public var offset: Int
         /// `equals`: the bytes the answer must hold there; empty: the step must only have succeeded.
+        /// With `one-of`, the first of the byte strings it allows.
         public var equals: [UInt8]
+        /// `one-of`: every byte string the answer may hold there (all of `equals`' length); empty
+        /// with `equals` alone.
+        public var oneOf: [[UInt8]] = []
         /// `mask`: ANDed with the answer's bytes before comparing.
         public var mask: [UInt8]?
         /// `field`: a value of the answer's layout, checked instead of bytes.

@@ -37,6 +37,16 @@ enum DetectionParser {
         if s.has("equals") {
             guard let equals = s["equals"].hex(), !equals.isEmpty else { return nil }
             req.equals = equals
+            if s.has("one-of") { s["one-of"].issue("a check takes 'equals' or 'one-of', not both") }
+        } else if s.has("one-of") {
+            let list = (s["one-of"].sequence() ?? []).compactMap { $0.hex(1...64) }
+            guard let first = list.first else {
+                s["one-of"].issue("one-of lists the byte strings allowed, e.g. [\"30 DE\", \"31 86\"]")
+                return nil
+            }
+            if list.contains(where: { $0.count != first.count }) { s["one-of"].issue("the byte strings of one-of have one length") }
+            req.equals = first
+            req.oneOf = list
         }
         if s.has("mask"), let mask = s["mask"].hex() {
             if mask.count != req.equals.count { s["mask"].issue("mask has \(mask.count) byte(s) but equals has \(req.equals.count)") }

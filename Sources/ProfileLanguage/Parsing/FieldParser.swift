@@ -39,7 +39,7 @@ enum FieldParser {
         }
         var draft = FieldDraft(spec: FieldSpec.Layout(source: .record, line: c.line), settings: FieldSettings(), section: s, scope: scope)
         if s.has("constant") { return constant(s, draft) }
-        if let op = ["difference", "sum"].first(where: { s.has($0) }) { return derived(s, op, draft) }
+        if let op = ["difference", "sum", "xor"].first(where: { s.has($0) }) { return derived(s, op, draft) }
         guard source(s, &draft) else { return nil }
         position(s, &draft)
         let (settings, typeName) = FieldSettingsParser.parse(s, file: c.context.file)
@@ -72,18 +72,26 @@ enum FieldParser {
 
     /// The keys a derived field may have besides its operation: whether it may be missing, and
     /// how the number it gives is printed (a card number made of two parts: Compass).
-    static let derivedKeys = ["difference", "sum", "optional", "absent-is-zero", "digits", "prefix", "suffix", "check-digit", "group"]
+    static let derivedKeys = [
+        "difference", "sum", "xor", "optional", "absent-is-zero", "scale", "add", "digits", "prefix", "suffix", "check-digit", "group",
+        "format",
+    ]
 
     /// `difference: [a, b]` or `sum: [a, b]`: worked out from two other fields.
     private static func derived(_ s: Section, _ op: String, _ d: FieldDraft) -> FieldDraft? {
         var d = d
-        if s.has("difference") && s.has("sum") { s.cursor.issue("a field is a difference or a sum, not both") }
+        if ["difference", "sum", "xor"].filter({ s.has($0) }).count > 1 {
+            s.cursor.issue("a field is one of a difference, a sum or an xor")
+        }
         let refs = (s[op].sequence() ?? []).compactMap { $0.text() }
         if refs.count != 2 { s[op].issue("\(op) takes exactly two field names, e.g. [balance, older.balance]") }
         d.spec.source = .derived(FieldSpec.DerivedOperation(rawValue: op)!, refs)
         d.spec.optional = s["optional"].bool() ?? false
         d.spec.absentIsZero = s["absent-is-zero"].bool() ?? false
         d.spec.numberText = numberText(s)
+        d.spec.decimalText = s["format"].choice(["decimal"]) != nil
+        if s.has("scale") { d.spec.scale = s["scale"].int() ?? 1 }
+        if s.has("add") { d.spec.add = s["add"].int() ?? 0 }
         for k in s.keys where !derivedKeys.contains(k) {
             s[k].issue("'\(k)' does not apply to a derived field")
         }

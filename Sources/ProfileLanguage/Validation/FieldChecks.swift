@@ -41,7 +41,7 @@ struct FieldChecks {
             }
             if target.spec.layout.epochField != nil || { if case .derived = target.spec.source { return true } else { return false } }() {
                 checks.issue(spec.line, "\(path).epoch", "'\(name)' must be read from the card, not worked out from other values")
-            } else if !target.spec.type.isDate {
+            } else if !target.spec.type.isDate, target.spec.type != .days, target.spec.type != .seconds {
                 checks.issue(spec.line, "\(path).epoch", "'\(name)' is not a date (its type is \(target.spec.type.rawValue))")
             }
         }
