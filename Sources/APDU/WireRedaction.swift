@@ -10,6 +10,10 @@ public enum WireRedaction {
 
     /// The range of data-field bytes to hide in `command`, or nil.
     public static func secretRange(in command: [UInt8]) -> Range<Int>? {
+        // A MIFARE Classic key: LOAD KEY's data (PC/SC `FF 82 P1 P2 06 KEY`), or the key inside a
+        // PN532's AUTHENTICATE frame (`60`/`61`, block, KEY, UID).
+        if command.count == 11, command[0] == 0xFF, command[1] == 0x82, command[4] == 0x06 { return 5..<11 }
+        if command.count == 12, command[0] == 0x60 || command[0] == 0x61 { return 2..<8 }
         guard command.count > 5, command[0] != 0xFF, secretInstructions.contains(command[1]),
             let parsed = try? CommandAPDU(bytes: command), !parsed.data.isEmpty
         else { return nil }

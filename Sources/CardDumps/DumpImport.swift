@@ -30,7 +30,11 @@ public enum DumpFormat: String, Sendable, CaseIterable {
         let text = String(decoding: bytes.prefix(4096), as: UTF8.self)
         if text.hasPrefix("Filetype: Flipper NFC device") { return .flipper }
         let trimmed = text.drop { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" || $0 == "\u{FEFF}" }
-        if trimmed.hasPrefix("<") { return .legacyXML }
+        if ["<?xml", "<card", "<!--"].contains(where: { trimmed.hasPrefix($0) }),
+            String(validating: bytes.prefix(4096), as: UTF8.self) != nil
+        {
+            return .legacyXML
+        }
         if trimmed.hasPrefix("{") {
             if text.contains("\"technology\"") { return .cardscan }
             if text.contains("\"cardType\"") { return .farebot }

@@ -67,7 +67,7 @@ public final class CardConnection {
                 .init(.idm, t.idm.bytes.hexString), .init(.pmm, t.pmm.bytes.hexString),
                 .init(.systemCode, t.systemCode.bigEndianBytes.hexString),
             ]
-        case .type2Tag(let uid):
+        case .type2Tag(let uid), .classic(let uid, _):
             if let uid { h.append(.init(.uid, uid.hexString)) }
         }
         if let atr { h.append(.init(.atr, atr.hexString)) }
@@ -87,6 +87,7 @@ public final class CardConnection {
             return .type3(exchange, idm: target.idm)
         case .type2Tag: return .type2(exchange)
         case .iso7816: return .type4(exchange)
+        case .classic: return nil  // NDEF on Classic (NXP AN1304) is not read yet
         }
     }
 }

@@ -24,6 +24,11 @@ public enum NFCDetector {
                     card: .iso7816(.init(atr: atr, uid: a.uid)), channel: ISO14443Channel(device: device, identifier: a.uid),
                     reader: device.connectionString)
             }
+            // SAK 08, 18, 09, 19: a MIFARE Classic 1K, 4K, Mini or 2K (NXP AN10833); 00: a Type 2 tag.
+            if let sectors = [0x08: 16, 0x18: 40, 0x09: 5, 0x19: 32][Int(a.sak)] {
+                return CardConnection(
+                    card: .classic(uid: a.uid, sectors: sectors), channel: ISO14443Channel(device: device), reader: device.connectionString)
+            }
             return CardConnection(card: .type2Tag(uid: a.uid), channel: ISO14443Channel(device: device), reader: device.connectionString)
         }
         if let b = try device.pollISO14443B() {
@@ -56,7 +61,7 @@ public enum NFCDetector {
         case .iso7816(let c):
             if let pupi = c.pupi { return (try? device.pollISO14443B())??.pupi == pupi }
             return c.uid != nil && (try? device.pollISO14443A())??.uid == c.uid
-        case .type2Tag(let uid): return uid != nil && (try? device.pollISO14443A())??.uid == uid
+        case .type2Tag(let uid), .classic(let uid, _): return uid != nil && (try? device.pollISO14443A())??.uid == uid
         }
     }
 }

@@ -33,6 +33,15 @@ public enum PCSCDetector {
         if let type2 = PCSCType2Channel(apdus: channel, atr: atr) {
             return CardConnection(card: .type2Tag(uid: nil), channel: type2, reader: reader, atr: atr, exclusive: exclusive, close: close)
         }
+        if let kind = PCSCClassicChannel.kind(atr: atr) {
+            // The reader's GET DATA gives the UID the keys are sent with.
+            let uid = (try? channel.transmit([0xFF, 0xCA, 0x00, 0x00, 0x00])).flatMap {
+                $0.count > 2 && $0.suffix(2) == [0x90, 0x00] ? Array($0.dropLast(2)) : nil
+            }
+            return CardConnection(
+                card: .classic(uid: uid, sectors: kind.sectors), channel: PCSCClassicChannel(apdus: channel), reader: reader, atr: atr,
+                exclusive: exclusive, close: close)
+        }
         if let felica = PCSCFeliCaChannel(apdus: channel, atr: atr) {
             guard let target = try felica.poll(systemCode: .wildcard) else {
                 throw PseudoAPDUError(operation: "FeliCa Polling", answer: [], failure: .timeout)

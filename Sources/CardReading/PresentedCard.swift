@@ -12,6 +12,8 @@ public enum PresentedCard: Sendable, Equatable, CustomStringConvertible {
     case felica(FeliCaTarget)
     /// An NFC Forum Type 2 tag (MIFARE Ultralight, NTAG): pages, no APDUs.
     case type2Tag(uid: [UInt8]?)
+    /// A MIFARE Classic card: sectors opened with keys (`sectors`: 5, 16, 32 or 40).
+    case classic(uid: [UInt8]?, sectors: Int)
 
     /// How an ISO 7816 card identified itself.
     public struct ISO7816Card: Sendable, Equatable {
@@ -40,6 +42,7 @@ public enum PresentedCard: Sendable, Equatable, CustomStringConvertible {
         case .iso7816: return .iso7816
         case .felica: return .felica
         case .type2Tag: return .ultralight
+        case .classic: return nil  // no Classic profiles yet: `cardscan classic` reads it
         }
     }
 
@@ -49,6 +52,7 @@ public enum PresentedCard: Sendable, Equatable, CustomStringConvertible {
         case .iso7816: return "iso7816"
         case .felica: return "felica"
         case .type2Tag: return "type2"
+        case .classic: return "classic"
         }
     }
 
@@ -62,6 +66,9 @@ public enum PresentedCard: Sendable, Equatable, CustomStringConvertible {
                 + (c.transmissionProtocol.map { ", protocol \($0)" } ?? "")
         case .felica(let t): return "FeliCa card, \(t)"
         case .type2Tag(let uid): return "MIFARE Ultralight/NTAG (NFC Forum Type 2 tag)" + (uid.map { ", UID \($0.hexString)" } ?? "")
+        case .classic(let uid, let sectors):
+            let name = [5: "Mini", 16: "Classic 1K", 32: "Classic 2K", 40: "Classic 4K"][sectors] ?? "Classic"
+            return "MIFARE \(name)" + (uid.map { ", UID \($0.hexString)" } ?? "")
         }
     }
 }

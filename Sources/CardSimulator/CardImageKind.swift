@@ -15,7 +15,7 @@ extension DESFireImageCard: ImageCardResponder {}
 /// Which kind of JSON card image a file holds, by its `technology` (a FeliCa image may leave
 /// it out: images written before ISO 7816 images existed).
 enum CardImageKind {
-    case felica, iso7816, desfire, ultralight
+    case felica, iso7816, desfire, ultralight, classic
 
     private struct Peek: Decodable { var technology: String? }
 
@@ -27,6 +27,7 @@ enum CardImageKind {
         case "iso7816": return .iso7816
         case "desfire": return .desfire
         case "ultralight": return .ultralight
+        case "classic": return .classic
         default: return .felica
         }
     }
@@ -47,6 +48,15 @@ enum CardImageKind {
             throw CardFileError.invalid("\(file): not a JSON object in the Ultralight card image format (\(describe(error)))")
         }
         do { return UltralightImageCard(try image.contents()) } catch { throw CardFileError.invalid("\(file): \(error.reason)") }
+    }
+
+    /// The Classic image in `data`, checked; refused naming `file` and what is wrong.
+    static func classic(_ data: Data, file: String) throws -> ClassicImageCard {
+        let image: ClassicCardImage
+        do { image = try JSONDecoder().decode(ClassicCardImage.self, from: data) } catch {
+            throw CardFileError.invalid("\(file): not a JSON object in the Classic card image format (\(describe(error)))")
+        }
+        do { return ClassicImageCard(try image.contents()) } catch { throw CardFileError.invalid("\(file): \(error.reason)") }
     }
 
     /// The ISO 7816 image in `data`, checked; refused naming `file` and what is wrong.

@@ -20,6 +20,9 @@ public final class PN532Emulator {
         case image(any ImageCardResponder, target: [UInt8], typeB: Bool)
         /// A MIFARE Ultralight or NTAG card image: ISO 14443-3 type A, the tag's own commands.
         case ultralight(UltralightImageCard)
+        /// A MIFARE Classic card image: AUTHENTICATE (the key in the clear: a PN532 runs the
+        /// cipher) and READ.
+        case classic(ClassicImageCard)
     }
 
     let card: Card
@@ -132,6 +135,10 @@ public final class PN532Emulator {
                 return PN532Emulator(
                     image: try FeliCaImageCard(json: data, file: file), removeAfter: removeAfter, silentAfter: silentAfter, verbose: verbose
                 )
+            case .classic?:
+                return PN532Emulator(
+                    imageCard: .classic(try CardImageKind.classic(data, file: file)), removeAfter: removeAfter, silentAfter: silentAfter,
+                    verbose: verbose)
             case .ultralight?:
                 return PN532Emulator(
                     imageCard: .ultralight(try CardImageKind.ultralight(data, file: file)), removeAfter: removeAfter,
@@ -192,6 +199,14 @@ public final class PN532Emulator {
                 log("> \(payload.hexString)\n< \(answer.hexString)")
                 return [cmd + 1, 0x00] + answer
             }
+            if case .classic(let classic) = card {
+                let answer = classic.answer(payload)
+                log(
+                    "> \(WireRedaction.format(payload, secret: WireRedaction.secretRange(in: payload)))\n< \(answer?.hexString ?? "refused")"
+                )
+                // A wrong key or a forbidden READ: the PN532's "MIFARE authentication error".
+                return answer.map { [cmd + 1, 0x00] + $0 } ?? [cmd + 1, 0x14]
+            }
             if case .ultralight(let tag) = card {
                 let answer = tag.answer(payload)
                 log("> \(payload.hexString)\n< \(answer)")
@@ -248,6 +263,11 @@ public final class PN532Emulator {
             selected = true
             replay.reset()
             return [0x4B, 0x01, 0x01] + Self.typeA(atqa: [0x00, 0x44], sak: sak, uid: uid, ats: ats)
+        case (.classic(let classic), 0x00):
+            selected = true
+            classic.reset()
+            let c = classic.contents
+            return [0x4B, 0x01, 0x01] + Self.typeA(atqa: c.atqa, sak: c.sak, uid: c.uid, ats: nil)
         case (.ultralight(let tag), 0x00):
             selected = true
             let c = tag.contents

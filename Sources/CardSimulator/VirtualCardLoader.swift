@@ -83,6 +83,9 @@ extension VirtualCard {
         case .ultralight?:
             let tag = try CardImageKind.ultralight(data, file: file)
             return card(atr: PCSCTagReader.ultralightATR, respond: tag.pcscAnswer, powerOn: tag.reset)
+        case .classic?:
+            let classic = try CardImageKind.classic(data, file: file)
+            return card(atr: classic.atr, respond: classic.pcscAnswer, powerOn: classic.reset)
         case nil:
             let t = try Transcript(parsing: String(decoding: data, as: UTF8.self), file: file)
             if t.technology == "felica" { felica = try FeliCaTranscriptCard(t, file: file) } else { parsed = t }

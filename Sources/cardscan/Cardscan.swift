@@ -23,7 +23,7 @@ struct Cardscan: ParsableCommand {
             Scan.self, Readers.self, Watch.self, Replay.self, TestCommand.self,
             Read.self, Import.self, Export.self, Profiles.self, APDUCommand.self, ATRCommand.self, NDEFCommand.self,
             FeliCaSurveyCommand.self, DumpCommand.self,
-            DESFireDumpCommand.self, UltralightDumpCommand.self, Doctor.self,
+            DESFireDumpCommand.self, UltralightDumpCommand.self, ClassicDumpCommand.self, KeysCommand.self, Doctor.self,
         ],
         defaultSubcommand: Scan.self
     )

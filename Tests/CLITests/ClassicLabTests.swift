@@ -1,0 +1,109 @@
+import Foundation
+import LabSupport
+import Testing
+
+/// MIFARE Classic through the real pcscd and the real libnfc: keys imported from the files
+/// users have, `cardscan classic`, and libnfc's own nfc-mfclassic on the emulated card. The lab
+/// card and its key files are written by scripts/classic-lab-images.py (random keys).
+@Suite struct ClassicLabTests {
+    static let image = Lab.root + "/Tests/LabCards/classic-1k-image.json"
+    static let dictionary = Lab.root + "/Tests/LabCards/classic-1k.keys"
+    static let keyDump = Lab.root + "/Tests/LabCards/hf-mf-1A2B3C4D-key.bin"
+
+    /// The image's keys, as hex without spaces (what must never be printed).
+    static func keys() throws -> [String] {
+        let o = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: image))) as? [String: Any])
+        let sectors = try #require(o["sectors"] as? [[String: Any]])
+        return sectors.flatMap {
+            [$0["key-a"] as? String, $0["key-b"] as? String].compactMap { $0?.replacingOccurrences(of: " ", with: "") }
+        }
+    }
+
+    func home() throws -> [String: String] {
+        let dir = NSTemporaryDirectory() + "cardscan-keys-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return ["XDG_CONFIG_HOME": dir]
+    }
+
+    /// Imported from two formats; stored readable by the owner only; listed masked; a store file
+    /// others may read is refused; removed by UID.
+    @Test func keysAddListRemove() throws {
+        let env = try home()
+        let added = try Lab.cardscan(["keys", "add", Self.dictionary, Self.keyDump], environment: env)
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(
+            added.stdout.contains("8 key(s) for any card") && added.stdout.contains("32 key(s) for card 1A 2B 3C 4D"), "\(added.stdout)")
+        let stored = env["XDG_CONFIG_HOME"]! + "/cardscan/keys/card-1A2B3C4D.json"
+        let mode = try FileManager.default.attributesOfItem(atPath: stored)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        let listed = try Lab.cardscan(["keys", "list", "--keys"], environment: env)
+        #expect(listed.status == 0 && listed.stdout.contains(" .. .. .. .. "), "\(listed.stdout)")
+        for key in try Self.keys() { #expect(!listed.stdout.uppercased().replacingOccurrences(of: " ", with: "").contains(key)) }
+        chmod(stored, 0o644)
+        let exposed = try Lab.cardscan(["keys", "list"], environment: env)
+        #expect(exposed.status != 0 && exposed.stderr.contains("can be read by other users"), "\(exposed.stderr)")
+        chmod(stored, 0o600)
+        let removed = try Lab.cardscan(["keys", "remove", "1A2B3C4D"], environment: env)
+        #expect(removed.status == 0 && !FileManager.default.fileExists(atPath: stored), "\(removed.stderr)")
+    }
+
+    /// With the Proxmark3 key dump, every sector opens with one authentication and reads as the
+    /// image holds it; the trace writes the keys `..` and no key appears anywhere.
+    @Test(arguments: Lab.Path.allCases)
+    func readWithTheUsersKeys(_ path: Lab.Path) throws {
+        let env = try home()
+        #expect(try Lab.cardscan(["keys", "add", Self.keyDump], environment: env).status == 0)
+        let r = try Lab.exclusive { () throws -> (status: Int32, stdout: String, stderr: String) in
+            switch path {
+            case .pcsc:
+                let card = try Lab.Card(Self.image)
+                defer { card.stop() }
+                return try Lab.cardscan(["classic", "--timeout", "5", "--trace"], environment: env)
+            case .libnfc:
+                let pn532 = try Lab.PN532(Self.image)
+                defer { pn532.stop() }
+                return try Lab.cardscan(
+                    ["classic", "--device", pn532.connectionString, "--timeout", "5", "--trace"],
+                    environment: env.merging(pn532.environment) { $1 })
+            }
+        }
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("MIFARE Classic 1K, UID 1A 2B 3C 4D"), "\(r.stdout)")
+        #expect(r.stdout.contains("16 authentication(s)"), "\(r.stdout)")
+        #expect(r.stdout.contains("  F2 F2 F2 F2 F2 F2 F2 F2 F2 F2 F2 F2 F2 F2 F2 F2"))  // sector 15 block 2: 16·15 + 2
+        #expect(!r.stdout.contains("no key opened it"))
+        #expect(r.stderr.contains("> 60 00 .. .. .. .. .. .. 1A 2B 3C 4D"), "\(r.stderr)")
+        let all = (r.stdout + r.stderr).uppercased().replacingOccurrences(of: " ", with: "")
+        for key in try Self.keys() { #expect(!all.contains(key), "key \(key) printed") }
+    }
+
+    /// With only the dictionary (key A of sectors 0–7), sectors 8–15 stay closed, named so.
+    @Test func theKeysYouHaveOpenWhatTheyOpen() throws {
+        let env = try home()
+        let r = try Lab.exclusive { () throws -> (status: Int32, stdout: String, stderr: String) in
+            let card = try Lab.Card(Self.image)
+            defer { card.stop() }
+            return try Lab.cardscan(["classic", "--timeout", "5", "--keys", Self.dictionary], environment: env)
+        }
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("sector 7: key A") && r.stdout.contains("sector 8: no key opened it"), "\(r.stdout)")
+    }
+
+    /// libnfc's nfc-mfclassic reads the emulated card with its keys (an nfc-mfclassic dump that
+    /// `cardscan export --format mfd` wrote from the image): the dump it writes is that file.
+    @Test func nfcMfclassicReadsTheEmulatedCard() throws {
+        let dir = NSTemporaryDirectory() + "cardscan-mfc-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let exported = try Lab.cardscan(["export", Self.image, "--format", "mfd", "--out", dir + "/keys.mfd"])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        try Lab.exclusive {
+            let pn532 = try Lab.PN532(Self.image)
+            defer { pn532.stop() }
+            let r = try Lab.shell(
+                ["nfc-mfclassic", "r", "a", "u", dir + "/out.mfd", dir + "/keys.mfd"], environment: pn532.environment, timeout: 60)
+            #expect(r.status == 0 && r.stdout.contains("Done, 64 of 64 blocks read."), "\(r.stdout)\(r.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/out.mfd")) == Data(contentsOf: URL(fileURLWithPath: dir + "/keys.mfd")))
+    }
+}
