@@ -99,6 +99,13 @@ for path in sorted(glob.glob(os.path.join(ROOT, "Tests", "Fixtures", "**", "*.ex
 # READ, a NAK, an 8-byte GET_VERSION.
 for path in sorted(glob.glob(os.path.join(ROOT, "Tests", "LabCards", "ultralight*-image.json"))):
     write("ultralight", open(path, "rb").read())
+# Classic: the key files (byte 0 picks the format's file name), the lab image, a dump's answers.
+for i, name in enumerate(["classic-1k.keys", None, "hf-mf-1A2B3C4D-key.bin"]):
+    if name:
+        write("classic", bytes([i]) + open(os.path.join(ROOT, "Tests", "LabCards", name), "rb").read())
+write("classic", bytes([4]) + b'{"KeyType": "MifareClassic", "TagId": "01020304", "keys": [{"type": "KeyA", "key": "A0A1A2A3A4A5"}]}')
+write("classic", bytes([0]) + open(os.path.join(ROOT, "Tests", "LabCards", "classic-1k-image.json"), "rb").read())
+write("classic", bytes([0, 0, 16]) + bytes(range(16)) * 1)
 write("ultralight", bytes([8, 0, 4, 3, 1, 1, 0, 0x0B, 3]) + b"".join(bytes([16]) + bytes(range(p, p + 16)) for p in range(0, 64, 16)) + bytes([1, 0]))
 for path in sorted(glob.glob(os.path.join(ROOT, "Tests", "LabCards", "*.json"))):
     text = open(path, encoding="utf-8").read()

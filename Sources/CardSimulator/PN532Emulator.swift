@@ -110,6 +110,26 @@ public final class PN532Emulator {
         init(_ d: String) { description = d }
     }
 
+    /// InDataExchange's answer for a MIFARE Classic or Ultralight image; nil for any other card.
+    private func mifareAnswer(_ payload: [UInt8], _ cmd: UInt8) -> [UInt8]? {
+        if case .classic(let classic) = card {
+            let answer = classic.answer(payload)
+            log("> \(WireRedaction.format(payload, secret: WireRedaction.secretRange(in: payload)))\n< \(answer?.hexString ?? "refused")")
+            // A wrong key or a forbidden READ: the PN532's "MIFARE authentication error".
+            return answer.map { [cmd + 1, 0x00] + $0 } ?? [cmd + 1, 0x14]
+        }
+        if case .ultralight(let tag) = card {
+            let answer = tag.answer(payload)
+            log("> \(payload.hexString)\n< \(answer)")
+            switch answer {
+            case .data(let bytes): return [cmd + 1, 0x00] + bytes
+            case .nak: return [cmd + 1, 0x13]  // a 4-bit frame: the PN532's "format error during RF communication"
+            case .silent: return [cmd + 1, 0x01]  // time-out
+            }
+        }
+        return nil
+    }
+
     private func log(_ s: @autoclosure () -> String) {
         if verbose { writeToStandardError("cardsim: \(s())\n") }
     }
@@ -199,23 +219,7 @@ public final class PN532Emulator {
                 log("> \(payload.hexString)\n< \(answer.hexString)")
                 return [cmd + 1, 0x00] + answer
             }
-            if case .classic(let classic) = card {
-                let answer = classic.answer(payload)
-                log(
-                    "> \(WireRedaction.format(payload, secret: WireRedaction.secretRange(in: payload)))\n< \(answer?.hexString ?? "refused")"
-                )
-                // A wrong key or a forbidden READ: the PN532's "MIFARE authentication error".
-                return answer.map { [cmd + 1, 0x00] + $0 } ?? [cmd + 1, 0x14]
-            }
-            if case .ultralight(let tag) = card {
-                let answer = tag.answer(payload)
-                log("> \(payload.hexString)\n< \(answer)")
-                switch answer {
-                case .data(let bytes): return [cmd + 1, 0x00] + bytes
-                case .nak: return [cmd + 1, 0x13]  // a 4-bit frame: the PN532's "format error during RF communication"
-                case .silent: return [cmd + 1, 0x01]  // time-out
-                }
-            }
+            if let answer = mifareAnswer(payload, cmd) { return answer }
             if case .image(let image, _, _) = card {
                 let answer = image.respond(payload)
                 log("> \(payload.hexString)\n< \(answer.hexString)")

@@ -129,6 +129,7 @@ enum Targets {
         },
         "pseudo-apdu": TagFuzz.pseudoAPDU,
         "ultralight": UltralightFuzz.run,
+        "classic": ClassicFuzz.run,
         "felica-card-image": { b in
             guard let image = try? JSONDecoder().decode(FeliCaCardImage.self, from: Data(b)) else { return }
             _ = try? image.contents()
