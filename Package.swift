@@ -76,7 +76,10 @@ let package = Package(
         // One import for all of them (the library's front door).
         .target(name: "CardProfiles", dependencies: ["ProfileLanguage", "CardReports", "ReadEngine", "CardExploration"]),
         // What other Swift programs use to read a card: detectors per transport, one entry point.
-        .target(name: "CardReading", dependencies: ["APDU", "FeliCaCommands", "NDEF", "CardProfiles", "PCSCTransport", "NFCTransport"]),
+        .target(
+            name: "CardReading",
+            dependencies: ["APDU", "FeliCaCommands", "NDEF", "MIFARECommands", "CardProfiles", "PCSCTransport", "NFCTransport"]
+        ),
         .executableTarget(
             name: "cardscan",
             dependencies: [

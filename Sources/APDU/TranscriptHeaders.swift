@@ -3,7 +3,7 @@
 extension Transcript {
     /// A header cardscan knows; the raw value is the key as written (`system-code`).
     public enum HeaderKey: String, Sendable, CaseIterable {
-        /// `iso7816`, `felica` or `type2` (a DESFire card is `iso7816`: its commands are wrapped in APDUs).
+        /// `iso7816`, `felica`, `type2` or `classic` (a DESFire card is `iso7816`: its commands are wrapped in APDUs).
         case technology
         /// The card's ATR (ISO 7816 over PC/SC, or a contactless reader's pseudo-ATR).
         case atr

@@ -47,8 +47,8 @@ extension Transcript {
         }
         switch HeaderKey(rawValue: header.key) {
         case .technology?:
-            return ["iso7816", "felica", "type2"].contains(header.value)
-                ? nil : ("'# technology:' is iso7816, felica or type2, not '\(header.value)'", 0)
+            return ["iso7816", "felica", "type2", "classic"].contains(header.value)
+                ? nil : ("'# technology:' is iso7816, felica, type2 or classic, not '\(header.value)'", 0)
         case .atr?, .idm?, .pmm?, .systemCode?, .uid?, .pupi?:
             return hex(header.value[...], at: 0)
         case .systems?:

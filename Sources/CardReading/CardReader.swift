@@ -1,7 +1,9 @@
 import APDU
 import CardProfiles
 import Foundation
+import MIFARECommands
 import NDEF
+import NFCTransport
 
 /// Reads a presented card: with a profile, or by detection among a registry's profiles; when
 /// no transit profile recognises the card, its NDEF message (if it is an NFC Forum tag).
@@ -38,6 +40,9 @@ public struct CardReader {
     /// Called with the profile once it is chosen (given, or found by detection), before its
     /// read steps run.
     public var onProfileChosen: ((Profile) -> Void)?
+    /// The MIFARE Classic keys the user has (`cardscan keys`): tried, with the well-known keys,
+    /// on the sectors a Classic profile reads.
+    public var classicKeys: [ClassicKeys] = []
 
     /// A reader over `registry`'s profiles, or with `profile` only.
     public init(registry: ProfileRegistry, profile: Profile? = nil) {
@@ -126,6 +131,17 @@ public struct CardReader {
         let session = CardSession(exchange: exchange, atr: connection.atr)
         session.technology = technology
         session.felicaPoller = connection.felicaPoller
+        if case .classic(let uid?, _) = connection.card {
+            // Through libnfc a card that refused a key is halted: it is polled again.
+            let reselect: (() throws -> Void)? = (connection.channel as? ISO14443Channel).map { c in
+                {
+                    if try c.device.pollISO14443A() == nil {
+                        throw NFCError(code: .noTarget, function: "nfc_initiator_list_passive_targets")
+                    }
+                }
+            }
+            session.classicCard = (uid, classicKeys, reselect)
+        }
         let engine = ProfileEngine(session: session)
         engine.showsPersonalData = showsPersonalData
         engine.showsFullNumbers = showsFullNumbers

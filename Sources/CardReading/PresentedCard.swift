@@ -42,7 +42,7 @@ public enum PresentedCard: Sendable, Equatable, CustomStringConvertible {
         case .iso7816: return .iso7816
         case .felica: return .felica
         case .type2Tag: return .ultralight
-        case .classic: return nil  // no Classic profiles yet: `cardscan classic` reads it
+        case .classic: return .classic
         }
     }
 

@@ -1,6 +1,7 @@
 import APDU
 import CardProfiles
 import FeliCaCommands
+import PCSCTransport
 
 /// Runs a profile over a recorded transcript, as `cardscan replay` and `cardscan test` do:
 /// the transcript becomes a ``CardConnection`` (a replay channel, and the card its headers
@@ -77,6 +78,11 @@ public enum TranscriptReplay {
                 CardConnection(card: .type2Tag(uid: transcript.bytes(header: .uid)), channel: channel, reader: reader, atr: transcript.atr),
                 channel
             )
+        case "classic":
+            // The size from a PC/SC reader's pseudo-ATR when there is one (through libnfc: a 1K).
+            let sectors = transcript.atr.flatMap { PCSCClassicChannel.kind(atr: $0)?.sectors } ?? 16
+            let card = PresentedCard.classic(uid: transcript.bytes(header: .uid), sectors: sectors)
+            return (CardConnection(card: card, channel: channel, reader: reader, atr: transcript.atr), channel)
         default:
             let card = PresentedCard.ISO7816Card(
                 atr: transcript.atr, transmissionProtocol: transcript[header: .protocol], uid: transcript.bytes(header: .uid))

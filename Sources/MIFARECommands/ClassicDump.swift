@@ -53,7 +53,7 @@ public enum ClassicDump {
     }
 
     /// The keys to try on sector `s`, in order, without repeats: (A candidates, B candidates).
-    static func candidates(_ s: Int, _ sets: [ClassicKeys]) -> (a: [[UInt8]], b: [[UInt8]]) {
+    public static func candidates(_ s: Int, _ sets: [ClassicKeys]) -> (a: [[UInt8]], b: [[UInt8]]) {
         var a: [[UInt8]] = [], b: [[UInt8]] = []
         func add(_ key: [UInt8], _ list: inout [[UInt8]]) { if key.count == 6, !list.contains(key) { list.append(key) } }
         for set in sets {
@@ -73,8 +73,9 @@ public enum ClassicDump {
         return (a, b)
     }
 
-    /// One sector: opened with key A, then key B for the blocks A may not read.
-    static func read(
+    /// One sector: opened with key A, then key B for the blocks A may not read; how many
+    /// AUTHENTICATE commands it took is added to `authentications`.
+    public static func read(
         sector s: Int, firstBlock: Int, count: Int, uid: [UInt8], candidates: (a: [[UInt8]], b: [[UInt8]]),
         transmit: ([UInt8]) throws -> [UInt8], reselect: (() throws -> Void)?, authentications: inout Int
     ) throws -> (ClassicCardImage.Sector, String?) {

@@ -1,6 +1,7 @@
 import APDU
 import CardReports
 import FeliCaCommands
+import MIFARECommands
 import ProfileLanguage
 
 /// A conversation with one presented card, shared by detection and reading so that no
@@ -45,6 +46,8 @@ public final class CardSession {
 
     /// The card's technology: profiles of another technology are not tried on it.
     public var technology: Profile.Technology = .iso7816
+    /// A MIFARE Classic card's UID (what AUTHENTICATE carries) and the keys the user has for it.
+    public var classicCard: (uid: [UInt8], keys: [ClassicKeys], reselect: (() throws -> Void)?)?
     /// For FeliCa: Polling for a system code, nil when the card has no such system.
     /// Transports set it (libnfc polls; a PC/SC reader sends a pseudo-APDU; a replay answers
     /// from the transcript's headers).

@@ -15,6 +15,7 @@ public final class ProfileEngine {
     private lazy var felica = FeliCaStepRunner(session: session)
     private lazy var desfire = DESFireStepRunner(session: session)
     private lazy var ultralight = UltralightStepRunner(session: session)
+    private lazy var classic = ClassicStepRunner(session: session)
 
     /// Report personal data (fields marked `personal`) instead of naming them in `hidden`.
     public var showsPersonalData = false
@@ -37,6 +38,7 @@ public final class ProfileEngine {
         case .felica: return felica
         case .desfire: return desfire
         case .ultralight: return ultralight
+        case .classic: return classic
         }
     }
 
@@ -258,6 +260,7 @@ extension Profile.Technology {
         case .felica: return "FeliCa"
         case .desfire: return "MIFARE DESFire"
         case .ultralight: return "MIFARE Ultralight"
+        case .classic: return "MIFARE Classic"
         }
     }
 }

@@ -38,10 +38,15 @@ struct ScanSettings {
         reader.showsFullNumbers = options.showPAN
         reader.recordsRaw = options.recordRaw
         reader.terminal = options.terminal
+        if case .classic = connection.card {
+            // The user's keys: a store file others may read is refused, as `cardscan keys` refuses it.
+            reader.classicKeys = try ClassicKeyStore.load().map(\.stored.keys)
+        }
         if trace {
             reader.observer =
                 Tracer(
-                    felica: connection.card.technology == .felica, type2: connection.card.technology == .ultralight, raw: options.recordRaw
+                    felica: connection.card.technology == .felica, type2: connection.card.technology == .ultralight,
+                    classic: connection.card.technology == .classic, raw: options.recordRaw
                 ).observe
         }
         if verbose { reader.onProfileChosen = { p in eprint("Profile \(p.id) (\(p.source))") } }

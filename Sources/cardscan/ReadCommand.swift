@@ -87,10 +87,6 @@ enum ImageReading {
         guard !result.images.isEmpty else { throw DumpError(file: file, reason: "no card in it") }
         return try result.images.enumerated().map { i, image in
             switch image {
-            case .classic:
-                throw DumpError(
-                    file: file,
-                    reason: "a MIFARE \(image.technology) card: cardscan does not read such cards yet (cardscan import keeps its image)")
             default:
                 return Card(name: result.images.count > 1 ? "\(file) card \(i + 1)" : file, data: Data(image.json.utf8))
             }

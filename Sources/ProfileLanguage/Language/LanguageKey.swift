@@ -52,6 +52,8 @@ public struct LanguageKey: Sendable {
         case desfireRead = "desfire-read"
         /// An Ultralight step's `read-pages`.
         case readPages = "read-pages"
+        /// A Classic step's `read-sector`.
+        case readSector = "read-sector"
         /// A step's `for-each`.
         case forEach = "for-each"
         /// A step's `records`: how its answer is cut into records.
@@ -114,7 +116,7 @@ public struct LanguageKey: Sendable {
             case .detect: return "`detect`"
             case .check: return "`detect.require` checks"
             case .step: return "Steps"
-            case .select, .readBinary, .readRecord, .readRecords, .poll, .readBlocks, .desfireRead, .readPages, .forEach:
+            case .select, .readBinary, .readRecord, .readRecords, .poll, .readBlocks, .desfireRead, .readPages, .readSector, .forEach:
                 return "`\(rawValue)`"
             case .records: return "A step's `records`"
             case .copies: return "A step's `copies`"

@@ -25,8 +25,8 @@ public enum LanguageKeys {
             "The card's time zone: the dates and times it keeps are local time there (a UTC offset, or a zone name when the country changes its clocks).",
             example: "Europe/Paris"),
         K(
-            "technology", .profile, .choice(["iso7816", "felica", "desfire", "ultralight"]),
-            "What the card speaks: ISO 7816 APDUs (the default), FeliCa frames, MIFARE DESFire commands, or MIFARE Ultralight pages.",
+            "technology", .profile, .choice(["iso7816", "felica", "desfire", "ultralight", "classic"]),
+            "What the card speaks: ISO 7816 APDUs (the default), FeliCa frames, MIFARE DESFire commands, MIFARE Ultralight pages, or MIFARE Classic sectors.",
             example: "felica"),
         K("notes", .profile, .text, "Free text for people reading the file."),
         K(
@@ -108,6 +108,7 @@ public enum LanguageKeys {
             example: "\"1420EF\""),
         K("desfire-read", .step, .mapping(.desfireRead), "A DESFire file's data, records, value or settings."),
         K("read-pages", .step, .mapping(.readPages), "MIFARE Ultralight pages, four a READ: the answer is their bytes."),
+        K("read-sector", .step, .mapping(.readSector), "A MIFARE Classic sector's data blocks, opened with the user's keys."),
         K("for-each", .step, .mapping(.forEach), "The step's `steps`, once for each entry of a list an earlier answer holds."),
         K("steps", .step, .steps, "What a `for-each` does with each entry."),
         K(
@@ -177,6 +178,8 @@ public enum LanguageKeys {
         K("count", .readBlocks, .integer(1...255), "How many blocks (default 1).", example: "20"),
         K("per-command", .readBlocks, .integer(1...15), "At most this many blocks a command (default 15).", example: "10"),
         K("first", .readPages, .integer(0...255), required: true, "The first page.", example: "4"),
+        K("sector", .readSector, .integer(0...39), required: true, "The sector.", example: "8"),
+        K("key", .readSector, .choice(["a", "b"]), "Which key type opens it (default: A, then B).", example: "a"),
         K("count", .readPages, .integer(1...256), required: true, "How many pages (4 bytes each).", example: "12"),
         K("file", .desfireRead, .integer(0...31), "The file number.", example: "8"),
         K(

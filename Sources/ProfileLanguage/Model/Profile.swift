@@ -82,6 +82,8 @@ public struct Profile: Sendable {
         case desfire
         /// MIFARE Ultralight and NTAG pages (NFC Forum Type 2 tags), read with READ.
         case ultralight
+        /// MIFARE Classic sectors, opened with the user's keys.
+        case classic
 
         /// The card technology a profile of this kind reads: DESFire commands travel in
         /// ISO 7816-4 APDUs, so a DESFire profile is tried on ISO 7816 cards.

@@ -66,6 +66,8 @@ public struct Step: Sendable {
         case desfire(DESFireStep)
         /// An Ultralight step: `read-pages`.
         case ultralight(UltralightStep)
+        /// A MIFARE Classic step: `read-sector`.
+        case classic(ClassicStep)
         /// Steps run once for each entry of a list an earlier answer holds (``EachStep``).
         case each(EachStep)
 
@@ -76,6 +78,7 @@ public struct Step: Sendable {
             case .felica: return .felica
             case .desfire: return .desfire
             case .ultralight: return .ultralight
+            case .classic: return .classic
             }
         }
     }
@@ -89,6 +92,7 @@ public struct Step: Sendable {
         case .felica(let a): return a.declaredLength
         case .desfire(let a): return a.declaredLength
         case .ultralight(let a): return a.declaredLength
+        case .classic(let a): return a.declaredLength
         case .each: return nil
         }
     }
@@ -100,7 +104,7 @@ public struct Step: Sendable {
         case .iso7816(let a): return a.isRecords
         case .felica(let a): return a.isRecords
         case .desfire(let a): return a.isRecords
-        case .ultralight: return false
+        case .ultralight, .classic: return false
         case .each: return false
         }
     }

@@ -6,7 +6,8 @@ import Yams
 /// `endian`) or decides whether it is sent (`optional`, `only-if`, `use-if-present`).
 enum StepParser {
     static let actions =
-        ISO7816StepParser.actions + FeliCaStepParser.actions + DESFireStepParser.actions + UltralightStepParser.actions + ["for-each"]
+        ISO7816StepParser.actions + FeliCaStepParser.actions + DESFireStepParser.actions + UltralightStepParser.actions
+        + ClassicStepParser.actions + ["for-each"]
 
     static func parse(_ c: Cursor) -> Step? {
         guard let s = c.section(.step) else { return nil }
@@ -30,6 +31,8 @@ enum StepParser {
             action = DESFireStepParser.parse(key, a).map { .desfire($0) }
         } else if UltralightStepParser.actions.contains(key) {
             action = UltralightStepParser.parse(a).map { .ultralight($0) }
+        } else if ClassicStepParser.actions.contains(key) {
+            action = ClassicStepParser.parse(a).map { .classic($0) }
         } else {
             action = FeliCaStepParser.parse(key, a).map { .felica($0) }
         }

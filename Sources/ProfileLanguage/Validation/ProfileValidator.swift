@@ -58,8 +58,10 @@ enum ProfileValidator {
                 case (.felica, _): reason = "a felica profile reads with poll and read-blocks, not ISO 7816 or DESFire commands"
                 case (.desfire, _): reason = "a desfire profile reads with desfire-select, desfire-read and command"
                 case (.ultralight, _): reason = "an ultralight profile reads with read-pages"
+                case (.classic, _): reason = "a classic profile reads with read-sector"
                 case (_, .felica): reason = "poll and read-blocks are FeliCa steps: set technology: felica"
                 case (_, .ultralight): reason = "read-pages is an Ultralight step: set technology: ultralight"
+                case (_, .classic): reason = "read-sector is a Classic step: set technology: classic"
                 default: reason = "desfire-select and desfire-read are DESFire steps: set technology: desfire"
                 }
                 issue(s.line, "steps[\(i)]", reason)
