@@ -36,7 +36,48 @@ def classic_1k():
             "uid": hexs(UID), "atqa": "00 04", "sak": "08", "type": "1k", "sectors": sectors}
 
 
-IMAGES = {"classic-1k-image.json": classic_1k}
+def mad_crc(data):
+    """The MAD's CRC-8 (NXP AN10787 §3.7): polynomial x^8 + x^4 + x^3 + x^2 + 1, preset C7."""
+    crc = 0xC7
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1D) & 0xFF if crc & 0x80 else (crc << 1) & 0xFF
+    return crc
+
+
+def classic_ndef():
+    """A 1K formatted for NDEF (NXP AN1304): the MAD in sector 0 (key A A0A1A2A3A4A5; a card whose
+    15 sectors are all NDEF has the well-known first bytes 14 01, which checks mad_crc) names
+    sectors 1 and 2 NDEF (AID 03E1), which open with D3F7D3F7D3F7 and hold a URI record for
+    https://cardscan.example/classic; the other sectors have transport keys (FF…FF)."""
+    uid = bytes.fromhex("5A 6B 7C 8D")
+    bcc = uid[0] ^ uid[1] ^ uid[2] ^ uid[3]
+    aids = bytes.fromhex("03 E1") * 2 + bytes(26)                       # sectors 1, 2: NDEF; 3–15 free
+    info = bytes([0x01])                                                # info byte: the card publisher's sector
+    mad = bytes([mad_crc(info + aids)]) + info + aids
+    payload = b"\x04cardscan.example/classic"                          # 04: "https://"
+    record = bytes([0xD1, 0x01, len(payload), 0x55]) + payload
+    area = (bytes([0x03, len(record)]) + record + b"\xFE").ljust(96, b"\x00")
+    key_b = [bytes(RANDOM.randrange(256) for _ in range(6)) for _ in range(16)]
+    sectors = []
+    for s in range(16):
+        if s == 0:
+            data = [uid + bytes([bcc, 0x08, 0x04, 0x00]) + bytes(8), mad[:16], mad[16:]]
+            key_a, access = bytes.fromhex("A0 A1 A2 A3 A4 A5"), bytes.fromhex("78 77 88 C1")   # GPB C1: MAD v1
+        elif s in (1, 2):
+            data = [area[(s - 1) * 48 + i * 16:(s - 1) * 48 + i * 16 + 16] for i in range(3)]
+            key_a, access = bytes.fromhex("D3 F7 D3 F7 D3 F7"), bytes.fromhex("7F 07 88 40")   # GPB 40: NDEF v1, read/write
+        else:
+            data = [bytes(16)] * 3
+            key_a, access = bytes.fromhex("FF FF FF FF FF FF"), bytes.fromhex("FF 07 80 69")
+        blocks = data + [bytes(6) + access + bytes(6)]
+        sectors.append({"key-a": hexs(key_a), "key-b": hexs(key_b[s]), "blocks": [hexs(x) for x in blocks]})
+    return {"technology": "classic", "note": "A made-up Classic 1K formatted for NDEF (scripts/classic-lab-images.py)",
+            "uid": hexs(uid), "atqa": "00 04", "sak": "08", "type": "1k", "sectors": sectors}
+
+
+IMAGES = {"classic-1k-image.json": classic_1k, "classic-ndef-image.json": classic_ndef}
 
 # Key files for the card: a MIFARE Classic Tool dictionary of the first eight sectors' A keys,
 # and a Proxmark3 key dump (every key A, then every key B) named after the UID.

@@ -87,7 +87,8 @@ public final class CardConnection {
             return .type3(exchange, idm: target.idm)
         case .type2Tag: return .type2(exchange)
         case .iso7816: return .type4(exchange)
-        case .classic: return nil  // NDEF on Classic (NXP AN1304) is not read yet
+        case .classic(let uid?, let sectors): return .classic(exchange, uid: uid, sectors: sectors)
+        case .classic: return nil
         }
     }
 }

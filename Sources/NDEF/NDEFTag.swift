@@ -12,6 +12,9 @@ public enum NDEFTag {
     case type3(CardExchange, idm: IDm)
     /// A Type 4 tag: the exchange takes ISO 7816-4 APDUs (SELECT, READ and UPDATE BINARY).
     case type4(CardExchange)
+    /// A MIFARE Classic card formatted for NDEF (NXP AN1304): the exchange takes the PN532's
+    /// AUTHENTICATE and READ frames; `uid` is what AUTHENTICATE carries.
+    case classic(CardExchange, uid: [UInt8], sectors: Int)
 
     /// `type2`, `type3`, `type4`: as the JSON output names it.
     public var name: String {
@@ -19,6 +22,7 @@ public enum NDEFTag {
         case .type2: return "type2"
         case .type3: return "type3"
         case .type4: return "type4"
+        case .classic: return "mifare-classic"
         }
     }
 
@@ -28,6 +32,7 @@ public enum NDEFTag {
         case .type2(let x): return try NDEFTags.readType2(x)
         case .type3(let x, let idm): return try NDEFTags.readType3(x, idm: idm.bytes)
         case .type4(let x): return try NDEFTags.readType4(x)
+        case .classic(let x, let uid, let sectors): return try ClassicNDEF.read(x, uid: uid, sectors: sectors)
         }
     }
 
@@ -37,6 +42,7 @@ public enum NDEFTag {
         case .type2(let x): try NDEFTags.writeType2(x, message: message)
         case .type3(let x, let idm): try NDEFTags.writeType3(x, idm: idm.bytes, message: message)
         case .type4(let x): try NDEFTags.writeType4(x, message: message)
+        case .classic: throw NDEFTags.Failure.notNDEF("writing NDEF to a MIFARE Classic card is not supported yet: cardscan reads it")
         }
     }
 }

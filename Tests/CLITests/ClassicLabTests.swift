@@ -106,4 +106,41 @@ import Testing
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/out.mfd")) == Data(contentsOf: URL(fileURLWithPath: dir + "/keys.mfd")))
     }
+
+    /// NDEF on Classic (NXP AN1304): the MAD names sectors 1 and 2, which open with the NFC
+    /// Forum key and hold a URI record. cardscan reads it through both transports, and
+    /// libfreefare's own mifare-classic-read-ndef extracts the same message from the emulated card.
+    @Test(arguments: Lab.Path.allCases)
+    func ndefOnClassic(_ path: Lab.Path) throws {
+        let image = Lab.root + "/Tests/LabCards/classic-ndef-image.json"
+        let r = try Lab.exclusive { () throws -> (status: Int32, stdout: String, stderr: String) in
+            switch path {
+            case .pcsc:
+                let card = try Lab.Card(image)
+                defer { card.stop() }
+                return try Lab.cardscan(["ndef", "read", "--timeout", "5"])
+            case .libnfc:
+                let pn532 = try Lab.PN532(image)
+                defer { pn532.stop() }
+                return try Lab.cardscan(
+                    ["ndef", "read", "--device", pn532.connectionString, "--timeout", "5"], environment: pn532.environment)
+            }
+        }
+        #expect(r.status == 0 && r.stdout.contains("URI: https://cardscan.example/classic"), "\(r.stdout)\(r.stderr)")
+    }
+
+    @Test func libfreefareReadsTheNDEFMessage() throws {
+        let out = NSTemporaryDirectory() + "ndef-\(UUID().uuidString).bin"
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        try Lab.exclusive {
+            let pn532 = try Lab.PN532(Lab.root + "/Tests/LabCards/classic-ndef-image.json")
+            defer { pn532.stop() }
+            let r = try Lab.shell(["mifare-classic-read-ndef", "-y", "-o", out], environment: pn532.environment, timeout: 30)
+            #expect(r.status == 0 && r.stdout.contains("NDEF Message TLV"), "\(r.stdout)\(r.stderr)")
+        }
+        // A well-known URI record: header D1 (MB, ME, SR, TNF 1), type length 1, payload 25, "U",
+        // then 04 ("https://") and the rest of the address.
+        let expected = Data([0xD1, 0x01, 0x19, 0x55, 0x04] + Array("cardscan.example/classic".utf8))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == expected)
+    }
 }

@@ -1,0 +1,75 @@
+import APDU
+import MIFARECommands
+
+/// NDEF on MIFARE Classic (NXP AN1304, "MIFARE Classic as NFC Type MIFARE Classic Tag", with the
+/// MIFARE Application Directory of AN10787): sector 0 (key A `A0 A1 A2 A3 A4 A5`) holds the MAD,
+/// whose entries of application ID `03E1` name the NDEF sectors; those open with the NFC Forum's
+/// public key A `D3 F7 D3 F7 D3 F7`, and their data blocks, in sector order, hold the same TLVs
+/// as a Type 2 tag's data area (an NDEF message TLV `03`, a terminator `FE`). A 4K card's second
+/// directory (sector 16) names sectors 17–39. Only AUTHENTICATE and READ are sent.
+public enum ClassicNDEF {
+    /// The MAD's key A and the NFC Forum's public key A.
+    static let madKey: [UInt8] = [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5]
+    static let ndefKey: [UInt8] = [0xD3, 0xF7, 0xD3, 0xF7, 0xD3, 0xF7]
+
+    /// The sectors a MAD names NDEF (AID `03E1`): MAD1's 15 entries (blocks 1–2 of sector 0,
+    /// after a CRC and an info byte, each AID as application code then function cluster: `03 E1`)
+    /// name sectors 1–15;
+    /// MAD2's 23 (sector 16's blocks 0–2, same shape) name sectors 17–39.
+    public static func ndefSectors(mad1: [UInt8], mad2: [UInt8]? = nil) -> [Int] {
+        func entries(_ data: [UInt8], first: Int) -> [Int] {
+            stride(from: 2, to: data.count - 1, by: 2).enumerated().compactMap { i, at in
+                data[at] == 0x03 && data[at + 1] == 0xE1 ? first + i : nil
+            }
+        }
+        return entries(mad1, first: 1) + (mad2.map { entries($0, first: 17) } ?? [])
+    }
+
+    /// The tag's NDEF status and message over `exchange` (taking the PN532's frames), the card's
+    /// UID for AUTHENTICATE; `reselect` wakes a card halted by a refusal.
+    public static func read(
+        _ exchange: CardExchange, uid: [UInt8], sectors: Int, reselect: (() throws -> Void)? = nil
+    ) throws -> (
+        NDEFStatus, NDEFMessage?
+    ) {
+        var count = 0
+        func sector(_ n: Int, key: [UInt8]) throws -> [[UInt8?]]? {
+            let first = n < 32 ? n * 4 : 128 + (n - 32) * 16
+            let (read, _) = try ClassicDump.read(
+                sector: n, firstBlock: first, count: n < 32 ? 4 : 16, uid: uid, candidates: ([key], []), transmit: exchange.transmit,
+                reselect: reselect, authentications: &count)
+            return read.blocks.map { $0.compactMap { try? Transcript.parsePattern($0) } }
+        }
+        guard let mad = try sector(0, key: madKey), mad.count == 4, !mad[1].contains(nil), !mad[2].contains(nil) else {
+            throw NDEFTags.Failure.notNDEF("no MIFARE Application Directory: sector 0 does not open with key A0A1A2A3A4A5")
+        }
+        let mad1 = (mad[1] + mad[2]).compactMap { $0 }
+        var mad2: [UInt8]? = nil
+        if sectors > 16, let s16 = try sector(16, key: madKey) { mad2 = s16.prefix(3).flatMap { $0 }.compactMap { $0 } }
+        let ndef = ndefSectors(mad1: mad1, mad2: mad2)
+        guard !ndef.isEmpty else { throw NDEFTags.Failure.notNDEF("the MIFARE Application Directory names no NDEF sector (03E1)") }
+        var data: [UInt8] = []
+        var readOnly = false
+        for n in ndef {
+            guard let blocks = try sector(n, key: ndefKey), !blocks.dropLast().contains(where: { $0.contains(nil) }) else {
+                throw NDEFTags.Failure.malformed("NDEF sector \(n) does not open with the NFC Forum key D3F7D3F7D3F7")
+            }
+            data += blocks.dropLast().flatMap { $0.compactMap { $0 } }
+            // The trailer's general purpose byte: write access in its low two bits (11: read-only).
+            if let gpb = blocks.last?[9], gpb & 0x03 == 0x03 { readOnly = true }
+        }
+        // The TLVs as a Type 2 tag's data area, behind a capability container that gives its size.
+        let size = min(data.count / 8, 255)
+        let parsed: Type2Memory
+        do {
+            parsed = try Type2Memory(parsing: [UInt8](repeating: 0, count: 12) + [0xE1, 0x10, UInt8(size), readOnly ? 0x0F : 0x00] + data)
+        } catch {
+            throw NDEFTags.Failure.malformed("\(error)")
+        }
+        let message = try parsed.ndef.flatMap { bytes -> NDEFMessage? in
+            if bytes.isEmpty { return nil }
+            do { return try NDEFMessage(parsing: bytes) } catch { throw NDEFTags.Failure.malformed("\(error)") }
+        }
+        return (parsed.status, message)
+    }
+}
