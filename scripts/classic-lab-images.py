@@ -77,14 +77,61 @@ def classic_ndef():
             "uid": hexs(uid), "atqa": "00 04", "sak": "08", "type": "1k", "sectors": sectors}
 
 
-IMAGES = {"classic-1k-image.json": classic_1k, "classic-ndef-image.json": classic_ndef}
+def troika(uid, sector8, keys, note):
+    """A Troika card: a 1K whose sector 8 holds the 48-byte Troika block (docs/cards/classic.md);
+    every sector opens with its own random keys, and the other sectors are zeros."""
+    bcc = uid[0] ^ uid[1] ^ uid[2] ^ uid[3]
+    sectors = []
+    for s, (a, b) in enumerate(keys):
+        if s == 0:
+            data = [uid + bytes([bcc, 0x08, 0x04, 0x00]) + bytes(8), bytes(16), bytes(16)]
+        elif s == 8:
+            data = [sector8[i * 16:(i + 1) * 16] for i in range(3)]
+        else:
+            data = [bytes(16)] * 3
+        blocks = data + [bytes(6) + bytes.fromhex("7F 07 88 69") + bytes(6)]
+        sectors.append({"key-a": hexs(a), "key-b": hexs(b), "blocks": [hexs(x) for x in blocks]})
+    return {"technology": "classic", "note": note, "uid": hexs(uid), "atqa": "00 04", "sak": "08", "type": "1k", "sectors": sectors}
+
+
+TROIKA_UID = bytes.fromhex("2B 3C 4D 5E")
+KEYS_TROIKA = keys(16)
+TROIKA_D_UID = bytes.fromhex("3C 4D 5E 6F")
+KEYS_TROIKA_D = keys(16)
+
+
+def troika_purse():
+    """The E5 purse of docs/cards/classic.md's worked example: serial 1234567890, 123.45 RUB,
+    valid until 2025-12-31, validated 2024-03-05 08:15 at validator 2718, refilled 2024-03-01 12:00."""
+    block = bytes.fromhex("45 DB 14 99 60 2D 2E 2A 7F 40 05 2F 26 00 38 00 53 1D 9E 50 00 0C 0E 49 C6 00 00 06 00 00 00 00") + bytes(16)
+    return troika(TROIKA_UID, block, KEYS_TROIKA, "A made-up Troika card: the purse (layout E5) in sector 8")
+
+
+def troika_ticket():
+    """A Troika card whose sector 8 holds docs/cards/ultralight-tickets.md's layout D block
+    (20 rides, 17 left, validated 2018-03-05 18:42)."""
+    block = bytes.fromhex("45 DA 00 0B C6 14 ED 00 25 81 00 00 25 81 00 00 25 55 2D 06 40 11 2B 42 00 00 00 00 25 59 8C 48")
+    return troika(TROIKA_D_UID, block + bytes(16), KEYS_TROIKA_D, "A made-up Troika card: a 20-ride ticket (layout D) in sector 8")
+
+
+IMAGES = {"classic-1k-image.json": classic_1k, "classic-ndef-image.json": classic_ndef, "troika-image.json": troika_purse,
+          "troika-ticket-image.json": troika_ticket}
 
 # Key files for the card: a MIFARE Classic Tool dictionary of the first eight sectors' A keys,
 # and a Proxmark3 key dump (every key A, then every key B) named after the UID.
+import json as _json
+KEY_FILES_TROIKA = {
+    # The purse card's keys as a Proxmark3 key dump, the ticket card's as Metrodroid key JSON.
+    f"hf-mf-{TROIKA_UID.hex().upper()}-key.bin": b"".join(a for a, _ in KEYS_TROIKA) + b"".join(b for _, b in KEYS_TROIKA),
+    "troika-ticket-keys.json": (_json.dumps({"KeyType": "MifareClassic", "TagId": TROIKA_D_UID.hex(),
+                                              "keys": [{"type": "KeyA", "key": a.hex(), "sector": s} for s, (a, _) in enumerate(KEYS_TROIKA_D)]},
+                                             indent=2) + "\n").encode(),
+}
 KEY_FILES = {
     "classic-1k.keys": ("# MIFARE Classic Tool key file: key A of sectors 0-7\n"
                         + "".join(a.hex().upper() + "\n" for a, _ in KEYS_1K[:8])).encode(),
     f"hf-mf-{UID.hex().upper()}-key.bin": b"".join(a for a, _ in KEYS_1K) + b"".join(b for _, b in KEYS_1K),
+    **KEY_FILES_TROIKA,
 }
 
 if __name__ == "__main__":

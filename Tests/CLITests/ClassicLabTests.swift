@@ -143,4 +143,39 @@ import Testing
         let expected = Data([0xD1, 0x01, 0x19, 0x55, 0x04] + Array("cardscan.example/classic".utf8))
         #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == expected)
     }
+
+    /// Troika on Classic, by detection through both transports: the purse card's keys imported
+    /// from a Proxmark3 key dump, the ticket card's from Metrodroid key JSON; the values of
+    /// docs/cards/classic.md's worked examples; the recording holds no key and replays to the
+    /// same report without them.
+    @Test(arguments: Lab.Path.allCases)
+    func troikaByDetection(_ path: Lab.Path) throws {
+        let env = try home()
+        let added = try Lab.cardscan(
+            ["keys", "add", Lab.root + "/Tests/LabCards/hf-mf-2B3C4D5E-key.bin", Lab.root + "/Tests/LabCards/troika-ticket-keys.json"],
+            environment: env)
+        #expect(added.status == 0, "\(added.stderr)")
+        let cards: [(String, [String])] = [
+            ("troika-image.json", [#""amount": 12345"#, #""serial": "1234 567 890""#, #""time": "2024-03-05T08:15:00+03:00""#]),
+            ("troika-ticket-image.json", [#""ridesLeft": 17"#, #""time": "2018-03-05T18:42:00+03:00""#]),
+        ]
+        for (image, expected) in cards {
+            let record = NSTemporaryDirectory() + "troika-\(UUID().uuidString).apdu"
+            defer { try? FileManager.default.removeItem(atPath: record) }
+            let r = try Lab.readLabCard(image, through: path, ["--record", record], environment: env)
+            #expect(Lab.reportProblems(r, profile: "troika", expected: expected).isEmpty, "\(image): \(r.stdout)\(r.stderr)")
+            let transcript = try String(contentsOfFile: record, encoding: .utf8).uppercased().replacingOccurrences(of: " ", with: "")
+            let o = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Lab.root + "/Tests/LabCards/" + image)))
+                    as? [String: Any])
+            for s in (o["sectors"] as? [[String: Any]]) ?? [] {
+                for k in ["key-a", "key-b"] {
+                    let key = (s[k] as? String ?? "").replacingOccurrences(of: " ", with: "")
+                    #expect(!transcript.contains(key), "\(image): a key in the transcript")
+                }
+            }
+            let replayed = try Lab.cardscan(["replay", record, "--json"])
+            #expect(replayed.status == 0 && replayed.stdout.contains(expected[0]), "\(replayed.stdout)\(replayed.stderr)")
+        }
+    }
 }

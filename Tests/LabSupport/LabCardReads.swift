@@ -12,7 +12,7 @@ extension Lab {
     /// `cardscan scan --json ARGS` of the lab card image `image` (a file in Tests/LabCards),
     /// served along `path`; inside ``exclusive(_:)``, the card taken away afterwards.
     public static func readLabCard(
-        _ image: String, through path: Path, _ args: [String] = []
+        _ image: String, through path: Path, _ args: [String] = [], environment: [String: String] = [:]
     ) throws -> (
         status: Int32, stdout: String, stderr: String
     ) {
@@ -22,12 +22,13 @@ extension Lab {
             case .pcsc:
                 let card = try Card(file)
                 defer { card.stop() }
-                return try cardscan(["scan", "--json", "--timeout", "5"] + args)
+                return try cardscan(["scan", "--json", "--timeout", "5"] + args, environment: environment)
             case .libnfc:
                 let pn532 = try PN532(file)
                 defer { pn532.stop() }
                 return try cardscan(
-                    ["--device", pn532.connectionString, "--json", "--timeout", "5"] + args, environment: ["LIBNFC_AUTO_SCAN": "false"])
+                    ["--device", pn532.connectionString, "--json", "--timeout", "5"] + args,
+                    environment: environment.merging(["LIBNFC_AUTO_SCAN": "false"]) { $1 })
             }
         }
     }
