@@ -114,7 +114,24 @@ def troika_ticket():
     return troika(TROIKA_D_UID, block + bytes(16), KEYS_TROIKA_D, "A made-up Troika card: a 20-ride ticket (layout D) in sector 8")
 
 
-IMAGES = {"classic-1k-image.json": classic_1k, "classic-ndef-image.json": classic_ndef, "troika-image.json": troika_purse,
+def suncard(uid, serial, note):
+    """A SunCard: sector 0 block 1 is 00 00 00, the serial (4 bytes), 07 05 15 FF, then zeros;
+    every sector opens with the transport key FF…FF (the sources name no key: a well-known one)."""
+    bcc = uid[0] ^ uid[1] ^ uid[2] ^ uid[3]
+    sectors = []
+    for s in range(16):
+        data = [bytes(16)] * 3
+        if s == 0:
+            data = [uid + bytes([bcc, 0x08, 0x04, 0x00]) + bytes(8), bytes(3) + serial.to_bytes(4, "big") + bytes.fromhex("07 05 15 FF") + bytes(5),
+                    bytes(16)]
+        blocks = data + [bytes(6) + bytes.fromhex("FF 07 80 69") + bytes(6)]
+        sectors.append({"key-a": "FF FF FF FF FF FF", "key-b": "FF FF FF FF FF FF", "blocks": [hexs(x) for x in blocks]})
+    return {"technology": "classic", "note": note, "uid": hexs(uid), "atqa": "00 04", "sak": "08", "type": "1k", "sectors": sectors}
+
+
+IMAGES = {"suncard-image.json": lambda: suncard(bytes.fromhex("4D 5E 6F 70"), 1234567, "docs/cards/classic.md, worked example: a SunCard"),
+          "suncard-high-image.json": lambda: suncard(bytes.fromhex("5E 6F 70 81"), 0x80000001, "A SunCard whose serial has its top bit set"),
+          "classic-1k-image.json": classic_1k, "classic-ndef-image.json": classic_ndef, "troika-image.json": troika_purse,
           "troika-ticket-image.json": troika_ticket}
 
 # Key files for the card: a MIFARE Classic Tool dictionary of the first eight sectors' A keys,

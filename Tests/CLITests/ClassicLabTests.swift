@@ -178,4 +178,12 @@ import Testing
             #expect(replayed.status == 0 && replayed.stdout.contains(expected[0]), "\(replayed.stdout)\(replayed.stderr)")
         }
     }
+
+    /// SunCard opens with a well-known key: read by detection with no key imported.
+    @Test(arguments: Lab.Path.allCases)
+    func sunCardWithTheWellKnownKeys(_ path: Lab.Path) throws {
+        let r = try Lab.readLabCard("suncard-image.json", through: path, environment: try home())
+        let expected = [#""serial": 1234567"#, #""fullSerial": "6374260001234567""#]
+        #expect(Lab.reportProblems(r, profile: "suncard", expected: expected).isEmpty, "\(r.stdout)\(r.stderr)")
+    }
 }
