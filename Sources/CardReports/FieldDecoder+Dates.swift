@@ -69,9 +69,13 @@ extension FieldDecoder {
     /// A count of days or seconds after the field's epoch (`clock-shift` applied).
     static func epochValue(_ spec: FieldSpec, _ rawCount: Int, minutes: Int?) throws(Failure) -> FieldValue {
         guard let epoch = spec.epoch else { throw Failure(reason: "needs an epoch") }
+        let unit = spec.type == .days ? "days" : "seconds"
+        // Far outside any date (a scaled count near Int.min): refused before any arithmetic can trap.
+        guard rawCount > Int.min + 86400 * 2 else { throw Failure(reason: "\(rawCount) \(unit) from \(epoch) is before the year 1") }
         var count = spec.layout.countsBack ? -rawCount : rawCount
         if let shift = spec.layout.clockShift, count < shift.beforeCount { count = count &+ shift.seconds }
-        let outOfRange = Failure(reason: "\(count) \(spec.type == .days ? "days" : "seconds") after \(epoch) is past the year 9999")
+        guard count > Int.min + 86400 * 2 else { throw Failure(reason: "\(count) \(unit) from \(epoch) is before the year 1") }
+        let outOfRange = Failure(reason: "\(count) \(unit) after \(epoch) is past the year 9999")
         if spec.type == .days {
             let (day, overflow) = epoch.daysSinceUnixEpoch.addingReportingOverflow(count)
             guard !overflow, CivilDate.supportedDays.contains(day) else { throw outOfRange }

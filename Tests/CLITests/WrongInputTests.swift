@@ -73,7 +73,8 @@ import Testing
         let technology = try scratch("t.apdu", "# cardscan transcript 1\n# technology: foo\n> 00 B0 00 00 00\n< 90 00\n")
         let r = try cardscan("replay", technology)
         #expect(r.status == 65)
-        #expect(r.stderr.contains("error: \(technology):2:15: '# technology:' is iso7816, felica or type2, not 'foo'"), "\(r.stderr)")
+        #expect(
+            r.stderr.contains("error: \(technology):2:15: '# technology:' is iso7816, felica, type2 or classic, not 'foo'"), "\(r.stderr)")
         // A comment between the headers: the line is still the header's own.
         let atr = try scratch("a.apdu", "# cardscan transcript 1\n# read by hand\n# atr: 3B ZZ\n> 00 B0 00 00 00\n< 90 00\n")
         let a = try cardscan("replay", atr)

@@ -15,7 +15,7 @@ import Testing
 
     func failure(_ text: String, _ file: String = "x.xml") -> DumpError? {
         do {
-            _ = try DumpImport.images(Array(text.utf8), file: file)
+            _ = try DumpImport.images(Array(text.utf8), file: file, format: file.hasSuffix(".xml") ? .legacyXML : nil)
             return nil
         } catch { return error }
     }
