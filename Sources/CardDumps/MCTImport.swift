@@ -40,18 +40,10 @@ enum MCTImport {
     static func block(_ line: Substring, file: String, place: String) throws(DumpError) -> [UInt8?] {
         let text = Array(line.utf8)
         guard text.count == 32 else { throw DumpError(file: file, place: place, reason: "a block is 32 hex digits, not \(text.count)") }
-        var out: [UInt8?] = []
-        for i in stride(from: 0, to: 32, by: 2) {
-            let pair = String(decoding: text[i..<(i + 2)], as: UTF8.self)
-            if pair.contains("-") {
-                out.append(nil)
-            } else if let b = UInt8(pair, radix: 16) {
-                out.append(b)
-            } else {
-                throw DumpError(file: file, place: place, reason: "'\(pair)' is not a hex byte")
-            }
+        switch DashedHex.bytes(text) {
+        case .success(let bytes): return bytes
+        case .failure(let bad): throw DumpError(file: file, place: place, reason: bad.reason)
         }
-        return out
     }
 }
 

@@ -27,18 +27,10 @@ enum Proxmark3Import {
     static func dashedHex(_ n: JSONNode, size: Int) throws(DumpError) -> [UInt8?] {
         let text = Array(try n.string().utf8)
         guard text.count == size * 2 else { throw n.fail("\(text.count) hex digits where \(size * 2) belong") }
-        var out: [UInt8?] = []
-        for i in stride(from: 0, to: text.count, by: 2) {
-            let pair = String(decoding: text[i..<(i + 2)], as: UTF8.self)
-            if pair.contains("-") {
-                out.append(nil)
-            } else if let b = UInt8(pair, radix: 16) {
-                out.append(b)
-            } else {
-                throw n.fail("'\(pair)' is not a hex byte")
-            }
+        switch DashedHex.bytes(text) {
+        case .success(let bytes): return bytes
+        case .failure(let bad): throw n.fail(bad.reason)
         }
-        return out
     }
 
     static func classic(_ root: JSONNode, warn: (String) -> Void) throws(DumpError) -> ClassicCardImage {

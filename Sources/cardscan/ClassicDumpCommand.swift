@@ -46,13 +46,17 @@ struct ClassicDumpCommand: ParsableCommand {
         guard case .classic(let uid?, let sectors) = connection.card,
             let kind = ClassicCardImage.Kind.allCases.first(where: { $0.sectorCount == sectors })
         else {
-            throw fail(NotClassic(card: "\(connection.card)", reader: connection.reader), .notRecognised)
+            throw fail(NotThisKind(wanted: "a MIFARE Classic card", card: "\(connection.card)", reader: connection.reader), .notRecognised)
         }
         if trace { eprint("Card on \(connection.reader): \(connection.card)") }
         let exchange = Tracer.exchange(connection.channel, classic: true, trace: trace)
         // Through libnfc a card that refused a key is halted: poll it again to go on.
         let reselect: (() throws -> Void)? = (connection.channel as? ISO14443Channel).map { c in
-            { if try c.device.pollISO14443A() == nil { throw NotClassic(card: "no card", reader: connection.reader) } }
+            {
+                if try c.device.pollISO14443A() == nil {
+                    throw NotThisKind(wanted: "a MIFARE Classic card", card: "no card", reader: connection.reader)
+                }
+            }
         }
         let sak: UInt8 = [5: 0x09, 16: 0x08, 32: 0x19, 40: 0x18][sectors] ?? 0x08
         let result = try guarded {
@@ -91,12 +95,4 @@ struct ClassicDumpCommand: ParsableCommand {
         lines.append("\(r.authentications) authentication(s), \(exchanges) exchange(s) with the card")
         return lines.joined(separator: "\n")
     }
-}
-
-/// The card on the reader is not a MIFARE Classic card.
-struct NotClassic: UserFacingError {
-    let card: String
-    let reader: String
-    var message: String { "the card on \(reader) is not a MIFARE Classic card (\(card))" }
-    var hint: String? { "`cardscan` reads other cards by detection; `cardscan ultralight`, `desfire`, `felica` and `dump` explore them" }
 }

@@ -35,13 +35,19 @@ struct UltralightDumpCommand: ParsableCommand {
         try refuseUnwritableOutput(image)
         let connection = try source.waitForCard(what: "MIFARE Ultralight or NTAG tag")
         guard case .type2Tag(let uid) = connection.card else {
-            throw fail(NotUltralight(card: "\(connection.card)", reader: connection.reader), .notRecognised)
+            throw fail(
+                NotThisKind(wanted: "a MIFARE Ultralight or NTAG tag", card: "\(connection.card)", reader: connection.reader),
+                .notRecognised)
         }
         if trace { eprint("Card on \(connection.reader): \(connection.card)") }
         let exchange = Tracer.exchange(connection.channel, type2: true, trace: trace)
         // Through libnfc a tag that refused a command is halted: poll it again to go on.
         let reselect: (() throws -> Void)? = (connection.channel as? ISO14443Channel).map { c in
-            { if try c.device.pollISO14443A() == nil { throw NotUltralight(card: "no tag", reader: connection.reader) } }
+            {
+                if try c.device.pollISO14443A() == nil {
+                    throw NotThisKind(wanted: "a MIFARE Ultralight or NTAG tag", card: "no tag", reader: connection.reader)
+                }
+            }
         }
         let (dump, error) = try guarded {
             try connection.withExclusiveAccess { UltralightDump.run(exchange: exchange, uid: uid, reselect: reselect) }
@@ -81,12 +87,4 @@ struct UltralightDumpCommand: ParsableCommand {
         lines.append("\(dump.exchanges) exchange(s) with the tag")
         return lines.joined(separator: "\n")
     }
-}
-
-/// The card on the reader is not an Ultralight-family tag.
-struct NotUltralight: UserFacingError {
-    let card: String
-    let reader: String
-    var message: String { "the card on \(reader) is not a MIFARE Ultralight or NTAG tag (\(card))" }
-    var hint: String? { "`cardscan` reads it by detection; `cardscan desfire`, `cardscan felica` and `cardscan dump` explore other cards" }
 }
