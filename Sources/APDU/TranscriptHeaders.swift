@@ -54,8 +54,16 @@ extension Transcript {
     }
 
     /// The `systems` header: further system codes (`0003 FE00`).
-    public var otherSystems: [UInt16] {
-        (self[header: .systems] ?? "").split(separator: " ").compactMap { UInt16($0, radix: 16) }
+    public var otherSystems: [UInt16] { otherSystemIDms.map(\.code) }
+
+    /// The `systems` header with the IDm each system answers with, when it gives one
+    /// (`FE00=11010410AABBCCDD`: a card's second system has an IDm of its own).
+    public var otherSystemIDms: [(code: UInt16, idm: [UInt8]?)] {
+        (self[header: .systems] ?? "").split(separator: " ").compactMap { word in
+            let parts = word.split(separator: "=", maxSplits: 1)
+            guard let code = UInt16(parts[0], radix: 16) else { return nil }
+            return (code, parts.count == 2 ? try? Hex.parse(parts[1]) : nil)
+        }
     }
 }
 

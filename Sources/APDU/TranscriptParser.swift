@@ -52,14 +52,20 @@ extension Transcript {
         case .atr?, .idm?, .pmm?, .systemCode?, .uid?, .pupi?:
             return hex(header.value[...], at: 0)
         case .systems?:
-            // System codes of 2 bytes each, separated by spaces: `0003 FE00`.
+            // System codes of 2 bytes each, separated by spaces, each with the IDm it answers
+            // with when that is not the first system's: `0003 FE00=11010410AABBCCDD`.
             var offset = 0
             for word in header.value.split(separator: " ", omittingEmptySubsequences: false) {
                 defer { offset += word.utf8.count + 1 }
                 if word.isEmpty { continue }
-                if let wrong = hex(word, at: offset) { return wrong }
-                if word.utf8.count != 4 {
-                    return ("'# systems:' is system codes of 4 hex digits separated by spaces, not '\(word)'", offset)
+                let parts = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                if let wrong = hex(parts[0], at: offset) { return wrong }
+                if parts.count == 2, let wrong = hex(parts[1], at: offset + parts[0].utf8.count + 1) { return wrong }
+                if parts[0].utf8.count != 4 || (parts.count == 2 && parts[1].utf8.count != 16) {
+                    return (
+                        "'# systems:' is system codes of 4 hex digits separated by spaces, each maybe with '=' and its IDm (16 hex digits), not '\(word)'",
+                        offset
+                    )
                 }
             }
             return nil

@@ -40,6 +40,9 @@ public struct CardReader {
     /// Called with the profile once it is chosen (given, or found by detection), before its
     /// read steps run.
     public var onProfileChosen: ((Profile) -> Void)?
+    /// After detection found one profile, look for the card's other applications with the
+    /// profiles after it (``CardReport/otherApplications``); false stops at the first.
+    public var readsEveryApplication = true
     /// The MIFARE Classic keys the user has (`cardscan keys`): tried, with the well-known keys,
     /// on the sectors a Classic profile reads.
     public var classicKeys: [ClassicKeys] = []
@@ -65,9 +68,10 @@ public struct CardReader {
         let checksRedaction = replay?.hidesAnswerBytes == true
         let scope: FieldBytes.Scope = checksRedaction ? .all : hidesPersonal ? .personal : .none
         var outcome = CardReadOutcome(card: connection.card)
+        let polled = PolledSystems()
         do {
             try connection.withExclusiveAccess {
-                readProfile(connection, exchange, scope, &outcome)
+                readProfile(connection, exchange, scope, &outcome, polled)
                 if readsNDEFWhenUnrecognised, profile == nil, case .unrecognised? = outcome.error {
                     if let tag = try? connection.ndefTag(through: exchange), let (status, message) = try? tag.read() {
                         outcome.ndef = NDEFContent(tag: tag.name, status: status, message: message)
@@ -103,6 +107,9 @@ public struct CardReader {
         }
         if let recorder {
             var headers = connection.transcriptHeaders
+            if let systems = polled.header(for: connection.card), !headers.contains(where: { $0.key == "systems" }) {
+                headers.append(.init(.systems, systems))
+            }
             if let now = CivilDate.isoMomentUTC(unixSeconds: Int(Date().timeIntervalSince1970.rounded(.down))) {
                 headers.append(.init(.recorded, now))
             }
@@ -118,7 +125,8 @@ public struct CardReader {
     }
 
     private func readProfile(
-        _ connection: CardConnection, _ exchange: CardExchange, _ scope: FieldBytes.Scope, _ outcome: inout CardReadOutcome
+        _ connection: CardConnection, _ exchange: CardExchange, _ scope: FieldBytes.Scope, _ outcome: inout CardReadOutcome,
+        _ polled: PolledSystems
     ) {
         guard let technology = connection.card.technology else {
             // A Type 2 tag: no transit profile reads one; its NDEF message is what it holds.
@@ -130,7 +138,13 @@ public struct CardReader {
         }
         let session = CardSession(exchange: exchange, atr: connection.atr)
         session.technology = technology
-        session.felicaPoller = connection.felicaPoller
+        session.felicaPoller = connection.felicaPoller.map { poll in
+            { code in
+                let target = try poll(code)
+                if let target, code != .wildcard { polled.found.append(target) }
+                return target
+            }
+        }
         if case .classic(let uid?, _) = connection.card {
             // Through libnfc a card that refused a key is halted: it is polled again.
             let reselect: (() throws -> Void)? = (connection.channel as? ISO14443Channel).map { c in
@@ -165,7 +179,41 @@ public struct CardReader {
         outcome.profile = chosen
         onProfileChosen?(chosen)
         outcome.result = engine.read(chosen)
+        if profile == nil, readsEveryApplication, outcome.result.error == nil, var report = outcome.result.report {
+            (report.otherApplications, report.exchanges) = otherApplications(after: chosen, engine)
+            outcome.result.report = report
+        }
     }
+
+    /// The reports of the profiles after `chosen` in detection order that recognise the card
+    /// too. A profile whose first step is one a recognising profile began with reads the same
+    /// application another way (Shanghai's card is a City Union card): it is not asked. The
+    /// search ends quietly when the card cannot be asked any more (it left, the replay ended):
+    /// the command that got no answer is not counted in the exchanges returned (the read's).
+    private func otherApplications(after chosen: Profile, _ engine: ProfileEngine) -> ([CardReport], exchanges: Int) {
+        let candidates = registry.profiles
+        let order = ProfileEngine.detectionOrder(candidates, atr: engine.session.atr)
+        guard let at = order.firstIndex(where: { $0.id == chosen.id }) else { return ([], engine.session.exchanges) }
+        var opened: Set<String> = [Self.firstStep(chosen)]
+        var found: [CardReport] = []
+        for p in order[(at + 1)...] where !opened.contains(Self.firstStep(p)) {
+            let before = engine.session.exchanges
+            switch engine.readIfPresent(p) {
+            case .absent: continue
+            case .unreachable: return (found, before)
+            case .read(let result):
+                guard var r = result.report else { return (found, before) }
+                r.exchanges = engine.session.exchanges - before
+                found.append(r)
+                opened.insert(Self.firstStep(p))
+                if result.error != nil { return (found, engine.session.exchanges) }
+            }
+        }
+        return (found, engine.session.exchanges)
+    }
+
+    /// What a profile asks the card first: the application it reads.
+    static func firstStep(_ p: Profile) -> String { p.steps.first.map { String(describing: $0.action) } ?? "" }
 }
 
 /// What a read of one presented card gave.

@@ -34,15 +34,17 @@ public enum TranscriptReplay {
     }
 
     /// A FeliCa card's answer to Polling, from a transcript's `idm`, `pmm` and `system-code`
-    /// headers: the card answers the wildcard, its own system code and those in `systems`.
+    /// headers: the card answers the wildcard, its own system code and those in `systems`
+    /// (with the IDm `systems` gives for one, else the first system's).
     public static func feliCaPoller(from transcript: Transcript) -> FeliCaPoller {
         let target = feliCaTarget(transcript)
-        let systems = transcript.otherSystems
+        let systems = transcript.otherSystemIDms
         return { requested in
             guard let target else { return nil }
-            if requested == .wildcard { return target }
-            guard requested == target.systemCode || systems.contains(requested.value) else { return nil }
-            return FeliCaTarget(idm: target.idm, pmm: target.pmm, systemCode: requested)
+            if requested == .wildcard || requested == target.systemCode { return target }
+            guard let system = systems.first(where: { $0.code == requested.value }) else { return nil }
+            let idm = system.idm.flatMap { try? IDm($0) } ?? target.idm
+            return FeliCaTarget(idm: idm, pmm: target.pmm, systemCode: requested)
         }
     }
 

@@ -24,6 +24,10 @@ public struct CardReport: Equatable, Sendable {
     public var masked: [String] = []
     /// Passes and products, when the profile reads them.
     public var contracts: [Contract] = []
+    /// The reports of the card's other applications, each read by its own profile (a dual
+    /// card: PASMO beside Edy, a transit purse beside a payment application). This report is
+    /// the first found; its `exchanges` count the whole read, theirs their own.
+    public var otherApplications: [CardReport] = []
     /// What a reader of the report must know about what the card shows (the profile's
     /// `report-notes`): a balance the operator no longer keeps on the card, a card that keeps
     /// nothing else readable without a key.
@@ -43,6 +47,12 @@ public struct CardReport: Equatable, Sendable {
     /// Values a replay could not give because the recording hid bytes they come from
     /// (`card.birthDate`): left out of the report (or, for a masked number, kept masked).
     public var redacted: [String] = []
+    /// What the text report calls a value whose profile gives it a `label`, by its place
+    /// (`card.maxBalance`, `trips.balanceAfter`, `contracts.tariff`); not part of the JSON.
+    public var labels: [String: String] = [:]
+    /// What the text report calls the trips (`trips`, `transactions`, `payments`, `events`:
+    /// the profile's `trips.called`); nil when the profile reads no log. Not part of the JSON.
+    public var tripsCalled: String? = "trips"
     /// The bytes values were decoded from, when the builder was asked to note them
     /// (``ReportBuilder/collects``); not part of the JSON.
     public var fieldBytes: [FieldBytes] = []
@@ -57,7 +67,8 @@ public struct CardReport: Equatable, Sendable {
     public static func == (a: CardReport, b: CardReport) -> Bool { a.json == b.json }
 
     /// The JSON report (docs/report.md): keys in the contract's order; `contracts`,
-    /// `applications`, `notes`, `warnings`, `hidden` and `redacted` only when not empty.
+    /// `applications`, `notes`, `warnings`, `hidden`, `redacted` and `otherApplications` only
+    /// when not empty.
     public var json: JSONValue {
         var pairs: [(String, JSONValue)] = [
             ("profile", .string(profile)),
@@ -77,6 +88,7 @@ public struct CardReport: Equatable, Sendable {
         }
         if !hidden.isEmpty { pairs.append(("hidden", .array(hidden.map { .string($0) }))) }
         if !redacted.isEmpty { pairs.append(("redacted", .array(redacted.map { .string($0) }))) }
+        if !otherApplications.isEmpty { pairs.append(("otherApplications", .array(otherApplications.map(\.json)))) }
         return .object(pairs)
     }
 }

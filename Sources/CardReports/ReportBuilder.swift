@@ -88,6 +88,8 @@ public struct ReportBuilder {
                 report.card = one.card
                 report.name = one.name
                 report.notes = one.notes
+                report.labels = one.labels
+                report.tripsCalled = one.tripsCalled
             }
             report.applications.append(one.card)
             if report.balance == nil { report.balance = one.balance }
@@ -112,6 +114,8 @@ public struct ReportBuilder {
         let p = profile
         var report = CardReport(profile: p.id, name: variant ?? p.name, currency: p.currency)
         report.notes = p.reportNotes
+        report.labels = Self.labels(p)
+        report.tripsCalled = p.trips?.called
         // The card's fields, then the balance, then the private fields (worked out alike, never reported).
         var cardFields = p.card
         if let b = p.balance { cardFields.append(.init(name: "balance", spec: b)) }
@@ -133,6 +137,8 @@ public struct ReportBuilder {
                 report.masked.append("card." + f.name)
             }
             if f.spec.type == .money, let minor = v.intValue { v = .money(Money(minorUnits: minor, currency: p.currency)) }
+            // A card number is text in every report, whatever type its bytes decode as.
+            if f.name == "number", case .int(let n) = v { v = .string(String(n)) }
             if f.spec.personal && !showing.personal { report.hidden.append("card." + f.name) } else { report.card.append((f.name, v)) }
         }
         if p.balance != nil, let minor = values[p.card.count]?.intValue {
@@ -200,6 +206,15 @@ public struct ReportBuilder {
             default: break
             }
         }
+        return out
+    }
+
+    /// The `label`s the profile gives its card, trip and contract values, by place.
+    static func labels(_ p: Profile) -> [String: String] {
+        var out: [String: String] = [:]
+        for f in p.card { if let l = f.spec.label { out["card." + f.name] = l } }
+        if let t = p.trips { for f in ([t] + t.more).flatMap(\.fields) { if let l = f.spec.label { out["trips." + f.name] = l } } }
+        if let c = p.contracts { for f in ([c] + c.more).flatMap(\.fields) { if let l = f.spec.label { out["contracts." + f.name] = l } } }
         return out
     }
 

@@ -21,10 +21,13 @@ extension ReportBuilder {
     struct TripColumns {
         var names: [String] = []
         var position: [String: Int] = [:]
+        /// The columns of `type: money` (a balance after the trip, a fare's full price).
+        var money: Set<Int> = []
         init(_ sources: [TripSpec]) {
             for s in sources {
                 for f in s.fields where position[f.name] == nil {
                     position[f.name] = names.count
+                    if f.spec.type == .money { money.insert(names.count) }
                     names.append(f.name)
                 }
             }
@@ -68,7 +71,7 @@ extension ReportBuilder {
             trip.fields.reserveCapacity(columns.names.count)
             for (i, name) in columns.names.enumerated() {
                 guard var v = row.values[i] else { continue }
-                if i == amount, let minor = v.intValue {
+                if i == amount || columns.money.contains(i), let minor = v.intValue {
                     // A payment card's log gives each entry its own currency (`currency`).
                     let own = currency.flatMap { row.values[$0] }?.description
                     let code = own.flatMap { $0.utf8.count == 3 && $0.allSatisfy(\.isUppercase) ? $0 : nil } ?? profile.currency

@@ -149,6 +149,35 @@ public final class ProfileEngine {
             if case .notThisCard = error { return ReadResult(report: nil, error: error) }
             return ReadResult(report: report(p, variant: nil, partial: true), error: error)
         }
+        return readAfterDetection(p)
+    }
+
+    /// What looking for one more application on the card found (``readIfPresent(_:)``).
+    public enum Presence {
+        /// The profile's detection does not fit the card.
+        case absent
+        /// The card could not be asked (it left, the replay ended): look no further.
+        case unreachable
+        /// The profile recognised the card: its read, complete or partial.
+        case read(ReadResult)
+    }
+
+    /// Reads the card with `p` if its detection fits — another application on a card already
+    /// read with one profile. Commands sent before (the session's cache) are not sent again.
+    public func readIfPresent(_ p: Profile) -> Presence {
+        answers = Answers()
+        guard p.technology.carrier == session.technology else { return .absent }
+        do {
+            if try recognises(p) != nil { return .absent }
+        } catch {
+            if case .notThisCard = error { return .absent }
+            return .unreachable
+        }
+        return .read(readAfterDetection(p))
+    }
+
+    /// The steps after detection, then the report.
+    private func readAfterDetection(_ p: Profile) -> ReadResult {
         var failure: ReadError? = nil
         for step in p.steps.dropFirst(p.detect.lastStep + 1) {
             do { _ = try run(step, in: p, detecting: false) } catch {

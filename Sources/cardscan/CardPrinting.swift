@@ -36,6 +36,7 @@ struct ScanSettings {
         reader.recordsTranscript = record != nil
         reader.showsPersonalData = showPersonal
         reader.showsFullNumbers = options.showPAN
+        reader.readsEveryApplication = !options.firstMatch
         reader.recordsRaw = options.recordRaw
         reader.terminal = options.terminal
         if case .classic = connection.card {

@@ -19,6 +19,12 @@ struct ProfileOptions: ParsableArguments {
     @OptionGroup var search: ProfileSearchOptions
 
     @Flag(
+        name: .customLong("first-match"),
+        help:
+            "Stop at the first profile that recognises the card; without it the profiles after it are tried too, and each other application found (Edy beside PASMO) gets its own part of the report.")
+    var firstMatch = false
+
+    @Flag(
         name: .customLong("show-personal"),
         help: "Show the holder's personal data the card holds (name, birth date, ID number); without it the report names what it hid.")
     var showPersonal = false

@@ -88,7 +88,7 @@ struct TestCommand: ParsableCommand {
         transcripts = transcripts.filter { seen.insert(Self.identity(of: $0)).inserted }
         if let shard = shard.flatMap(Shard.init) { transcripts = transcripts.filter(shard.contains) }
         let jobs = max(1, self.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
-        var passed = 0, failed = 0, skipped = 0
+        var passed = 0, failed = 0, skipped = 0, updated = 0
         // In chunks, so results print as they come (one write a chunk), in the transcripts'
         // order whatever --jobs.
         let chunk = 512 * jobs
@@ -99,7 +99,8 @@ struct TestCommand: ParsableCommand {
             lines.reserveCapacity(results.count)
             for r in results {
                 switch r.status {
-                case .pass, .updated: passed += 1
+                case .pass: passed += 1
+                case .updated: updated += 1
                 case .fail: failed += 1
                 case .skip: skipped += 1
                 }
@@ -107,7 +108,8 @@ struct TestCommand: ParsableCommand {
             }
             out(lines.joined(separator: "\n"))
         }
-        let summary = "\(passed) passed, \(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : "")
+        let summary =
+            "\(passed) passed, \(failed) failed" + (updated > 0 ? ", \(updated) updated" : "") + (skipped > 0 ? ", \(skipped) skipped" : "")
         if jsonl { eprint(summary) } else { out(summary) }
         if failed > 0 { throw ExitStatus.testMismatch.exit }
     }
@@ -133,8 +135,14 @@ struct TestCommand: ParsableCommand {
             return Result(file: file, status: .fail, error: (error as? UserFacingError)?.message ?? "\(error)")
         }
         if update {
+            // A file that already says it is left alone, and reported as passing, not updated.
+            let written = actual.serialized(pretty: true) + "\n"
+            var info = stat()
+            if stat(expectedPath, &info) == 0, info.st_mode & S_IFMT == S_IFREG, (try? TextFile.read(expectedPath)) == written {
+                return Result(file: file, status: .pass)
+            }
             // Not synced one by one: an update rewrites thousands; one cut short is re-run.
-            do { try TextFile.write(actual.serialized(pretty: true) + "\n", to: expectedPath, durable: false) } catch {
+            do { try TextFile.write(written, to: expectedPath, durable: false) } catch {
                 return Result(file: file, status: .fail, error: error.message)
             }
             return Result(file: file, status: .updated)

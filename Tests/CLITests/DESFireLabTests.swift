@@ -28,7 +28,7 @@ import Testing
             expectOpal(try Lab.cardscan(["scan", "--json", "--timeout", "5"]))
             expectOpal(try Lab.cardscan(["scan", "--json", "--timeout", "5"]))
             let r = try Lab.cardscan(["scan", "--profile", "opal", "--timeout", "5"])
-            #expect(r.stdout.contains("-A$2.50") && r.stdout.contains("3 exchange(s)"), "\(r.stdout)")
+            #expect(r.stdout.contains("-A$2.50") && r.stdout.contains("3 exchanges"), "\(r.stdout)")
         }
     }
 

@@ -95,7 +95,7 @@ import Testing
             #expect(r.status == 0, "\(r.stderr)")
             let reads = r.stderr.split(separator: "\n").filter { $0.hasPrefix("> 00 B2") }
             #expect(reads == ["> 00 B2 01 0C 00"], "\(r.stderr)")
-            #expect(r.stdout.contains("7 exchange(s)"))
+            #expect(r.stdout.contains("7 exchanges"))
         }
     }
 

@@ -34,16 +34,29 @@ import Testing
         #expect(problems.isEmpty, "\(card.image) through \(path): \(problems.joined(separator: "\n"))")
     }
 
-    /// Edy beside PASMO on one IDm: plain cardscan reads the transit purse (Edy is tried after
-    /// the transit profiles), `--profile edy` the Edy one; the PASMO card without Edy's
-    /// services (FE00 alone, as on every Suica-family card) is never taken for Edy.
+    /// Edy beside PASMO: plain cardscan reads both purses, PASMO first (Edy is tried after the
+    /// transit profiles) and Edy in `otherApplications`, each a section of the text report;
+    /// `--first-match` stops at PASMO, `--profile edy` reads Edy alone; the PASMO card without
+    /// Edy's services (FE00 alone, as on every Suica-family card) is never taken for Edy.
     @Test func aDualCardReadsEachPurseWithItsProfile() throws {
         try Lab.exclusive {
             let served = try Lab.Card(Lab.root + "/Tests/LabCards/pasmo-edy-image.json")
             defer { served.stop() }
-            let transit = try Lab.cardscan(["scan", "--json", "--timeout", "5"])
-            #expect(
-                transit.stdout.contains("\"profile\": \"suica\"") && transit.stdout.contains("\"name\": \"PASMO\""), "\(transit.stdout)")
+            let both = try Lab.cardscan(["scan", "--json", "--timeout", "5"])
+            let json = try JSONSerialization.jsonObject(with: Data(both.stdout.utf8)) as? [String: Any]
+            let others = json?["otherApplications"] as? [[String: Any]] ?? []
+            #expect(json?["profile"] as? String == "suica" && json?["name"] as? String == "PASMO", "\(both.stdout)")
+            #expect((json?["balance"] as? [String: Any])?["amount"] as? Int == 1234)
+            #expect(others.map { $0["profile"] as? String } == ["edy"], "\(both.stdout)")
+            #expect((others.first?["balance"] as? [String: Any])?["amount"] as? Int == 4150)
+            #expect((others.first?["card"] as? [String: Any])?["number"] as? String == "1234567890ABCDEF")
+            let text = try Lab.cardscan(["scan", "--timeout", "5"])
+            let lines = text.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            #expect(lines.first == "PASMO  (suica)" && lines.contains("Rakuten Edy  (edy)"), "\(text.stdout)")
+            #expect(lines.contains("  Balance  ¥1,234") && lines.contains("  Balance  ¥4,150"), "\(text.stdout)")
+            #expect(lines.last { !$0.isEmpty }?.hasPrefix("  PASMO: 3 trips, Rakuten Edy: 4 transactions, ") == true, "\(text.stdout)")
+            let first = try Lab.cardscan(["scan", "--json", "--first-match", "--timeout", "5"])
+            #expect(first.stdout.contains("\"name\": \"PASMO\"") && !first.stdout.contains("otherApplications"), "\(first.stdout)")
             let edy = try Lab.cardscan(["scan", "--json", "--profile", "edy", "--timeout", "5"])
             #expect(edy.status == 0, "\(edy.stderr)")
             #expect(

@@ -14,7 +14,7 @@ import Testing
             let r = try Lab.cardscan(["--profile", "shanghai-transit", "--timeout", "5"])
             #expect(r.status == 0, "\(r.stderr)")
             #expect(r.stdout.contains("  Balance  ¥57.10"))
-            #expect(r.stdout.contains("10 trip(s), 14 exchange(s)"))
+            #expect(r.stdout.contains("10 transactions, 14 exchanges"))
             let detected = try Lab.cardscan(["scan", "--json", "-r", "00 00", "--timeout", "5"])
             #expect(detected.stdout.contains("\"profile\": \"shanghai-transit\""))
             #expect(detected.stdout.contains("\"exchanges\": 14"))

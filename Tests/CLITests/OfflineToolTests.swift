@@ -86,7 +86,7 @@ extension OfflineCLITests {
     @Test func skippedHistoryBlocksAreNamedInTheTrace() throws {
         let r = try Lab.cardscan(["replay", Lab.fixture("suica/corrections.apdu"), "--trace"])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.contains("4 trip(s)"), "\(r.stdout)")
+        #expect(r.stdout.contains("4 trips"), "\(r.stdout)")
         #expect(
             r.stderr.contains(
                 "trips: record 5 of 'history' skipped: time decodes to 0 or nothing (skip.zero) — 00 00 00 80 00 00 00 00 00 00 00 00 00 00 00 00"

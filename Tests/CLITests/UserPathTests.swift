@@ -85,7 +85,7 @@ import Testing
             }
             let deadline = Date().addingTimeInterval(10)
             var text = ""
-            while Date() < deadline, !text.contains("exchange(s) with the card") {
+            while Date() < deadline, !text.contains("exchanges with the card") {
                 text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
                 usleep(20_000)
             }

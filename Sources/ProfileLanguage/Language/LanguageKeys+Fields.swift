@@ -83,6 +83,10 @@ extension LanguageKeys {
             "when", .field, .mapping(.condition),
             "In trips and contracts: report the field only when a value of the record's layout is present, or is (not) among some."),
         K(
+            "label", .field, .text,
+            "What the text report calls the value (default: its name in words, `lastOnlineAtc` → \"Last online ATC\"); JSON keeps the name.",
+            example: "\"Max. balance\""),
+        K(
             "personal", .field, .boolean,
             "Holder data: reported only with `--show-personal`, named in `hidden`, and never kept in a recording.", example: "true"),
         K(
@@ -175,6 +179,9 @@ extension LanguageKeys {
             "credit-kinds", .trips, .list(.text),
             "Kinds whose amount adds money; every other kind's is a charge. Without it, amounts are signed as read.", example: "[top-up]"),
         K("skip", .trips, .mapping(.tripSkip), "Which records are not trips."),
+        K(
+            "called", .trips, .choice(["trips", "transactions", "payments", "events"]),
+            "What the text report calls the log's entries (default `trips`): a payment card's are `payments`.", example: "payments"),
         K(
             "join", .trips, .list(.name), "Records answers paired with `from`'s by position: a field reads one with `from`.",
             example: "[taps]"),

@@ -106,6 +106,8 @@ public final class FieldSpec: Sendable {
         public var timeField: String?
         /// A missing answer or an all-zero date leaves the key out instead of failing.
         public var optional = false
+        /// `label`: what the text report calls the value, instead of its name in words.
+        public var label: String?
         /// `mask-digits: [6, 4]`: only the first and last digits are shown, the others as `*`,
         /// unless the user asks for the whole number (`--show-pan`): a payment card's PAN.
         public var maskDigits: (first: Int, last: Int)?
@@ -192,6 +194,8 @@ public final class FieldSpec: Sendable {
     public var decimalText: Bool { layout.decimalText }
     /// Whether a value that does not decode is left out quietly (``Layout/optional``).
     public var optional: Bool { layout.optional }
+    /// What the text report calls the value (``Layout/label``).
+    public var label: String? { layout.label }
     /// The bits read instead of bytes (``Layout/bitSource``).
     public var bitSource: BitSource? { layout.bitSource }
     /// The layout value holding the time of day (``Layout/timeField``).

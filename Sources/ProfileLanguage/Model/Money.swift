@@ -1,5 +1,5 @@
 /// An amount in a currency's minor unit (fen, cents, yen), as reports carry it, and its
-/// written form: `¥57.10`, `HK$1,000.00`, `-¥3.00`, `¥1,270` for yen, `₩17,650`, `BHD 1.250`.
+/// written form: `¥57.10`, `HK$1,000.00`, `-¥3.00`, `¥1,270` for yen, `₩17,650`, `BHD 1.250`, `£56.40`.
 public struct Money: Hashable, Sendable, CustomStringConvertible {
     /// In the currency's minor unit.
     public var minorUnits: Int
@@ -21,6 +21,7 @@ public struct Money: Hashable, Sendable, CustomStringConvertible {
         case "SGD": return "S$"
         case "USD": return "$"
         case "EUR": return "€"
+        case "GBP": return "£"
         case "MOP": return "MOP$"
         case "KRW": return "₩"
         case "NZD": return "NZ$"

@@ -14,6 +14,8 @@ public struct TripSpec: Sendable {
     /// Kinds whose `amount` is a credit (positive); others are charges (negative).
     /// Empty: `amount` is taken as already signed.
     public var creditKinds: [String] = []
+    /// `called`: what the text report calls the log's entries (`trips`, `payments`, …).
+    public var called = "trips"
     /// `order`: the order trips are reported in (default `as-read`).
     public var order: Order = .asRead
     /// Answers holding records that pair with `from`'s by position (`join`): record i of each

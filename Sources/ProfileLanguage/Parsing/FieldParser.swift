@@ -180,6 +180,7 @@ enum FieldParser {
             if !d.scope.readsRecords { s["when"].issue("'when' tests a value of the record's layout: it belongs in trips or contracts") }
         }
         d.spec.personal = s["personal"].bool() ?? false
+        d.spec.label = s["label"].text()
         if s.has("mask-digits") {
             let ns = (s["mask-digits"].sequence() ?? []).compactMap { $0.int(0...19) }
             if ns.count == 2 {

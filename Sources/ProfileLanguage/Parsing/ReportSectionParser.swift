@@ -29,6 +29,7 @@ enum ReportSectionParser {
         }
         if !nested {
             spec.creditKinds = (s["credit-kinds"].sequence() ?? []).compactMap { $0.text() }
+            if let called = s["called"].choice(["trips", "transactions", "payments", "events"]) { spec.called = called }
             if let o = s["order"].choice(TripSpec.Order.allCases.map(\.rawValue)) { spec.order = TripSpec.Order(rawValue: o)! }
         }
         var out = Source(spec: spec, fields: fields(s.required("fields") ?? s["fields"], .trip), cursor: c)
