@@ -1,7 +1,7 @@
 # cardscan — the targets the README names.
 PREFIX ?= /usr/local
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PACKAGES := libpcsclite-dev zlib1g-dev libnfc-dev libnfc-bin libusb-dev pcscd vsmartcard-vpcd pcsc-tools iproute2 python3-pyscard python3-jsonschema python3-yaml lintian libnfc-examples libfreefare-bin
+APT_PACKAGES := libpcsclite-dev zlib1g-dev libnfc-dev libnfc-bin libusb-dev pcscd vsmartcard-vpcd pcsc-tools iproute2 python3-pyscard python3-jsonschema python3-yaml lintian man-db libnfc-examples libfreefare-bin
 DEMO_TRANSCRIPT := Tests/Fixtures/shanghai-transit/full-read.apdu
 BIN = $(shell swift build --show-bin-path)
 
@@ -126,10 +126,11 @@ install:
 	install -m 644 profiles/commands/*.yaml $(DESTDIR)$(PREFIX)/share/cardscan/profiles/commands/
 	install -m 644 profiles/types/*.yaml $(DESTDIR)$(PREFIX)/share/cardscan/profiles/types/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
-	install -m 644 docs/man/cardscan.1 docs/man/cardsim.1 $(DESTDIR)$(PREFIX)/share/man/man1/
-	$(INSTALL_FROM)/cardscan --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/cardscan
-	$(INSTALL_FROM)/cardscan --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_cardscan
-	$(INSTALL_FROM)/cardscan --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/cardscan.fish
+	install -m 644 docs/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	@# The completions ask the installed cardscan itself (`cardscan __complete`): options, profile ids, readers.
+	install -m 644 completions/cardscan.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/cardscan
+	install -m 644 completions/_cardscan $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_cardscan
+	install -m 644 completions/cardscan.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/cardscan.fish
 
 ## deb: cardscan_VERSION_ARCH.deb (scripts/deb.sh): the static release build, profiles, man pages,
 ## completions and copyright in Debian's places; lintian must find no error
@@ -163,15 +164,16 @@ docs-check:
 
 ## man: regenerate docs/man/*.1 from the commands' --help (swift-argument-parser's plugin)
 man:
-	swift package --allow-writing-to-directory docs/man generate-manual --output-directory docs/man --authors "the cardscan developers"
-	scripts/man-tidy.sh docs/man
+	rm -f docs/man/*.1
+	swift package --allow-writing-to-directory docs/man generate-manual --multi-page --configuration debug --output-directory docs/man --authors "the cardscan developers"
+	scripts/man-tidy.py docs/man
 
 ## man-check: fails when docs/man is not what `make man` writes now (a --help text changed without it);
 ## the pages' date line (.Dd, the day they were generated) is not compared
 man-check:
 	@tmp=$$(mktemp -d); \
-	  swift package --allow-writing-to-directory $$tmp generate-manual --output-directory $$tmp --authors "the cardscan developers" >/dev/null; \
-	  scripts/man-tidy.sh $$tmp; \
+	  swift package --allow-writing-to-directory $$tmp generate-manual --multi-page --configuration debug --output-directory $$tmp --authors "the cardscan developers" >/dev/null; \
+	  scripts/man-tidy.py $$tmp; \
 	  if diff -r -u -I '^\.Dd ' docs/man $$tmp; then echo "docs/man is current"; rm -rf $$tmp; \
 	  else echo "docs/man is stale: run make man and commit it"; rm -rf $$tmp; exit 1; fi
 

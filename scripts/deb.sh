@@ -3,7 +3,7 @@
 # tree, from the release build with the Swift runtime linked in statically (as make install).
 #   /usr/bin/cardscan, /usr/bin/cardsim            stripped
 #   /usr/share/cardscan/profiles/...               the built-in profiles, layouts, types, tables
-#   /usr/share/man/man1/cardscan.1.gz, cardsim.1.gz
+#   /usr/share/man/man1/cardscan.1.gz, cardscan-COMMAND.1.gz (one a command), cardsim*.1.gz
 #   /usr/share/bash-completion/completions/cardscan, /usr/share/zsh/vendor-completions/_cardscan,
 #   /usr/share/fish/vendor_completions.d/cardscan.fish
 #   /usr/share/doc/cardscan/{copyright,changelog.gz,changelog.Debian.gz,NOTICE}

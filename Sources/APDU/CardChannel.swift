@@ -52,7 +52,19 @@ public struct ReplayedTransportFailure: CardTransportError, Equatable {
         switch failure {
         case .removed: return "the card was removed (transcript line \(line))"
         case .timeout: return "the card did not answer in time (transcript line \(line))"
+        case .other(ReadInterrupted.name): return "the read was interrupted (Ctrl-C) when it was recorded (transcript line \(line))"
         case .other(let n): return "transport error \(n) (transcript line \(line))"
         }
     }
+}
+
+/// The user interrupted the read (Ctrl-C): recorded as `! error: interrupted`, and ending the
+/// read as a removed card does (the report of what was read before).
+public struct ReadInterrupted: CardTransportError, Equatable {
+    /// The name a transcript records it by.
+    public static let name = "interrupted"
+    /// The interruption of a read.
+    public init() {}
+    public var failure: TransportFailure { .other(Self.name) }
+    public var message: String { "the read was interrupted (Ctrl-C): what was read before is kept" }
 }

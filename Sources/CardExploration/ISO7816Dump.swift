@@ -106,6 +106,10 @@ public struct ISO7816Dump: Sendable {
         do {
             // Each file goes into the image as it is read, so a card that fails part-way
             // leaves what was read before in the dump.
+            // The MF first, by its identifier: a connection does not reset the card, so the
+            // current DF may be whatever the last program (or read) selected. A card with no
+            // MF to select is read where it stands.
+            _ = try walker.send(CommandAPDU.select(fileID: 0x3F00))
             try walker.shortFiles(in: "MF", into: &files)
             for name in names {
                 let select = try walker.send(CommandAPDU.select(aid: name))

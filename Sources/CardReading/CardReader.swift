@@ -43,6 +43,9 @@ public struct CardReader {
     /// After detection found one profile, look for the card's other applications with the
     /// profiles after it (``CardReport/otherApplications``); false stops at the first.
     public var readsEveryApplication = true
+    /// Asked before each command: true ends the read there (the user pressed Ctrl-C), as a
+    /// removed card ends it — a partial report, and `! error: interrupted` in the transcript.
+    public var isCancelled: (@Sendable () -> Bool)?
     /// The MIFARE Classic keys the user has (`cardscan keys`): tried, with the well-known keys,
     /// on the sectors a Classic profile reads.
     public var classicKeys: [ClassicKeys] = []
@@ -57,8 +60,9 @@ public struct CardReader {
     /// what was read before it in a partial report. Over PC/SC the whole read is one
     /// transaction (``CardConnection/withExclusiveAccess(_:)``).
     public func read(_ connection: CardConnection) -> CardReadOutcome {
-        let recorder = recordsTranscript ? RecordingChannel(wrapping: connection.channel, redactSecrets: !recordsRaw) : nil
-        let exchange = CardExchange(channel: recorder ?? connection.channel)
+        let base: CardChannel = isCancelled.map { CancellableChannel(wrapping: connection.channel, isCancelled: $0) } ?? connection.channel
+        let recorder = recordsTranscript ? RecordingChannel(wrapping: base, redactSecrets: !recordsRaw) : nil
+        let exchange = CardExchange(channel: recorder ?? base)
         // Personal values are found in the answers once the read is over: the trace waits for
         // it (PersonalDataHiding), unless the user asked for raw bytes.
         let hidesPersonal = !recordsRaw && (recordsTranscript || observer != nil)

@@ -125,7 +125,17 @@ public enum TranscriptReplay {
                 throw ProfileRegistry.LookupError.transcriptProfileUnknown(id, transcript: file)
             }
         }
-        let outcome = reader.read(connection)
+        var outcome = reader.read(connection)
+        // `--profile` of another card's recording: its first command has no answer in the file.
+        // A live card would answer "no such application": not this card, not a partial read.
+        if let explicit = reader.profile?.id, explicit != (transcript[header: .profile] ?? transcript[header: .detected]),
+            case .replay(let mismatch, let place?)? = outcome.error, outcome.exchanges <= 1
+        {
+            let first = mismatch.message.split(separator: "\n").first.map(String.init) ?? mismatch.message
+            outcome.result = ReadResult(
+                report: nil,
+                error: .notThisCard(profile: explicit, reason: "the recording holds no answer to its step '\(place.step)' (\(first))"))
+        }
         let unused = lenient || outcome.error != nil ? [] : Array(transcript.entries.suffix(channel.remaining))
         return Outcome(result: outcome.result, profile: outcome.profile, unused: unused)
     }

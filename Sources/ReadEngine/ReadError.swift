@@ -54,7 +54,9 @@ public enum ReadError: UserFacingError {
         case .stepFailed:
             return "the card may not have this system, service or block; mark the step `optional: true` if the profile can do without it"
         case .badAnswer: return "the card or reader answered something the standard does not allow; a trace of the exchanges shows it"
-        case .transport(let e): return e.hint ?? "hold the card still on the reader until the read completes"
+        case .transport(let e):
+            if e.failure == ReadInterrupted().failure { return nil }  // the user stopped it
+            return e.hint ?? "hold the card still on the reader until the read completes"
         case .replay(let e, _): return e.hint
         case .exchange(let e): return e.hint
         }

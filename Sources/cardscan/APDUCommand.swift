@@ -11,7 +11,9 @@ struct APDUCommand: ParsableCommand {
         abstract: "Send raw APDUs and print each answer with its status word's meaning.",
         discussion: """
             APDUs come as arguments or from a script in scriptor's format: one APDU a
-            line, `#` comments, `reset` to reset the card. Commands that may change the
+            line, `#` comments, `reset` to reset the card (the new ATR is printed),
+            `exit` to stop. `--script -`, or no APDU with standard input not a terminal,
+            reads the script from standard input, as scriptor does. Commands that may change the
             card (anything but SELECT, READ BINARY/RECORD, GET RESPONSE/DATA/CHALLENGE,
             GET BALANCE, CEPAS READ PURSE, the reader's FF CA GET DATA and FF B0 READ
             BINARY, and FeliCa read commands in a FF 00 00 00 pseudo-APDU) are refused
@@ -23,10 +25,11 @@ struct APDUCommand: ParsableCommand {
               cardscan apdu 00A4040009A0000000038698070100 805C000204
               cardscan apdu FFCA000000 FF00000006060000030100    (FeliCa: IDm, Polling)
               cardscan apdu --script commands.txt -r 1
+              echo 00A4040007A0000000041010 | cardscan apdu
             """)
 
     @Argument(help: ArgumentHelp("APDUs in hex (quote one with spaces).", valueName: "HEX")) var apdus: [String] = []
-    @Option(help: ArgumentHelp("A script file (scriptor format).", valueName: "FILE")) var script: String?
+    @Option(help: ArgumentHelp("A script file (scriptor format); - for standard input.", valueName: "FILE")) var script: String?
     @Option(name: [.short, .long], help: ArgumentHelp("Reader: index, exact name or unique substring.", valueName: "READER")) var reader:
         String?
     @Flag(name: .customLong("allow-write"), help: "Allow commands that may change the card.") var allowWrite = false
@@ -36,10 +39,18 @@ struct APDUCommand: ParsableCommand {
     var timeout: Double =
         60
 
+    @Option(
+        name: .customLong("apdu-timeout"), parsing: .unconditional,
+        help: ArgumentHelp("Seconds one command may take before the card counts as unresponsive. (default: 5)", valueName: "SECONDS"),
+        transform: commandSeconds)
+    var apduTimeout: Double = 5
+
     enum Line { case apdu(CommandAPDU, String), reset }
 
     func validate() throws {
-        if apdus.isEmpty && script == nil { throw ValidationError("give APDUs as arguments or --script FILE") }
+        if apdus.isEmpty && script == nil && isatty(STDIN_FILENO) == 1 {
+            throw ValidationError("give APDUs as arguments, --script FILE, or a script on standard input")
+        }
         if !apdus.isEmpty && script != nil { throw ValidationError("give APDUs as arguments or --script FILE, not both") }
     }
 
@@ -49,9 +60,13 @@ struct APDUCommand: ParsableCommand {
             // The known commands (standard + profiles/commands/known-commands.yaml).
             let policy = try CommandCatalog.builtIn.get()
             let source: [(String, String)]
-            if let script {
-                source = try TextFile.read(script).split(separator: "\n", omittingEmptySubsequences: false).enumerated().map {
-                    ("\(script):\($0.offset + 1)", String($0.element))
+            if let script = script ?? (apdus.isEmpty ? "-" : nil) {
+                let text =
+                    script == "-"
+                    ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : try TextFile.read(script)
+                let name = script == "-" ? "standard input" : script
+                source = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map {
+                    ("\(name):\($0.offset + 1)", String($0.element).trimmingCharacters(in: CharacterSet(charactersIn: "\r")))
                 }
             } else {
                 source = apdus.enumerated().map { ("argument \($0.offset + 1)", $0.element) }
@@ -89,7 +104,7 @@ struct APDUCommand: ParsableCommand {
         }
         try guarded {
             let card = try readers.context.connect(to: state.name, timeout: .seconds(5))
-            card.transmitTimeout = .seconds(5)
+            card.transmitTimeout = .seconds(option: apduTimeout)
             let exchange = CardExchange(channel: card, handlesT0: !raw)
             let style = Style()
             out(style.dim("Using \(state.name), ATR \(card.atr.hexString)"))
@@ -101,6 +116,7 @@ struct APDUCommand: ParsableCommand {
                 if case .reset = rest.first {
                     try card.reconnect(initialization: .reset)
                     out("> reset")
+                    out("< \((try? card.status().atr)?.hexString ?? card.atr.hexString) : the ATR after the reset")
                     rest = rest.dropFirst()
                     continue
                 }

@@ -37,6 +37,7 @@ struct ScanSettings {
         reader.showsPersonalData = showPersonal
         reader.showsFullNumbers = options.showPAN
         reader.readsEveryApplication = !options.firstMatch
+        reader.isCancelled = { Interruption.shared.isRequested }
         reader.recordsRaw = options.recordRaw
         reader.terminal = options.terminal
         if case .classic = connection.card {
@@ -60,7 +61,7 @@ struct ScanSettings {
     /// report that cannot be printed (a closed pipe) does not cost the transcript, and a
     /// transcript that cannot be written (a full disk) costs neither the report nor the read's
     /// own exit status; alone, it ends with exit 74.
-    func print(_ outcome: CardReadOutcome, json: Bool, jsonl: Bool, csv: CSVOutput? = nil) throws {
+    func print(_ outcome: CardReadOutcome, json: Bool, jsonl: Bool, csv: CSVOutput? = nil, place: ReadPlace? = nil) throws {
         var unwritten: FileError? = nil
         if let record, let transcript = outcome.transcript {
             do {
@@ -68,7 +69,7 @@ struct ScanSettings {
                 if outcome.ndef != nil { eprint("note: the card is an NFC Forum tag, not a transit card: \(record) holds its NDEF read") }
             } catch { unwritten = error }
         }
-        do { try show(outcome, json: json, jsonl: jsonl, csv: csv) } catch {
+        do { try show(outcome, json: json, jsonl: jsonl, csv: csv, place: place) } catch {
             if let unwritten { printError(unwritten) }
             throw error
         }
@@ -76,26 +77,42 @@ struct ScanSettings {
     }
 
     /// Prints the report (or the NDEF content of a tag no profile knew); a failed read exits
-    /// with its status after printing what was read, unless `jsonl` (watch goes on).
-    private func show(_ outcome: CardReadOutcome, json: Bool, jsonl: Bool, csv: CSVOutput?) throws {
+    /// with its status after printing what was read, unless `jsonl` (watch goes on). With
+    /// `--json`/`--jsonl` a failure is data too: a partial report carries `error`, and a read
+    /// with no report prints what the card is and what failed (``OutcomeJSON``). `place`:
+    /// where and when `watch` read the card.
+    private func show(_ outcome: CardReadOutcome, json: Bool, jsonl: Bool, csv: CSVOutput?, place: ReadPlace?) throws {
         if let ndef = outcome.ndef {
             if csv != nil {
                 eprint("note: the card is an NFC Forum tag: no trips for --csv (`cardscan ndef read` shows its content)")
                 return
             }
+            if let place, !(json || jsonl) { out(Style().dim(place.line)) }
             return printNDEF(ndef, json: json || jsonl)
         }
+        let hint: String? = {
+            if case .unrecognised? = outcome.error { return OutcomeJSON.unrecognisedHint(outcome.card) }
+            return nil
+        }()
         if let report = outcome.report {
             if let csv {
                 csv.write(report)
-            } else if jsonl {
-                out(report.json.serialized())
+            } else if json || jsonl {
+                var value = report.json
+                if let place { value = place.adding(to: value) }
+                if let error = outcome.error { value = OutcomeJSON.adding(error, to: value) }
+                out(value.serialized(pretty: !jsonl))
             } else {
-                out(json ? report.json.serialized(pretty: true) : ReportPrinter(style: Style()).render(report))
+                if let place { out(Style().dim(place.line)) }
+                out(ReportPrinter(style: Style()).render(report))
             }
+        } else if let error = outcome.error, json || jsonl {
+            var value = OutcomeJSON.failure(error, card: outcome.card, hint: hint ?? commandLineHint(for: error) ?? error.hint)
+            if let place { value = place.adding(to: value) }
+            out(value.serialized(pretty: !jsonl))
         }
         if let error = outcome.error {
-            printError(error)  // also beside a --jsonl line: its "partial" says only that it stopped
+            printError(error, hint: hint)  // also beside a --jsonl line: its "partial" says only that it stopped
             if !jsonl { throw ExitStatus(for: error).exit }
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import CardProfiles
 import PCSCTransport
 
 @main
@@ -16,7 +17,7 @@ struct Cardscan: ParsableCommand {
             profile/transcript, 66 no such file or profile, 69 no pcscd/reader, 70
             internal error (a bug: please report it), 74 card failed mid-read (partial
             report printed) or output not written, 75 no card before the timeout, 76 card
-            not recognised.
+            not recognised, 130 interrupted (Ctrl-C: what was read is printed first).
             """,
         version: "cardscan \(BuildInfo.version) (\(BuildInfo.source))",
         subcommands: [
@@ -24,6 +25,7 @@ struct Cardscan: ParsableCommand {
             Read.self, Import.self, Export.self, Profiles.self, APDUCommand.self, ATRCommand.self, NDEFCommand.self,
             FeliCaSurveyCommand.self, DumpCommand.self,
             DESFireDumpCommand.self, UltralightDumpCommand.self, ClassicDumpCommand.self, KeysCommand.self, Doctor.self,
+            CompleteCommand.self,
         ],
         defaultSubcommand: Scan.self
     )
@@ -33,6 +35,7 @@ struct Cardscan: ParsableCommand {
     /// free what it uses (docs/reliability.md, "A crash at exit").
     static func main() {
         do {
+            try refuseUnknownSubcommand(Array(CommandLine.arguments.dropFirst()))
             var command = try parseAsRoot()
             try command.run()
         } catch {
@@ -44,5 +47,17 @@ struct Cardscan: ParsableCommand {
             PCSCCallsLeftRunning.leaveProcess(code.rawValue)
         }
         PCSCCallsLeftRunning.leaveProcess(0)
+    }
+
+    /// `cardscan scna`, `cardscan profile list`: a first word that is no subcommand (the
+    /// default command takes no words) is a usage error that names the nearest subcommand.
+    static func refuseUnknownSubcommand(_ args: [String]) throws {
+        guard let word = args.first, !word.hasPrefix("-"), !word.isEmpty else { return }
+        let names = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+        if names.contains(word) { return }
+        let near = Spelling.nearest(word, among: names) ?? names.first { $0.hasPrefix(word) || word.hasPrefix($0) }
+        throw ValidationError(
+            "unknown command '\(word)'" + (near.map { ": did you mean '\($0)'?" } ?? "")
+                + " (`cardscan --help` lists the commands)")
     }
 }

@@ -52,13 +52,20 @@ struct Doctor: ParsableCommand {
         }
     }
 
+    /// Where Debian's vsmartcard-vpcd puts the driver.
+    static let vpcdDriver = "/usr/lib/pcsc/drivers/serial/libifdvpcd.so"
+
     /// The lab's driver, the ATR list, libnfc devices.
     private func checkTools(_ checks: Checklist, nfcDevices: [String], nfcOpened: [Result<String, NFCError>]) {
-        let vpcd = FileManager.default.fileExists(atPath: "/etc/reader.conf.d/vpcd")
+        // The driver itself: the lab's pcscd loads it from its own configuration, the system's
+        // pcscd only when /etc/reader.conf.d/vpcd says so (scripts/lab.sh system-vpcd on).
+        let vpcd = FileManager.default.fileExists(atPath: Self.vpcdDriver)
+        let systemLoads = FileManager.default.fileExists(atPath: "/etc/reader.conf.d/vpcd")
         checks.check(
             vpcd,
             vpcd
-                ? "vsmartcard vpcd driver installed (virtual readers for the lab)"
+                ? "vsmartcard vpcd driver installed (virtual readers for the lab"
+                    + (systemLoads ? ", the system's pcscd loads it too)" : "; scripts/lab.sh starts a pcscd that loads it)")
                 : "vsmartcard vpcd driver not installed (only needed for the virtual-card lab)",
             fix: "apt-get install vsmartcard-vpcd", warnOnly: true)
         let list = FileManager.default.fileExists(atPath: SmartcardList.path)

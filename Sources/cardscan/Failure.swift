@@ -58,7 +58,7 @@ enum ExitStatus: Int32 {
             if case .unwritable = e.reason { self = .outputFailed } else { self = e.isMissing ? .noSuchInput : .invalidInput }
         case is ProfileLoadError, is TranscriptError, is ReplayChannel.Mismatch, is TranscriptReplay.Failure, is DecodingError,
             is FeliCaCardImage.Invalid, is JSONParseError, is CardFileError, is DumpError, is DumpExport.Refusal, is ImageError,
-            is ImportTargetExists:
+            is ImportTargetExists, is ProfileExists:
             self = .invalidInput
         case is ProfileRegistry.LookupError: self = .noSuchInput
         case is Hex.ParseError, is CommandAPDU.EncodingError, is ATR.ParseError: self = .invalidInput
@@ -66,7 +66,9 @@ enum ExitStatus: Int32 {
         // A FeliCa frame or an ISO 7816 exchange the card got wrong (outside a profile's read,
         // which wraps them in ReadError): `ndef read`/`write`, `felica`. They were exit 70.
         case is FeliCaError, is CardExchange.Error: self = .cardFailed
-        case let e as CardTransportError: self = e.failure == .removed || e.failure == .timeout ? .cardFailed : .unavailable
+        case let e as CardTransportError:
+            let midRead = e.failure == .removed || e.failure == .timeout || e.failure == ReadInterrupted().failure
+            self = midRead ? .cardFailed : .unavailable
         case is NotFeliCa: self = .notRecognised
         default: self = .software
         }

@@ -113,17 +113,23 @@ struct Profiles: ParsableCommand {
             abstract: "Validate profile files and copy them into your profile directory.",
             discussion: "The directory is $XDG_CONFIG_HOME/cardscan/profiles (default ~/.config/cardscan/profiles).")
         @Argument(help: ArgumentHelp("Profile files.", valueName: "FILE")) var files: [String]
+        @Flag(help: "Replace a profile of the same id already in the directory.") var force = false
 
         func run() throws {
             try guarded {
                 let dir = ProfileRegistry.userDirectory()
                 var loaded: [(String, Profile)] = []
                 for f in files { loaded.append((f, try ProfileRegistry.loadFile(f, options: .init(checkTrust: false)))) }
+                // Nothing is copied when one would replace a profile already there (unless --force).
+                for (_, p) in loaded where !force && FileManager.default.fileExists(atPath: dir + "/" + p.id + ".yaml") {
+                    throw ProfileExists(id: p.id, path: dir + "/" + p.id + ".yaml")
+                }
                 try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
                 for (f, p) in loaded {
                     let target = dir + "/" + p.id + ".yaml"
+                    let replaced = FileManager.default.fileExists(atPath: target)
                     try TextFile.write(try TextFile.read(f), to: target)
-                    out("added \(p.id) → \(target)")
+                    out((replaced ? "replaced" : "added") + " \(p.id) → \(target)")
                     if !p.commands.isEmpty, !TrustedProfiles.user.trusts(target, commands: p.commands) {
                         out(
                             "  it declares commands of its own (\(Trust.describe(p.commands))): `cardscan profiles trust \(target)` to let it send them"
@@ -175,4 +181,12 @@ struct Profiles: ParsableCommand {
             }
         }
     }
+}
+
+/// `profiles add` of a profile whose id the user's directory already has.
+struct ProfileExists: UserFacingError {
+    let id: String
+    let path: String
+    var message: String { "a profile '\(id)' is already added: \(path)" }
+    var hint: String? { "--force replaces it; `cardscan profiles show \(id)` shows the one there" }
 }

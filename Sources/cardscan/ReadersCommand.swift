@@ -32,12 +32,16 @@ struct Readers: ParsableCommand {
             guard !nfcDevices.isEmpty else { throw fail(error, ExitStatus(for: error)) }
             pcscFailure = error
         }
-        list(states, nfcDevices)
+        // A configured device is opened to tell whether it is there: LIBNFC_DEVICE names one
+        // libnfc lists whether or not it exists.
+        let opened = nfcDevices.map { d in Result { () throws(NFCError) in try NFCDevice(connectionString: d).name } }
+        list(states, Array(zip(nfcDevices, opened)))
         if let pcscFailure { throw fail(pcscFailure, ExitStatus(for: pcscFailure)) }
     }
 
     /// Prints the readers and the libnfc devices, as JSON with --json.
-    private func list(_ states: [ReaderState], _ nfcDevices: [String]) {
+    private func list(_ states: [ReaderState], _ nfcDevices: [(String, Result<String, NFCError>)]) {
+        func problem(_ r: Result<String, NFCError>) -> String? { if case .failure(let e) = r { e.message } else { nil } }
         if json {
             out(
                 JSONValue.array(
@@ -47,11 +51,22 @@ struct Readers: ParsableCommand {
                             ("exclusive", .bool(s.isExclusive)), ("atr", s.atr.isEmpty || !s.isPresent ? .null : .string(s.atr.hexString)),
                             ("contactless", (s.isPresent ? contactlessDescription(s.atr) : nil).map { .string($0) } ?? .null),
                         ])
-                    } + nfcDevices.map { .object([("name", .string($0)), ("libnfc", .bool(true))]) }
+                    }
+                        + nfcDevices.map { d, opened in
+                            .object(
+                                [("name", .string(d)), ("libnfc", .bool(true)), ("usable", .bool(problem(opened) == nil))]
+                                    + (problem(opened).map { [("problem", JSONValue.string($0))] } ?? []))
+                        }
                 ).serialized(pretty: true))
             return
         }
-        for d in nfcDevices { out("libnfc  \(d)   (use: cardscan --device \(d))") }
+        for (d, opened) in nfcDevices {
+            if let problem = problem(opened) {
+                out("libnfc  \(d)   " + Style().yellow("(cannot be opened: \(problem))"))
+            } else {
+                out("libnfc  \(d)   (use: cardscan --device \(d))")
+            }
+        }
         if states.isEmpty && nfcDevices.isEmpty {
             out("No readers. (`cardscan doctor` checks the setup; scripts/lab.sh starts virtual ones.)")
             return

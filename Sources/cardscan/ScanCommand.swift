@@ -48,7 +48,13 @@ struct Scan: ParsableCommand {
 
     func run() throws {
         let settings = try ScanSettings(profiles, trace: trace, verbose: verbose, record: record)
+        Interruption.shared.install()
         let connection = try waitForCard(device: device, reader: reader, timeout: timeout, apduTimeout: apduTimeout)
-        try settings.print(try settings.read(connection), json: json, jsonl: false, csv: csv ? CSVOutput() : nil)
+        let outcome = try Interruption.shared.during { try settings.read(connection) }
+        do { try settings.print(outcome, json: json, jsonl: false, csv: csv ? CSVOutput() : nil) } catch {
+            if !Interruption.shared.isRequested { throw error }
+        }
+        // Ctrl-C: what was read is printed and recorded; the exit status says it was cut short.
+        if Interruption.shared.isRequested { throw ExitCode(130) }
     }
 }

@@ -85,16 +85,17 @@ struct Watch: ParsableCommand {
     /// ends the tries at its connection.
     private func readOne(_ settings: ScanSettings, _ table: CSVOutput?, _ connect: () throws -> CardConnection) {
         do {
-            var outcome = try settings.read(try connect())
+            var connection = try connect()
+            var outcome = try settings.read(connection)
             var retries = 0
             while retries < Self.firstCommandRetries, outcome.report == nil, outcome.exchanges <= 1, case .transport? = outcome.error {
                 retries += 1
                 if settings.trace || settings.verbose { eprint("The reader could not carry the first command: reading again (\(retries))") }
                 usleep(useconds_t(100_000 * retries))
-                guard let again = try? settings.read(try connect()) else { break }
-                outcome = again
+                guard let again = try? connect(), let read = try? settings.read(again) else { break }
+                (connection, outcome) = (again, read)
             }
-            try settings.print(outcome, json: false, jsonl: quiet, csv: table)
+            try settings.print(outcome, json: false, jsonl: quiet, csv: table, place: ReadPlace(reader: connection.reader, time: Date()))
             if !quiet { out("") }
         } catch let e as ExitCode {
             _ = e  // a failed read was reported; keep watching
@@ -117,7 +118,8 @@ struct Watch: ParsableCommand {
         while true {
             guard let connection = try guarded({ try NFCDetector.waitForCard(device, timeout: nil) }) else { continue }
             do {
-                try settings.print(try settings.read(connection), json: false, jsonl: quiet, csv: table)
+                try settings.print(
+                    try settings.read(connection), json: false, jsonl: quiet, csv: table, place: ReadPlace(reader: connection.reader, time: Date()))
             } catch let e as ExitCode { _ = e } catch { printError(error) }
             if !quiet { out("") }
             while NFCDetector.isStillPresent(connection.card, on: device) { usleep(300_000) }

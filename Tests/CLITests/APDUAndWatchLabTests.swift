@@ -101,10 +101,11 @@ extension LabCLITests {
                 #expect(out.waitForLines(i), "card \(i): \(out.lines().count) line(s)")
                 card.stop()
             }
+            // Each line says where and when: the reader, and the moment of the read.
             #expect(
                 out.lines().allSatisfy {
-                    $0.hasPrefix("{\"profile\":\"shanghai-transit\"") && $0.hasSuffix("\"exchanges\":14,\"partial\":false}")
-                })
+                    $0.hasPrefix("{\"profile\":\"shanghai-transit\"") && $0.contains("\"partial\":false,\"reader\":\"Virtual PCD 00 00\",\"readAt\":\"")
+                }, "\(out.lines())")
             try Lab.stopPCSCD()
             try Lab.ensurePCSCD()
             let card = try Lab.Card(shanghai)
@@ -129,8 +130,9 @@ extension LabCLITests {
             defer { card.stop() }
             #expect(out.waitForLines(2), "the next card: \(out.lines().count) line(s)")
             let all = out.lines()
-            #expect(all.first?.hasSuffix("\"exchanges\":4,\"partial\":true}") == true, "\(all.first ?? "")")
-            #expect(all.last?.hasSuffix("\"exchanges\":14,\"partial\":false}") == true, "\(all.last ?? "")")
+            #expect(all.first?.contains("\"exchanges\":4,\"partial\":true,\"reader\":") == true, "\(all.first ?? "")")
+            #expect(all.first?.contains("\"error\":{\"message\":\"timed out waiting for the card") == true, "\(all.first ?? "")")
+            #expect(all.last?.contains("\"exchanges\":28,\"partial\":false,\"reader\":") == true, "\(all.last ?? "")")
             let err = out.stderr
             #expect(err.contains("error: timed out waiting for the card on Virtual PCD 00 00"), "\(err)")
         }
@@ -151,7 +153,9 @@ extension LabCLITests {
             let all = out.lines()
             print("watch: \(all.count) DESFire reads in \(String(format: "%.1f", Date().timeIntervalSince(start))) s")
             #expect(all.count == 100)
-            #expect(Set(all).count == 1, "reads differ: \(Set(all).prefix(2))")
+            // Equal but for when each was read.
+            let reports = all.map { $0.replacingOccurrences(of: #","readAt":"[^"]*""#, with: "", options: .regularExpression) }
+            #expect(Set(reports).count == 1, "reads differ: \(Set(reports).prefix(2))")
             #expect(
                 all.first?.contains("\"amount\":-250") == true && all.first?.contains("\"partial\":false") == true, "\(all.first ?? "")")
         }
@@ -176,6 +180,40 @@ extension LabCLITests {
             #expect(lines.contains("shanghai-transit,305419896,2024-03-05T08:30:15+08:00,purchase,-3.00,CNY,110111000001,12,"))
             #expect(lines.contains("t-money,1010030000987654,2024-11-05T08:30:12+09:00,purchase,-1400,KRW,,9,balanceAfter=12350"))
             #expect(lines.count == 15, "\(lines)")
+        }
+    }
+
+    /// Two readers busy at once: each `watch` report says which reader it came from, in the
+    /// JSON lines and in the text.
+    @Test func watchSaysWhereAndWhen() throws {
+        try Lab.exclusive {
+            let (watch, out) = try startWatch(["--jsonl"])
+            defer { watch.terminate() }
+            let first = try Lab.Card(shanghai, slot: 0)
+            defer { first.stop() }
+            let second = try Lab.Card(Lab.root + "/Tests/LabCards/t-money-image.json", slot: 1)
+            defer { second.stop() }
+            #expect(out.waitForLines(2), "\(out.text)")
+            var readers: [String: String] = [:]
+            for line in out.lines() {
+                let json = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+                readers[json?["profile"] as? String ?? "?"] = json?["reader"] as? String
+                let at = json?["readAt"] as? String ?? ""
+                #expect(at.count >= 20 && at.hasPrefix("20") && at.contains("T"), "\(line)")
+            }
+            #expect(readers == ["shanghai-transit": "Virtual PCD 00 00", "t-money": "Virtual PCD 00 01"], "\(readers)")
+        }
+        try Lab.exclusive {
+            let (watch, out) = try startWatch([])
+            defer { watch.terminate() }
+            let card = try Lab.Card(shanghai)
+            defer { card.stop() }
+            #expect(out.wait { out.text.contains("exchanges with the card") }, "\(out.text)")
+            let lines = out.lines()
+            // `Virtual PCD 00 00 · 2026-11-27 08:30:15 +01:00`, then the report.
+            let place = try #require(lines.first { $0.hasPrefix("Virtual PCD 00 00 · ") })
+            #expect(place.count == "Virtual PCD 00 00 · 2026-11-27 08:30:15 +01:00".count, "\(place)")
+            #expect(lines.firstIndex(of: place).map { lines[$0 + 1] } == "Shanghai Public Transportation Card  (shanghai-transit)")
         }
     }
 }

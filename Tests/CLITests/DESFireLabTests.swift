@@ -11,7 +11,7 @@ import Testing
     func expectOpal(_ r: (status: Int32, stdout: String, stderr: String)) {
         #expect(r.status == 0, "\(r.stderr)")
         for e in [
-            #""profile": "opal""#, #""number": 3085220123456787"#, #""amount": -250,\#n    "currency": "AUD""#,
+            #""profile": "opal""#, #""number": "3085220123456787""#, #""amount": -250,\#n    "currency": "AUD""#,
             #""weeklyTrips": 3"#, #""lastTransaction": "2024-03-05T08:35:00+11:00""#, #""lastMode": "bus""#,
             #""lastAction": "journey completed (distance)""#, #""transactions": 291"#,
         ] {

@@ -15,7 +15,7 @@ import Testing
             let r = try Lab.cardscan(["--json", "--timeout", "5", "--record", file])
             #expect(r.status == 0, "\(r.stderr)")
             #expect(
-                r.stdout.contains("\"name\": \"PASMO\"") && r.stdout.contains("\"amount\": 1234") && r.stdout.contains("\"exchanges\": 4"),
+                r.stdout.contains("\"name\": \"PASMO\"") && r.stdout.contains("\"amount\": 1234") && r.stdout.contains("\"exchanges\": 5"),
                 "\(r.stdout)")
             let recorded = try String(contentsOfFile: file, encoding: .utf8)
             #expect(

@@ -55,13 +55,16 @@ import Testing
                 environment: ["LIBNFC_AUTO_SCAN": "false"])
             #expect(r.status == 0, "\(r.stderr)")
             #expect(r.stdout.contains("\"name\": \"PASMO\"") && r.stdout.contains("\"amount\": 1234"), "\(r.stdout)")
-            #expect(r.stdout.contains("\"amount\": -210") && r.stdout.contains("\"amount\": -150") && r.stdout.contains("\"exchanges\": 4"))
-            // The recording ends with the Request Service and the card's key versions (0000: PASMO's 1CC8 and 1D08).
+            // 4 exchanges for PASMO, then Edy's detection: the card's FE00 system (IDm 11…) has no
+            // Edy service (one Read Without Encryption refused): not a second application.
+            #expect(r.stdout.contains("\"amount\": -210") && r.stdout.contains("\"amount\": -150") && r.stdout.contains("\"exchanges\": 5"))
+            // PASMO's read ends with the Request Service and the card's key versions (0000: PASMO's 1CC8 and 1D08).
             let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
             #expect(
-                lines.suffix(2).first?.hasPrefix("> 41 02 01 01 04 10 AA BB CC DD 1B 08 18 C8 18 C8 1C 08 1D") == true, "\(lines.suffix(2))"
+                lines.suffix(4).first?.hasPrefix("> 41 02 01 01 04 10 AA BB CC DD 1B 08 18 C8 18 C8 1C 08 1D") == true, "\(lines.suffix(4))"
             )
-            #expect(lines.last?.hasPrefix("< 41 03 01 01 04 10 AA BB CC DD 1B FF FF FF FF 00 00 00 00 FF FF") == true, "\(lines.suffix(2))")
+            #expect(lines.suffix(3).first?.hasPrefix("< 41 03 01 01 04 10 AA BB CC DD 1B FF FF FF FF 00 00 00 00 FF FF") == true)
+            #expect(lines.suffix(2).first?.hasPrefix("> 10 06 11 01 04 10 AA BB CC DD 01 0B 11") == true, "\(lines.suffix(2))")
             #expect(try Lab.cardscan(["replay", "--json", file]).stdout == r.stdout)
         }
     }

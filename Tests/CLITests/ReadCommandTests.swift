@@ -28,8 +28,16 @@ import Testing
         }
         let r = try Lab.cardscan(["read", Lab.root + "/Tests/LabCards/\(name)-image.json", "--json"], environment: env)
         #expect(r.status == 0, "\(r.stderr)")
-        let expected = try String(contentsOfFile: Lab.fixture("\(name)/detected.expected.json"), encoding: .utf8)
-        #expect(try object(r.stdout) == object(expected), "\(r.stdout)")
+        let expected = try object(try String(contentsOfFile: Lab.fixture("\(name)/detected.expected.json"), encoding: .utf8))
+        // What the recording hid (`redacted`: a value worked out from personal bits, Rav-Kav's
+        // holder from its ID number) a replay cannot give; the image, read directly, does.
+        var read = try object(r.stdout) as? [String: Any] ?? [:]
+        var card = read["card"] as? [String: Any] ?? [:]
+        for path in expected["redacted"] as? [String] ?? [] where path.hasPrefix("card.") { card[String(path.dropFirst(5))] = nil }
+        read["card"] = card
+        var replayed = expected as? [String: Any] ?? [:]
+        replayed["redacted"] = nil
+        #expect(NSDictionary(dictionary: read) == NSDictionary(dictionary: replayed), "\(r.stdout)")
     }
 
     /// --record turns an image into a transcript, which replays strictly to the same report.

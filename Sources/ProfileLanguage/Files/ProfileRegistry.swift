@@ -55,7 +55,8 @@ public final class ProfileRegistry: @unchecked Sendable {
         case transcriptProfileUnknown(String, transcript: String)
         public var message: String {
             switch self {
-            case .noSuchProfile(let id, _): return "no profile named '\(id)'"
+            case .noSuchProfile(let id, let known):
+                return "no profile named '\(id)'" + (Spelling.suggestion(id, among: known).map { ": did you mean '\($0)'?" } ?? "")
             case .transcriptProfileUnknown(let id, let t):
                 return "\(t): its '# profile: \(id)' header names a profile that is not installed"
             }

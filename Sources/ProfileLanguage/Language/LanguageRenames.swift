@@ -40,17 +40,28 @@ public enum LanguageRenames {
     public static func at(_ place: LanguageKey.Place) -> [String: String] { table[place] ?? [:] }
 }
 
-/// Near misses: the known word closest to a misspelt one.
-enum Spelling {
+/// Near misses: the known word closest to a misspelt one (a profile key, a profile id, a
+/// subcommand).
+public enum Spelling {
     /// The word of `candidates` at the smallest edit distance from `word`, when it is at most 2
     /// (and less than half the word): a typo, not another word.
-    static func nearest(_ word: String, among candidates: [String]) -> String? {
+    public static func nearest(_ word: String, among candidates: [String]) -> String? {
         var best: (String, Int)? = nil
         for c in candidates {
             let d = distance(Array(word), Array(c))
             if d <= 2, d * 2 < max(word.count, 2), best.map({ d < $0.1 }) ?? true { best = (c, d) }
         }
         return best?.0
+    }
+
+    /// What `word` may have meant among `ids` (dash-separated names such as profile ids): the
+    /// nearest by spelling, else the one id it begins or names a part of (`shanghai` →
+    /// `shanghai-transit`), else nil.
+    public static func suggestion(_ word: String, among ids: [String]) -> String? {
+        if let near = nearest(word, among: ids) { return near }
+        let w = word.lowercased()
+        let parts = ids.filter { id in id.hasPrefix(w + "-") || id.split(separator: "-").contains { $0 == w } }
+        return parts.count == 1 ? parts[0] : nil
     }
 
     /// Levenshtein distance, transpositions counted once (Damerau's restricted form).

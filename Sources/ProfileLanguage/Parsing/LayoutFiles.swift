@@ -47,8 +47,8 @@ enum LayoutFiles {
             } else if !root.exists {
                 context.issue(nil, "", "the file is empty")
             }
-        } catch let e as ProfileLoadError { context.issues += e.issues } catch {
-            context.issues.append(YAMLText.syntaxIssue(error, file: file))
+        } catch {
+            context.issues += error.issues  // YAMLText.compose throws only ProfileLoadError
         }
         return .read(layouts: layouts, types: types, issues: context.issues)
     }
