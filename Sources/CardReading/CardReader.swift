@@ -191,16 +191,20 @@ public struct CardReader {
 
     /// The reports of the profiles after `chosen` in detection order that recognise the card
     /// too. A profile whose first step is one a recognising profile began with reads the same
-    /// application another way (Shanghai's card is a City Union card): it is not asked. The
+    /// application another way (Shanghai's card is a City Union card), and one whose `detect.atr`
+    /// names other cards reads another kind of card: neither is asked. The
     /// search ends quietly when the card cannot be asked any more (it left, the replay ended):
     /// the command that got no answer is not counted in the exchanges returned (the read's).
     private func otherApplications(after chosen: Profile, _ engine: ProfileEngine) -> ([CardReport], exchanges: Int) {
-        let candidates = registry.profiles
-        let order = ProfileEngine.detectionOrder(candidates, atr: engine.session.atr)
+        let order = ProfileEngine.detectionOrder(registry.profiles, atr: engine.session.atr)
         guard let at = order.firstIndex(where: { $0.id == chosen.id }) else { return ([], engine.session.exchanges) }
         var opened: Set<String> = [Self.firstStep(chosen)]
         var found: [CardReport] = []
-        for p in order[(at + 1)...] where !opened.contains(Self.firstStep(p)) {
+        // A profile that names its card's ATRs, none of them this card's, reads another kind of
+        // card (Calypso's, a Korean purse's): not an application beside the one found.
+        let atr = engine.session.atr
+        let candidates = order[(at + 1)...].filter { p in p.detect.atr.isEmpty || atr.map(p.matchesATR) ?? true }
+        for p in candidates where !opened.contains(Self.firstStep(p)) {
             let before = engine.session.exchanges
             switch engine.readIfPresent(p) {
             case .absent: continue

@@ -54,12 +54,7 @@ public final class ProfileEngine {
     /// profiles themselves (a profile is a large value; sorting them moved and counted references
     /// to every field on each comparison: a fifth of a detected replay's time).
     static func detectionIndices(_ profiles: [Profile], atr: [UInt8]?) -> [Int] {
-        func atrRank(_ p: Profile) -> Int {
-            guard let atr else { return 1 }
-            return p.detect.atr.contains { pattern in
-                pattern.count == atr.count && zip(pattern, atr).allSatisfy { $0 == nil || $0! == $1 }
-            } ? 0 : 1
-        }
+        func atrRank(_ p: Profile) -> Int { atr.map { p.matchesATR($0) } == true ? 0 : 1 }
         let keys = profiles.indices.map { i in (atrRank(profiles[i]), profiles[i].detect.priority, -profiles[i].detect.require.count, i) }
         return keys.sorted { a, b in
             if (a.0, a.1, a.2) != (b.0, b.1, b.2) { return (a.0, a.1, a.2) < (b.0, b.1, b.2) }
@@ -291,5 +286,12 @@ extension Profile.Technology {
         case .ultralight: return "MIFARE Ultralight"
         case .classic: return "MIFARE Classic"
         }
+    }
+}
+
+extension Profile {
+    /// Whether one of the profile's `detect.atr` patterns matches `atr` (`..` any byte).
+    public func matchesATR(_ atr: [UInt8]) -> Bool {
+        detect.atr.contains { pattern in pattern.count == atr.count && zip(pattern, atr).allSatisfy { $0 == nil || $0! == $1 } }
     }
 }

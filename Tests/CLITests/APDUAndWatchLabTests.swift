@@ -132,7 +132,7 @@ extension LabCLITests {
             let all = out.lines()
             #expect(all.first?.contains("\"exchanges\":4,\"partial\":true,\"reader\":") == true, "\(all.first ?? "")")
             #expect(all.first?.contains("\"error\":{\"message\":\"timed out waiting for the card") == true, "\(all.first ?? "")")
-            #expect(all.last?.contains("\"exchanges\":28,\"partial\":false,\"reader\":") == true, "\(all.last ?? "")")
+            #expect(all.last?.contains("\"exchanges\":20,\"partial\":false,\"reader\":") == true, "\(all.last ?? "")")
             let err = out.stderr
             #expect(err.contains("error: timed out waiting for the card on Virtual PCD 00 00"), "\(err)")
         }

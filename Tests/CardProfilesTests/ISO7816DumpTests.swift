@@ -86,11 +86,11 @@ import Testing
 
     @Test func aCardRemovedMidWayLeavesAPartialDump() throws {
         let channel = try ImageChannel(Self.image())
-        channel.removeAfter = 3  // SFI 02 record 1, record 2 (6A 83), SFI 03 → removed
+        channel.removeAfter = 4  // SELECT MF, SFI 02 record 1, record 2 (6A 83), SFI 03 → removed
         let (dump, error) = ISO7816Dump.run(exchange: CardExchange(channel: channel), atr: [], typeB: false, names: [Self.app])
         #expect(dump.partial)
         #expect((error as? CardTransportError)?.failure == .removed)
-        #expect(dump.exchanges == 4)
+        #expect(dump.exchanges == 5)
         // What was read before the card left is kept: the MF's SFI 02 (it was dropped).
         #expect(dump.image.files.map(\.sfi) == [2] && dump.image.files[0].records == ["00 11 22 33"])
     }
