@@ -150,7 +150,7 @@ release:
 
 ## docs: the library modules' API documentation (DocC) as static HTML in .build/docs; serve it
 ## with `python3 -m http.server -d .build/docs` and open http://localhost:8000/documentation/cardreading
-DOC_TARGETS := CardReading CardProfiles ProfileLanguage CardReports ReadEngine CardExploration APDU FeliCaCommands DESFireCommands NDEF PCSCTransport NFCTransport CardSimulator CardDumps MIFARECommands
+DOC_TARGETS := CardReading CardProfiles ProfileLanguage CardReports ReadEngine CardExploration APDU FeliCaCommands DESFireCommands NDEF PCSCTransport NFCTransport CardSimulator CardDumps MIFARECommands CardHistory
 docs:
 	swift package --allow-writing-to-directory .build/docs generate-documentation \
 	  $(foreach t,$(DOC_TARGETS),--target $(t)) --enable-experimental-combined-documentation \

@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "CardReading", targets: ["CardReading"]),
         .library(name: "CardDumps", targets: ["CardDumps"]),
         .library(name: "CardSimulator", targets: ["CardSimulator"]),
+        .library(name: "CardHistory", targets: ["CardHistory"]),
         .executable(name: "cardscan", targets: ["cardscan"]),
         .executable(name: "cardsim", targets: ["cardsim"]),
         .executable(name: "read-card-example", targets: ["read-card-example"]),
@@ -30,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        // The history of the cards read (`--save`, `cardscan history`): SQLite.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // make docs: DocC for the library modules (docs/library.md).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -73,6 +76,9 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "MIFARECommands", dependencies: ["APDU"]),
         .target(name: "CardDumps", dependencies: ["APDU", "FeliCaCommands", "DESFireCommands", "MIFARECommands", "CardReports", "CZlib"]),
+        // The cards read, kept when asked: every read, and each trip once across reads (SQLite, GRDB).
+        .target(
+            name: "CardHistory", dependencies: ["APDU", "ProfileLanguage", "CardReports", .product(name: "GRDB", package: "GRDB.swift")]),
         // One import for all of them (the library's front door).
         .target(name: "CardProfiles", dependencies: ["ProfileLanguage", "CardReports", "ReadEngine", "CardExploration"]),
         // What other Swift programs use to read a card: detectors per transport, one entry point.
@@ -84,7 +90,8 @@ let package = Package(
             name: "cardscan",
             dependencies: [
                 "APDU", "FeliCaCommands", "DESFireCommands", "BuiltInProfiles", "CardProfiles", "PCSCTransport", "NFCTransport", "NDEF",
-                "CardReading", "CardSimulator", "CardDumps", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CardReading", "CardSimulator", "CardDumps", "CardHistory",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["BuildInfo"]),
         // The lab's virtual cards and readers (vpcd's wire protocol, an emulated PN532); cardsim is its command line.
@@ -112,6 +119,7 @@ let package = Package(
         .testTarget(name: "NDEFTests", dependencies: ["APDU", "FeliCaCommands", "NDEF"]),
         .testTarget(name: "CardSimulatorTests", dependencies: ["APDU", "CardSimulator"]),
         .testTarget(name: "CardDumpsTests", dependencies: ["APDU", "DESFireCommands", "FeliCaCommands", "CardDumps"]),
+        .testTarget(name: "CardHistoryTests", dependencies: ["APDU", "ProfileLanguage", "CardReports", "CardHistory"]),
         .testTarget(
             name: "CardProfilesTests",
             dependencies: [

@@ -12,7 +12,9 @@ final class PolledSystems {
         guard case .felica(let first) = card else { return nil }
         var words: [String] = []
         for t in found where t.systemCode != first.systemCode {
-            let word = String(format: "%04X", t.systemCode.value) + (t.idm == first.idm ? "" : "=" + t.idm.bytes.hexString.replacingOccurrences(of: " ", with: ""))
+            let word =
+                String(format: "%04X", t.systemCode.value)
+                + (t.idm == first.idm ? "" : "=" + t.idm.bytes.hexString.replacingOccurrences(of: " ", with: ""))
             if !words.contains(word) { words.append(word) }
         }
         return words.isEmpty ? nil : words.joined(separator: " ")

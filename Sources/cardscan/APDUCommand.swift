@@ -54,24 +54,26 @@ struct APDUCommand: ParsableCommand {
         if !apdus.isEmpty && script != nil { throw ValidationError("give APDUs as arguments or --script FILE, not both") }
     }
 
+    /// The script's lines, each with where it is (`FILE:LINE`, `standard input:LINE`,
+    /// `argument N`): the APDUs given, a script file, or standard input (`-`, or no APDUs).
+    func source() throws -> [(String, String)] {
+        guard let script = script ?? (apdus.isEmpty ? "-" : nil) else {
+            return apdus.enumerated().map { ("argument \($0.offset + 1)", $0.element) }
+        }
+        let text =
+            script == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : try TextFile.read(script)
+        let name = script == "-" ? "standard input" : script
+        return text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map {
+            ("\(name):\($0.offset + 1)", String($0.element).trimmingCharacters(in: CharacterSet(charactersIn: "\r")))
+        }
+    }
+
     func run() throws {
         var lines: [Line] = []
         try guarded {
             // The known commands (standard + profiles/commands/known-commands.yaml).
             let policy = try CommandCatalog.builtIn.get()
-            let source: [(String, String)]
-            if let script = script ?? (apdus.isEmpty ? "-" : nil) {
-                let text =
-                    script == "-"
-                    ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : try TextFile.read(script)
-                let name = script == "-" ? "standard input" : script
-                source = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().map {
-                    ("\(name):\($0.offset + 1)", String($0.element).trimmingCharacters(in: CharacterSet(charactersIn: "\r")))
-                }
-            } else {
-                source = apdus.enumerated().map { ("argument \($0.offset + 1)", $0.element) }
-            }
-            for (where_, text) in source {
+            for (where_, text) in try source() {
                 let t =
                     text.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)?.trimmingCharacters(
                         in: .whitespaces) ?? ""

@@ -1,6 +1,6 @@
 import ArgumentParser
-import Foundation
 import CardProfiles
+import Foundation
 import PCSCTransport
 
 @main
@@ -25,7 +25,7 @@ struct Cardscan: ParsableCommand {
             Read.self, Import.self, Export.self, Profiles.self, APDUCommand.self, ATRCommand.self, NDEFCommand.self,
             FeliCaSurveyCommand.self, DumpCommand.self,
             DESFireDumpCommand.self, UltralightDumpCommand.self, ClassicDumpCommand.self, KeysCommand.self, Doctor.self,
-            CompleteCommand.self,
+            HistoryCommand.self, CompleteCommand.self,
         ],
         defaultSubcommand: Scan.self
     )

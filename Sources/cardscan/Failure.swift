@@ -1,6 +1,7 @@
 import APDU
 import ArgumentParser
 import CardDumps
+import CardHistory
 import CardProfiles
 import CardReading
 import CardSimulator
@@ -60,7 +61,8 @@ enum ExitStatus: Int32 {
             is FeliCaCardImage.Invalid, is JSONParseError, is CardFileError, is DumpError, is DumpExport.Refusal, is ImageError,
             is ImportTargetExists, is ProfileExists:
             self = .invalidInput
-        case is ProfileRegistry.LookupError: self = .noSuchInput
+        case is ProfileRegistry.LookupError, is HistoryError: self = .noSuchInput
+        case let e as HistoryFileError: self = e.isInputOutput ? .outputFailed : .invalidInput
         case is Hex.ParseError, is CommandAPDU.EncodingError, is ATR.ParseError: self = .invalidInput
         case is PseudoAPDUError: self = .cardFailed  // the reader would not carry the card's commands
         // A FeliCa frame or an ISO 7816 exchange the card got wrong (outside a profile's read,

@@ -21,7 +21,8 @@ struct ProfileOptions: ParsableArguments {
     @Flag(
         name: .customLong("first-match"),
         help:
-            "Stop at the first profile that recognises the card; without it the profiles after it are tried too, and each other application found (Edy beside PASMO) gets its own part of the report.")
+            "Stop at the first profile that recognises the card; without it the profiles after it are tried too, and each other application found (Edy beside PASMO) gets its own part of the report."
+    )
     var firstMatch = false
 
     @Flag(

@@ -95,11 +95,14 @@ enum OutcomeJSON {
     static func unrecognisedHint(_ card: PresentedCard) -> String {
         let look: String
         switch card {
-        case .iso7816: look = "`cardscan atr` explains its ATR; `cardscan dump` (ISO 7816 files) or `cardscan desfire` (MIFARE DESFire) show what it holds"
+        case .iso7816:
+            look =
+                "`cardscan atr` explains its ATR; `cardscan dump` (ISO 7816 files) or `cardscan desfire` (MIFARE DESFire) show what it holds"
         case .felica: look = "`cardscan felica` shows its systems, services and blocks"
         case .type2Tag: look = "`cardscan ultralight` shows its pages"
         case .classic:
-            look = "a MIFARE Classic card opens only with its sector keys: `cardscan keys add FILE` imports them, `cardscan classic` shows its sectors"
+            look =
+                "a MIFARE Classic card opens only with its sector keys: `cardscan keys add FILE` imports them, `cardscan classic` shows its sectors"
         }
         return look + "; then write a profile for it (docs/writing-a-profile.md) and pass it with --profile FILE"
     }

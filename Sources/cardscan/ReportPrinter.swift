@@ -105,7 +105,7 @@ struct ReportPrinter {
     }
 
     /// The trips as a table (a column per key any trip has), or why there are none.
-    private func tripTable(_ r: CardReport) -> [String] {
+    func tripTable(_ r: CardReport) -> [String] {
         var out: [String] = []
         guard let called = r.tripsCalled else { return out }
         if r.trips.isEmpty {

@@ -37,6 +37,8 @@ struct Scan: ParsableCommand {
     @Flag(help: "Print each exchange to stderr: when the read ends, personal data written '..' (as it happens with --record-raw).")
     var trace = false
     @Flag(name: .shortAndLong, help: "Say which reader and profile are used.") var verbose = false
+    @Flag(help: "Keep the read in the history (`cardscan history`): the report as shown, each trip once across reads.")
+    var save = false
     @Option(
         help: ArgumentHelp(
             "Read through this libnfc device instead of PC/SC (e.g. pn532_uart:/dev/ttyUSB0, acr122_usb).", valueName: "CONNSTRING"))
@@ -48,9 +50,11 @@ struct Scan: ParsableCommand {
 
     func run() throws {
         let settings = try ScanSettings(profiles, trace: trace, verbose: verbose, record: record)
+        let history = save ? try HistorySaving() : nil
         Interruption.shared.install()
         let connection = try waitForCard(device: device, reader: reader, timeout: timeout, apduTimeout: apduTimeout)
         let outcome = try Interruption.shared.during { try settings.read(connection) }
+        history?.keep(outcome, reader: connection.reader)
         do { try settings.print(outcome, json: json, jsonl: false, csv: csv ? CSVOutput() : nil) } catch {
             if !Interruption.shared.isRequested { throw error }
         }

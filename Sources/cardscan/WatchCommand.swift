@@ -32,6 +32,8 @@ struct Watch: ParsableCommand {
     var apduTimeout: Double = 5
     @Option(help: ArgumentHelp("Watch this libnfc device instead of PC/SC readers.", valueName: "CONNSTRING"))
     var device: String?
+    @Flag(help: "Keep each read in the history (`cardscan history`): the report as shown, each trip once across reads.")
+    var save = false
 
     func validate() throws {
         if csv && jsonl { throw ValidationError("--csv and --jsonl: choose one") }
@@ -43,7 +45,8 @@ struct Watch: ParsableCommand {
     func run() throws {
         let settings = try ScanSettings(profiles, trace: trace)
         let table = csv ? CSVOutput() : nil
-        if let device { return try watchNFC(device, settings, table) }
+        let history = save ? try HistorySaving() : nil
+        if let device { return try watchNFC(device, settings, table, history) }
         let choice = reader ?? ProcessInfo.processInfo.environment["CARDSCAN_READER"].flatMap { $0.isEmpty ? nil : $0 }
         let monitor = CardMonitor()
         if !quiet { eprint("Watching for cards (Ctrl-C to stop)…") }
@@ -57,7 +60,7 @@ struct Watch: ParsableCommand {
                     if readers.isEmpty { readers = (try? PCSCContext().readerNames()) ?? [state.name] }
                     guard (try? ReaderSelection.select(choice, from: readers)) == state.name else { continue }
                 }
-                readOne(settings, table) {
+                readOne(settings, table, history) {
                     try PCSCDetector.connect(try PCSCContext(), reader: state.name, transmitTimeout: .seconds(option: apduTimeout))
                 }
             case .cardRemoved:
@@ -83,7 +86,7 @@ struct Watch: ParsableCommand {
     /// ``firstCommandRetries`` times after 100, 200, 300 and 400 ms (a second in all), before
     /// it counts as failed: nothing was read, so nothing is read twice. A card already gone
     /// ends the tries at its connection.
-    private func readOne(_ settings: ScanSettings, _ table: CSVOutput?, _ connect: () throws -> CardConnection) {
+    private func readOne(_ settings: ScanSettings, _ table: CSVOutput?, _ history: HistorySaving?, _ connect: () throws -> CardConnection) {
         do {
             var connection = try connect()
             var outcome = try settings.read(connection)
@@ -95,6 +98,7 @@ struct Watch: ParsableCommand {
                 guard let again = try? connect(), let read = try? settings.read(again) else { break }
                 (connection, outcome) = (again, read)
             }
+            history?.keep(outcome, reader: connection.reader)
             try settings.print(outcome, json: false, jsonl: quiet, csv: table, place: ReadPlace(reader: connection.reader, time: Date()))
             if !quiet { out("") }
         } catch let e as ExitCode {
@@ -112,14 +116,16 @@ struct Watch: ParsableCommand {
 
     /// Every card in a libnfc device's field, until interrupted: each is read once, and the
     /// next after it has left the field.
-    private func watchNFC(_ connectionString: String, _ settings: ScanSettings, _ table: CSVOutput?) throws {
+    private func watchNFC(_ connectionString: String, _ settings: ScanSettings, _ table: CSVOutput?, _ history: HistorySaving?) throws {
         let device = try openNFC(connectionString, apduTimeout: apduTimeout)
         if !quiet { eprint("Watching \(device.name) for cards (Ctrl-C to stop)…") }
         while true {
             guard let connection = try guarded({ try NFCDetector.waitForCard(device, timeout: nil) }) else { continue }
             do {
+                let outcome = try settings.read(connection)
+                history?.keep(outcome, reader: connection.reader)
                 try settings.print(
-                    try settings.read(connection), json: false, jsonl: quiet, csv: table, place: ReadPlace(reader: connection.reader, time: Date()))
+                    outcome, json: false, jsonl: quiet, csv: table, place: ReadPlace(reader: connection.reader, time: Date()))
             } catch let e as ExitCode { _ = e } catch { printError(error) }
             if !quiet { out("") }
             while NFCDetector.isStillPresent(connection.card, on: device) { usleep(300_000) }

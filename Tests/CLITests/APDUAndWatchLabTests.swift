@@ -104,7 +104,8 @@ extension LabCLITests {
             // Each line says where and when: the reader, and the moment of the read.
             #expect(
                 out.lines().allSatisfy {
-                    $0.hasPrefix("{\"profile\":\"shanghai-transit\"") && $0.contains("\"partial\":false,\"reader\":\"Virtual PCD 00 00\",\"readAt\":\"")
+                    $0.hasPrefix("{\"profile\":\"shanghai-transit\"")
+                        && $0.contains("\"partial\":false,\"reader\":\"Virtual PCD 00 00\",\"readAt\":\"")
                 }, "\(out.lines())")
             try Lab.stopPCSCD()
             try Lab.ensurePCSCD()

@@ -25,7 +25,8 @@ import Testing
     /// Through pcscd: an ISO 7816 card that answers nothing a profile asks; then a card removed
     /// mid-read, whose partial report carries its `error`.
     @Test func unrecognisedAndPartialThroughPCSC() throws {
-        let unknown = try Lab.writeTranscript("# cardscan transcript 1\n# technology: iso7816\n# atr: 3B 80 80 01 01\n", name: "unknown-card")
+        let unknown = try Lab.writeTranscript(
+            "# cardscan transcript 1\n# technology: iso7816\n# atr: 3B 80 80 01 01\n", name: "unknown-card")
         try Lab.exclusive {
             let card = try Lab.Card(unknown)
             defer { card.stop() }
