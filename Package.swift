@@ -98,7 +98,7 @@ let package = Package(
         .target(name: "CardSimulator", dependencies: ["APDU", "FeliCaCommands", "DESFireCommands", "MIFARECommands"]),
         .executableTarget(
             name: "cardsim",
-            dependencies: ["APDU", "CardSimulator", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["APDU", "CardSimulator", "CardDumps", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             plugins: ["BuildInfo"]),
         // The version and commit `--version` prints (scripts/build-info.sh, before every build).
         .plugin(name: "BuildInfo", capability: .buildTool()),

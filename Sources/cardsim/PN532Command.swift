@@ -16,12 +16,15 @@ struct PN532: ParsableCommand {
             commands answered by lenient replay; or a card image (JSON, docs/lab.md): an
             ISO 7816 image (type A, or type B with `"iso14443": "b"`; its answers carry
             the historical bytes of its ATR), a DESFire image (its UID, ATQA, SAK and
-            ATS) or a FeliCa image (docs/felica.md). PATH must not contain ':' (libnfc
-            splits connection strings on it).
+            ATS), an Ultralight or Classic image, or a FeliCa image (docs/felica.md); or
+            another tool's dump of one card, served as the image `cardscan import` makes
+            of it (.mfd, Proxmark3 JSON, Flipper .nfc, .mct, Metrodroid, Farebot). PATH
+            must not contain ':' (libnfc splits connection strings on it).
             """)
 
     @Option(help: ArgumentHelp("Where to link the pseudo-terminal (no ':').", valueName: "PATH")) var pty: String
-    @Argument(help: ArgumentHelp("The card: a transcript or a card image.", valueName: "CARDFILE")) var card: String
+    @Argument(help: ArgumentHelp("The card: a transcript, a card image, or another tool's dump.", valueName: "CARDFILE"))
+    var card: String
     @Option(name: .customLong("remove-after"), help: ArgumentHelp("The card leaves after N exchanges.", valueName: "N")) var removeAfter:
         Int?
     @Option(name: .customLong("silent-after"), help: ArgumentHelp("The PN532 stops answering after N exchanges.", valueName: "N"))
@@ -36,9 +39,14 @@ struct PN532: ParsableCommand {
     }
 
     func run() throws {
-        guard let data = FileManager.default.contents(atPath: card) else {
+        guard let raw = FileManager.default.contents(atPath: card) else {
             writeToStandardError("cardsim: \(card): cannot read\n")
             throw ExitCode(66)
+        }
+        let data: Data
+        do { data = try ForeignDump.asImage(raw, file: card) } catch {
+            writeToStandardError("cardsim: \((error as? UserFacingError)?.message ?? "\(error)")\n")
+            throw ExitCode(65)
         }
         let emulator: PN532Emulator
         do {

@@ -28,9 +28,16 @@ struct VPCD: ParsableCommand {
             pseudo-ATR, its IDm for FF CA 00 00 00, and frames in FF 00 00 00 Lc FRAME
             (ACR1252U style) or, with --acr122 or for a transcript recorded through one,
             in FF 00 00 00 Lc D4 40 01 FRAME (the PN532-based ACR122U).
+
+            MIFARE DESFire, Ultralight and Classic images are served as an ACS reader
+            shows those cards. Other tools' dumps are served as they are, as the image
+            `cardscan import` makes of them: a raw .mfd (keys from its sector
+            trailers), a Proxmark3 JSON dump, a Flipper .nfc file, a MIFARE Classic Tool
+            .mct, a Metrodroid or Farebot file of one card.
             """)
 
-    @Argument(help: ArgumentHelp("The card: a transcript, or a card image (JSON: ISO 7816 or FeliCa).", valueName: "CARDFILE"))
+    @Argument(
+        help: ArgumentHelp("The card: a transcript, a card image (JSON), or another tool's dump of one card.", valueName: "CARDFILE"))
     var transcript: String
     @Option(help: "vpcd's TCP port.") var port: Int = 35963
     @Option(help: "vpcd's host.") var host: String = "127.0.0.1"
@@ -89,9 +96,14 @@ struct VPCD: ParsableCommand {
     }
 
     func run() throws {
-        guard let data = FileManager.default.contents(atPath: transcript) else {
+        guard let raw = FileManager.default.contents(atPath: transcript) else {
             writeToStandardError("cardsim: \(transcript): cannot read\n")
             throw ExitCode(66)
+        }
+        let data: Data
+        do { data = try ForeignDump.asImage(raw, file: transcript) } catch {
+            writeToStandardError("cardsim: \((error as? UserFacingError)?.message ?? "\(error)")\n")
+            throw ExitCode(65)
         }
         var options = VirtualCardOptions()
         do { options.atr = try atr.map { try Hex.parse($0) } } catch {

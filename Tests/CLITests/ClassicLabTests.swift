@@ -186,4 +186,38 @@ import Testing
         let expected = [#""serial": 1234567"#, #""fullSerial": "6374260001234567""#]
         #expect(Lab.reportProblems(r, profile: "suncard", expected: expected).isEmpty, "\(r.stdout)\(r.stderr)")
     }
+
+    /// The dumps users have are served as they are: the Troika lab card exported as a raw
+    /// `.mfd` (keys from its trailers), a Proxmark3 JSON dump, a Flipper `.nfc` and a MIFARE
+    /// Classic Tool `.mct`, each served by cardsim directly — over vpcd and through the emulated
+    /// PN532 — reads to the card's purse (123.45 RUB, docs/cards/classic.md's worked example).
+    @Test(arguments: Lab.Path.allCases)
+    func dumpsAreServedAsTheyAre(_ path: Lab.Path) throws {
+        let env = try home()
+        let keys = ["hf-mf-2B3C4D5E-key.bin", "troika-ticket-keys.json"].map { Lab.root + "/Tests/LabCards/" + $0 }
+        #expect(try Lab.cardscan(["keys", "add"] + keys, environment: env).status == 0)
+        let dir = NSTemporaryDirectory() + "cardscan-dumps-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for (format, ext) in [("mfd", "mfd"), ("proxmark3", "json"), ("flipper", "nfc"), ("mct", "mct")] {
+            let dump = "\(dir)/troika.\(ext)"
+            let exported = try Lab.cardscan(["export", Lab.root + "/Tests/LabCards/troika-image.json", "--format", format, "--out", dump])
+            #expect(exported.status == 0, "\(format): \(exported.stderr)")
+            let r = try Lab.exclusive { () -> (status: Int32, stdout: String, stderr: String) in
+                switch path {
+                case .pcsc:
+                    let card = try Lab.Card(dump)
+                    defer { card.stop() }
+                    return try Lab.cardscan(["--json", "--timeout", "5"], environment: env)
+                case .libnfc:
+                    let pn532 = try Lab.PN532(dump)
+                    defer { pn532.stop() }
+                    return try Lab.cardscan(
+                        ["--device", pn532.connectionString, "--json", "--timeout", "5"],
+                        environment: env.merging(["LIBNFC_AUTO_SCAN": "false"]) { $1 })
+                }
+            }
+            #expect(Lab.reportProblems(r, profile: "troika", expected: [#""amount": 12345"#]).isEmpty, "\(format): \(r.stdout)\(r.stderr)")
+        }
+    }
 }
