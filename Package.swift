@@ -118,7 +118,7 @@ let package = Package(
             dependencies: ["APDU", "DESFireCommands", .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "NDEFTests", dependencies: ["APDU", "FeliCaCommands", "NDEF"]),
         .testTarget(name: "CardSimulatorTests", dependencies: ["APDU", "CardSimulator"]),
-        .testTarget(name: "CardDumpsTests", dependencies: ["APDU", "DESFireCommands", "FeliCaCommands", "CardDumps"]),
+        .testTarget(name: "CardDumpsTests", dependencies: ["APDU", "DESFireCommands", "FeliCaCommands", "MIFARECommands", "CardDumps"]),
         .testTarget(name: "CardHistoryTests", dependencies: ["APDU", "ProfileLanguage", "CardReports", "CardHistory"]),
         .testTarget(
             name: "CardProfilesTests",

@@ -26,4 +26,21 @@ public struct AccessBits: Equatable, Sendable {
     /// Whether key B can be read from the trailer (with key A): conditions 000, 010 and 001
     /// of the trailer, where key B then serves as data, not as a key.
     public var keyBReadable: Bool { [0, 2, 1].contains(conditions[3]) }
+
+    /// What block `block` (0–2 a data block, 3 the trailer) allows, in words (NXP MF1S50 data
+    /// sheet §8.7.2 and §8.7.3): `read A/B, write B`, `value: read A/B, decrement A/B`, ….
+    public func describe(block: Int) -> String {
+        let c = conditions[min(block, 3)]
+        if block < 3 {
+            return [
+                "read A/B, write A/B, value A/B", "value: read A/B, decrement A/B", "read A/B", "read B, write B",
+                "read A/B, write B", "read B", "value: read A/B, write B, increment B, decrement A/B", "no access",
+            ][Int(c)]
+        }
+        return [
+            "A writes the keys, B readable", "A writes the keys and access bits, B readable", "B readable, nothing writable",
+            "B writes the keys and access bits", "B writes the keys", "B writes the access bits", "nothing writable",
+            "nothing writable",
+        ][Int(c)]
+    }
 }

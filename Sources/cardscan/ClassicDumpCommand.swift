@@ -81,7 +81,9 @@ struct ClassicDumpCommand: ParsableCommand {
     static func listing(_ r: ClassicDump.Result, exchanges: Int) -> String {
         let c = try? r.image.contents()
         var lines = ["MIFARE Classic \(r.image.type.uppercased()), UID \(r.image.uid)", ""]
-        for (n, s) in (c?.sectors ?? []).enumerated() {
+        let sectors = c?.sectors ?? []
+        lines += madListing(sectors)
+        for (n, s) in sectors.enumerated() {
             guard let s else {
                 lines.append("sector \(n): no key opened it")
                 continue
@@ -90,9 +92,40 @@ struct ClassicDumpCommand: ParsableCommand {
                 .compactMap { $0 }.joined(separator: ", ")
             lines.append("sector \(n): \(keys)")
             for b in s.blocks { lines.append("  " + patternText(b)) }
+            if let t = s.blocks.last, t.count == 16, let b6 = t[6], let b7 = t[7], let b8 = t[8], let access = AccessBits(b6, b7, b8) {
+                let data = s.blocks.count > 4 ? "data blocks" : "blocks 0–2"
+                let same = Set((0..<3).map { access.describe(block: $0) }).count == 1
+                let parts =
+                    same
+                    ? ["\(data) \(access.describe(block: 0))"] : (0..<3).map { "block \($0) \(access.describe(block: $0))" }
+                lines.append("  access: " + (parts + ["trailer: \(access.describe(block: 3))"]).joined(separator: "; "))
+            }
         }
         lines += r.notes.map { "note: \($0)" }
         lines.append("\(r.authentications) authentication(s), \(exchanges) exchange(s) with the card")
         return lines.joined(separator: "\n")
+    }
+
+    /// The application directory (AN10787) when sector 0 was read and holds one: each sector's
+    /// application, runs of free sectors joined.
+    static func madListing(_ sectors: [ClassicCardImage.SectorContents?]) -> [String] {
+        func bytes(_ s: ClassicCardImage.SectorContents?) -> [[UInt8]]? { s.map { $0.blocks.map { $0.map { $0 ?? 0 } } } }
+        guard let s0 = bytes(sectors.first ?? nil),
+            let mad = ClassicMAD.decode(sector0: s0, sector16: sectors.count > 16 ? bytes(sectors[16]) : nil)
+        else { return [] }
+        let crc = mad.crcMatches.allSatisfy { $0 } ? "CRC right" : "CRC wrong: the directory may be damaged"
+        var lines = [
+            "application directory (MAD\(mad.version), \(crc))" + (mad.publisherSector.map { ", publisher in sector \($0)" } ?? "")
+        ]
+        var i = 0
+        let entries = mad.entries.filter { $0.sector < sectors.count }
+        while i < entries.count {
+            var j = i
+            while j + 1 < entries.count, entries[j + 1].aid == entries[i].aid { j += 1 }
+            let range = i == j ? "sector \(entries[i].sector)" : "sectors \(entries[i].sector)–\(entries[j].sector)"
+            lines.append("  \(range): \(entries[i].name)")
+            i = j + 1
+        }
+        return lines + [""]
     }
 }

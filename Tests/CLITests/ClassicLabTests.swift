@@ -220,4 +220,20 @@ import Testing
             #expect(Lab.reportProblems(r, profile: "troika", expected: [#""amount": 12345"#]).isEmpty, "\(format): \(r.stdout)\(r.stderr)")
         }
     }
+
+    /// `cardscan classic` decodes the application directory and each sector's access
+    /// conditions: the NDEF lab card's MAD names sectors 1–2 NDEF; its trailers are AN1305's.
+    @Test func theDirectoryAndAccessConditionsInWords() throws {
+        let r = try Lab.exclusive {
+            let card = try Lab.Card(Lab.root + "/Tests/LabCards/classic-ndef-image.json")
+            defer { card.stop() }
+            return try Lab.cardscan(["classic", "--timeout", "5"], environment: try home())
+        }
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("application directory (MAD1, CRC right), publisher in sector 1"), "\(r.stdout)")
+        #expect(lines.contains("  sectors 1–2: NDEF (NFC Forum)") && lines.contains("  sectors 3–15: free"))
+        #expect(lines.contains("  access: blocks 0–2 read A/B, write B; trailer: B writes the keys and access bits"))
+        #expect(lines.contains("  access: blocks 0–2 read A/B, write A/B, value A/B; trailer: B writes the keys and access bits"))
+    }
 }

@@ -5,7 +5,8 @@ import MIFARECommands
 
 /// The MIFARE Classic parsers: key files (byte 0 picks the name the format is told by, the rest
 /// is the file), the card image and what its simulated card answers to the PC/SC pseudo-APDUs
-/// and the PN532's frames, and a dump over arbitrary answers.
+/// and the PN532's frames, a dump over arbitrary answers, and the application directory and
+/// access conditions of arbitrary sector bytes.
 enum ClassicFuzz {
     static let names = ["k.keys", "k.dic", "hf-mf-01020304-key.bin", "k.farebotkeys", "k.json"]
 
@@ -33,5 +34,10 @@ enum ClassicFuzz {
         }
         let channel = FrameScript(frames)
         _ = ClassicDump.run(uid: [1, 2, 3, 4], atqa: [0, 4], sak: 8, kind: .mini, keys: [], transmit: channel.transmit)
+        // Sector 0 and sector 16 as 16-byte blocks of the input (padded), as a card could hold them.
+        let padded = body + [UInt8](repeating: 0, count: max(0, 112 - body.count))
+        let blocks = stride(from: 0, to: 112, by: 16).map { Array(padded[$0..<$0 + 16]) }
+        if let mad = ClassicMAD.decode(sector0: Array(blocks[0..<4]), sector16: Array(blocks[4..<7])) { _ = mad.entries.map(\.name) }
+        if let access = AccessBits(padded[6], padded[7], padded[8]) { _ = (0..<4).map { access.describe(block: $0) } }
     }
 }
