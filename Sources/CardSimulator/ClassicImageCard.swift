@@ -10,10 +10,12 @@ import MIFARECommands
 /// A key opens a sector when the image knows that key and it is the one given; a sector the
 /// image has no keys for (`unreadable`) opens with none. A READ needs the sector authenticated
 /// and the block's access condition to allow the key used (a readable key B opens nothing). A
-/// refused AUTHENTICATE or READ halts the card until it is selected again. Nothing changes it.
+/// refused AUTHENTICATE or READ halts the card until it is selected again. WRITE (`A0`, or
+/// UPDATE BINARY `FF D6` through vpcd) changes a data block the authenticated key may write;
+/// never block 0 or a sector trailer. The image file itself is never changed.
 public final class ClassicImageCard {
     /// The checked image.
-    public let contents: ClassicCardImage.Contents
+    public private(set) var contents: ClassicCardImage.Contents
     private var authenticated: (sector: Int, keyB: Bool)?
     private var halted = false
     private var loadedKeys: [UInt8: [UInt8]] = [:]
@@ -43,6 +45,8 @@ public final class ClassicImageCard {
             return []
         case (0x30, 2):
             return read(block: Int(frame[1])) ?? refuse()
+        case (0xA0, 18):
+            return write(block: Int(frame[1]), Array(frame[2...])) ? [] : refuse()
         default:
             return refuse()
         }
@@ -83,6 +87,25 @@ public final class ClassicImageCard {
         return bytes.contains(nil) ? nil : bytes.compactMap { $0 }
     }
 
+    /// Writes `data` to data block `block` when the authenticated key may write it (conditions
+    /// 000 with A or B; 100, 110, 011 with B): never block 0, never a trailer.
+    private func write(block: Int, _ data: [UInt8]) -> Bool {
+        let (sector, index) = ClassicCardImage.Kind.place(ofBlock: block)
+        guard block > 0, data.count == 16, let auth = authenticated, auth.sector == sector, var s = contents.sectors[sector] else {
+            return false
+        }
+        let trailer = s.blocks[s.blocks.count - 1]
+        guard index < s.blocks.count - 1, let t6 = trailer[6], let t7 = trailer[7], let t8 = trailer[8],
+            let access = AccessBits(t6, t7, t8), !(auth.keyB && access.keyBReadable)
+        else { return false }
+        let group = s.blocks.count == 4 ? index : index / 5
+        let c = access.conditions[group]
+        guard auth.keyB ? [0, 4, 6, 3].contains(c) : c == 0 else { return false }
+        s.blocks[index] = data.map { Optional($0) }
+        contents.sectors[sector] = s
+        return true
+    }
+
     /// A PC/SC reader's answer to a storage-card pseudo-APDU.
     public func pcscAnswer(_ apdu: [UInt8]) -> [UInt8] {
         if let answer = ReaderGetData.answer(apdu, identifier: contents.uid) { return answer }
@@ -109,7 +132,11 @@ public final class ClassicImageCard {
             let le = apdu[4] == 0 ? 16 : Int(apdu[4])
             guard le == 16, let data = answer(ClassicCommand.read(block: apdu[3])) else { return [0x69, 0x82] }
             return data + [0x90, 0x00]
-        case 0xD6: return [0x69, 0x82]  // an image never changes
+        case 0xD6:  // UPDATE BINARY: a WRITE of one block
+            guard apdu.count == 21, apdu[4] == 0x10, answer(ClassicCommand.write(block: apdu[3], data: Array(apdu[5...]))) != nil else {
+                return [0x69, 0x82]
+            }
+            return [0x90, 0x00]
         default: return [0x6A, 0x81]
         }
     }

@@ -11,6 +11,9 @@ public enum ClassicCommand {
 
     /// READ (`30 block`): 16 bytes of an authenticated sector's block.
     public static func read(block: UInt8) -> [UInt8] { [0x30, block] }
+    /// WRITE of a data block, 16 bytes (MF1S50 §10.3): sent only where the user asks for a
+    /// write (`cardscan ndef write`), never by a profile or a dump.
+    public static func write(block: UInt8, data: [UInt8]) -> [UInt8] { [0xA0, block] + data }
 
     /// Commands that only read or authenticate, by code.
     public static let reads: [UInt8: String] = [0x60: "AUTHENTICATE (key A)", 0x61: "AUTHENTICATE (key B)", 0x30: "READ"]

@@ -6,7 +6,8 @@ import MIFARECommands
 /// whose entries of application ID `03E1` name the NDEF sectors; those open with the NFC Forum's
 /// public key A `D3 F7 D3 F7 D3 F7`, and their data blocks, in sector order, hold the same TLVs
 /// as a Type 2 tag's data area (an NDEF message TLV `03`, a terminator `FE`). A 4K card's second
-/// directory (sector 16) names sectors 17–39. Only AUTHENTICATE and READ are sent.
+/// directory (sector 16) names sectors 17–39. A read sends only AUTHENTICATE and READ; `write`
+/// (ClassicNDEFWriter.swift), which the user asks for, WRITEs the NDEF sectors' data blocks.
 public enum ClassicNDEF {
     /// The MAD's key A and the NFC Forum's public key A.
     static let madKey: [UInt8] = [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5]
@@ -25,19 +26,24 @@ public enum ClassicNDEF {
         return entries(mad1, first: 1) + (mad2.map { entries($0, first: 17) } ?? [])
     }
 
-    /// The tag's NDEF status and message over `exchange` (taking the PN532's frames), the card's
-    /// UID for AUTHENTICATE; `reselect` wakes a card halted by a refusal.
-    public static func read(
-        _ exchange: CardExchange, uid: [UInt8], sectors: Int, reselect: (() throws -> Void)? = nil
-    ) throws -> (
-        NDEFStatus, NDEFMessage?
-    ) {
+    /// The NDEF sectors the directory names, their data blocks' bytes in order, and whether a
+    /// trailer marks them read-only.
+    struct Area {
+        var sectors: [Int]
+        var data: [UInt8]
+        var readOnly: Bool
+    }
+
+    /// The first block of sector `n` (sectors 32–39 of a 4K card have 16 blocks).
+    static func firstBlock(_ n: Int) -> Int { n < 32 ? n * 4 : 128 + (n - 32) * 16 }
+
+    /// Reads the MAD (and MAD2 on a 4K card) and the NDEF sectors it names.
+    static func area(_ exchange: CardExchange, uid: [UInt8], sectors: Int, reselect: (() throws -> Void)?) throws -> Area {
         var count = 0
         func sector(_ n: Int, key: [UInt8]) throws -> [[UInt8?]]? {
-            let first = n < 32 ? n * 4 : 128 + (n - 32) * 16
             let (read, _) = try ClassicDump.read(
-                sector: n, firstBlock: first, count: n < 32 ? 4 : 16, uid: uid, candidates: ([key], []), transmit: exchange.transmit,
-                reselect: reselect, authentications: &count)
+                sector: n, firstBlock: firstBlock(n), count: n < 32 ? 4 : 16, uid: uid, candidates: ([key], []),
+                transmit: exchange.transmit, reselect: reselect, authentications: &count)
             return read.blocks.map { $0.compactMap { try? Transcript.parsePattern($0) } }
         }
         guard let mad = try sector(0, key: madKey), mad.count == 4, !mad[1].contains(nil), !mad[2].contains(nil) else {
@@ -48,16 +54,27 @@ public enum ClassicNDEF {
         if sectors > 16, let s16 = try sector(16, key: madKey) { mad2 = s16.prefix(3).flatMap { $0 }.compactMap { $0 } }
         let ndef = ndefSectors(mad1: mad1, mad2: mad2)
         guard !ndef.isEmpty else { throw NDEFTags.Failure.notNDEF("the MIFARE Application Directory names no NDEF sector (03E1)") }
-        var data: [UInt8] = []
-        var readOnly = false
+        var area = Area(sectors: ndef, data: [], readOnly: false)
         for n in ndef {
             guard let blocks = try sector(n, key: ndefKey), !blocks.dropLast().contains(where: { $0.contains(nil) }) else {
                 throw NDEFTags.Failure.malformed("NDEF sector \(n) does not open with the NFC Forum key D3F7D3F7D3F7")
             }
-            data += blocks.dropLast().flatMap { $0.compactMap { $0 } }
+            area.data += blocks.dropLast().flatMap { $0.compactMap { $0 } }
             // The trailer's general purpose byte: write access in its low two bits (11: read-only).
-            if let gpb = blocks.last?[9], gpb & 0x03 == 0x03 { readOnly = true }
+            if let gpb = blocks.last?[9], gpb & 0x03 == 0x03 { area.readOnly = true }
         }
+        return area
+    }
+
+    /// The tag's NDEF status and message over `exchange` (taking the PN532's frames), the card's
+    /// UID for AUTHENTICATE; `reselect` wakes a card halted by a refusal.
+    public static func read(
+        _ exchange: CardExchange, uid: [UInt8], sectors: Int, reselect: (() throws -> Void)? = nil
+    ) throws -> (
+        NDEFStatus, NDEFMessage?
+    ) {
+        let area = try self.area(exchange, uid: uid, sectors: sectors, reselect: reselect)
+        let (data, readOnly) = (area.data, area.readOnly)
         // The TLVs as a Type 2 tag's data area, behind a capability container that gives its size.
         let size = min(data.count / 8, 255)
         let parsed: Type2Memory

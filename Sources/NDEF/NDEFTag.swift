@@ -42,7 +42,7 @@ public enum NDEFTag {
         case .type2(let x): try NDEFTags.writeType2(x, message: message)
         case .type3(let x, let idm): try NDEFTags.writeType3(x, idm: idm.bytes, message: message)
         case .type4(let x): try NDEFTags.writeType4(x, message: message)
-        case .classic: throw NDEFTags.Failure.notNDEF("writing NDEF to a MIFARE Classic card is not supported yet: cardscan reads it")
+        case .classic(let x, let uid, let sectors): try ClassicNDEF.write(x, uid: uid, sectors: sectors, message: message)
         }
     }
 }

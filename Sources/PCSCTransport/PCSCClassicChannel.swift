@@ -4,7 +4,8 @@ import APDU
 /// PN532's frames (ClassicCommand): AUTHENTICATE `60`/`61 BLOCK KEY UID` becomes LOAD KEY
 /// `FF 82 00 00 06 KEY` (volatile slot 0) and GENERAL AUTHENTICATE
 /// `FF 86 00 00 05 01 00 BLOCK 60|61 00`; READ `30 BLOCK` becomes READ BINARY `FF B0 00 BLOCK 10`
-/// (PC/SC part 3; the ACS ACR122U API). So the Classic code that runs over libnfc runs unchanged
+/// (PC/SC part 3; the ACS ACR122U API); WRITE `A0 BLOCK DATA` (sent only by `ndef write`, which
+/// the user asks for) becomes UPDATE BINARY `FF D6 00 BLOCK 10 DATA`. So the Classic code that runs over libnfc runs unchanged
 /// over pcscd. A refused key or read throws ``PseudoAPDUError`` with an `other` failure: a
 /// refusal, not a lost card. The reader's pseudo-ATR names the card: card name 00 01 (1K),
 /// 00 02 (4K), 00 26 (Mini).
@@ -44,9 +45,15 @@ public final class PCSCClassicChannel: CardChannel {
                 throw PseudoAPDUError(operation: "READ of block \(command[1])", answer: answer, failure: .other("refused"))
             }
             return Array(answer.prefix(16))
+        case (0xA0, 18):
+            let answer = try apdus.transmit([0xFF, 0xD6, 0x00, command[1], 0x10] + command[2...])
+            guard answer == [0x90, 0x00] else {
+                throw PseudoAPDUError(operation: "WRITE of block \(command[1])", answer: answer, failure: .other("refused"))
+            }
+            return []
         default:
             throw PseudoAPDUError(
-                operation: "Classic command \(command.hexString)", answer: [], failure: .other("not AUTHENTICATE or READ"))
+                operation: "Classic command \(command.hexString)", answer: [], failure: .other("not AUTHENTICATE, READ or WRITE"))
         }
     }
 }

@@ -9,7 +9,7 @@ import NFCTransport
 struct NDEFCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ndef",
-        abstract: "NFC Forum tags (NDEF): read or write a Type 2, 3 (FeliCa) or 4 tag.",
+        abstract: "NFC Forum tags (NDEF): read or write a Type 2, 3 (FeliCa) or 4 tag, or a MIFARE Classic card formatted for NDEF.",
         discussion: """
             Through a PC/SC contactless reader (the default; -r picks one), or a libnfc
             device (--device). Over PC/SC the reader's pseudo-ATR says what the tag is:
@@ -21,7 +21,7 @@ struct NDEFCommand: ParsableCommand {
     struct Read: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "read",
-            abstract: "Read the NDEF message of a Type 2, 3 (FeliCa) or 4 tag.",
+            abstract: "Read the NDEF message of a Type 2, 3 (FeliCa) or 4 tag, or of a MIFARE Classic card formatted for NDEF.",
             discussion: """
                 Examples:
                   cardscan ndef read
@@ -78,7 +78,7 @@ extension NDEFCommand {
     struct Write: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "write",
-            abstract: "Write a Text or URI record to a Type 2, 3 or 4 tag, then read it back.",
+            abstract: "Write a Text or URI record to a Type 2, 3 or 4 tag or an NDEF-formatted MIFARE Classic card, then read it back.",
             discussion: """
                 The tag's NDEF status is read first: a read-only tag, or one too small for
                 the message, is refused and nothing is written. After writing, the message

@@ -236,4 +236,44 @@ import Testing
         #expect(lines.contains("  access: blocks 0–2 read A/B, write B; trailer: B writes the keys and access bits"))
         #expect(lines.contains("  access: blocks 0–2 read A/B, write A/B, value A/B; trailer: B writes the keys and access bits"))
     }
+
+    /// `ndef write` on Classic (AN1304), through both transports: a URI long enough to span both
+    /// NDEF sectors is written, read back by cardscan, and — through the emulated PN532 —
+    /// extracted by libfreefare's mifare-classic-read-ndef from what cardscan wrote.
+    @Test(arguments: Lab.Path.allCases)
+    func ndefWriteOnClassic(_ path: Lab.Path) throws {
+        let image = Lab.root + "/Tests/LabCards/classic-ndef-image.json"
+        let address = "cardscan.example/written-across-two-sectors-of-a-classic-tag"
+        let out = NSTemporaryDirectory() + "ndef-written-\(UUID().uuidString).bin"
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        try Lab.exclusive {
+            var device: [String] = [], env: [String: String] = [:]
+            let card: Lab.Card?, pn532: Lab.PN532?
+            switch path {
+            case .pcsc: (card, pn532) = (try Lab.Card(image), nil)
+            case .libnfc:
+                let p = try Lab.PN532(image)
+                (card, pn532, device, env) = (nil, p, ["--device", p.connectionString], p.environment)
+            }
+            defer {
+                card?.stop()
+                pn532?.stop()
+            }
+            let w = try Lab.cardscan(["ndef", "write", "--uri", "https://" + address, "--timeout", "5"] + device, environment: env)
+            #expect(
+                w.status == 0 && w.stdout.contains("Wrote 65 bytes to the mifare-classic tag; read back and verified."),
+                "\(w.stdout)\(w.stderr)")
+            let r = try Lab.cardscan(["ndef", "read", "--timeout", "5"] + device, environment: env)
+            #expect(r.stdout.contains("URI: https://" + address), "\(r.stdout)\(r.stderr)")
+            if path == .libnfc {
+                let f = try Lab.shell(["mifare-classic-read-ndef", "-y", "-o", out], environment: env, timeout: 30)
+                #expect(f.status == 0, "\(f.stdout)\(f.stderr)")
+            }
+        }
+        if path == .libnfc {
+            // D1 (MB, ME, SR, TNF 1), type length 1, payload 1 + 60 = 0x3D, "U", 04 ("https://").
+            let expected = Data([0xD1, 0x01, 0x3D, 0x55, 0x04] + Array(address.utf8))
+            #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == expected)
+        }
+    }
 }
