@@ -1,11 +1,11 @@
 # cardscan — the targets the README names.
 PREFIX ?= /usr/local
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PACKAGES := libpcsclite-dev zlib1g-dev libnfc-dev libnfc-bin libusb-dev pcscd vsmartcard-vpcd pcsc-tools iproute2 python3-pyscard python3-jsonschema python3-yaml lintian man-db libnfc-examples libfreefare-bin
+APT_PACKAGES := libpcsclite-dev zlib1g-dev libnfc-dev libnfc-bin libusb-dev pcscd vsmartcard-vpcd pcsc-tools iproute2 python3-pyscard python3-jsonschema python3-yaml lintian man-db libnfc-examples libfreefare-bin chromium chromium-driver python3-selenium
 DEMO_TRANSCRIPT := Tests/Fixtures/shanghai-transit/full-read.apdu
 BIN = $(shell swift build --show-bin-path)
 
-.PHONY: setup apt-packages build demo test example-consumer schema schema-check lab-stop install bench man man-check clean format lint fuzz fuzz-smoke soak deb deb-test release docs docs-check
+.PHONY: setup apt-packages build demo demo-serve test example-consumer schema schema-check lab-stop install bench man man-check clean format lint fuzz fuzz-smoke soak deb deb-test release docs docs-check
 
 apt-packages:
 	@echo $(APT_PACKAGES)
@@ -27,6 +27,11 @@ demo: setup build
 	CARDSCAN_BIN=$(BIN) scripts/lab.sh start $(DEMO_TRANSCRIPT)
 	$(BIN)/cardscan --profile shanghai-transit --timeout 10
 	@echo "(the virtual card stays on 'Virtual PCD 00 00'; try: $(BIN)/cardscan readers, $(BIN)/cardscan --json, make lab-stop)"
+
+## demo-serve: the page of `cardscan serve` with the virtual card on the lab's reader (Ctrl-C stops it; make lab-stop after)
+demo-serve: setup build
+	CARDSCAN_BIN=$(BIN) scripts/lab.sh start $(DEMO_TRANSCRIPT)
+	$(BIN)/cardscan serve
 
 ## test: every test (unit, profile fixtures, the real pcscd lab, the CLI), the schema, the fixture regression and the quick soak
 test: setup build

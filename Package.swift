@@ -33,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         // The history of the cards read (`--save`, `cardscan history`): SQLite.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // `cardscan serve`: the history's web page.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // make docs: DocC for the library modules (docs/library.md).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -91,7 +93,7 @@ let package = Package(
             dependencies: [
                 "APDU", "FeliCaCommands", "DESFireCommands", "BuiltInProfiles", "CardProfiles", "PCSCTransport", "NFCTransport", "NDEF",
                 "CardReading", "CardSimulator", "CardDumps", "CardHistory",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Hummingbird", package: "hummingbird"),
             ],
             plugins: ["BuildInfo"]),
         // The lab's virtual cards and readers (vpcd's wire protocol, an emulated PN532); cardsim is its command line.

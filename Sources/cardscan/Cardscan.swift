@@ -25,7 +25,7 @@ struct Cardscan: ParsableCommand {
             Read.self, Import.self, Export.self, Profiles.self, APDUCommand.self, ATRCommand.self, NDEFCommand.self,
             FeliCaSurveyCommand.self, DumpCommand.self,
             DESFireDumpCommand.self, UltralightDumpCommand.self, ClassicDumpCommand.self, KeysCommand.self, Doctor.self,
-            HistoryCommand.self, CompleteCommand.self,
+            HistoryCommand.self, ServeCommand.self, CompleteCommand.self,
         ],
         defaultSubcommand: Scan.self
     )
