@@ -5,7 +5,7 @@ APT_PACKAGES := libpcsclite-dev zlib1g-dev libnfc-dev libnfc-bin libusb-dev pcsc
 DEMO_TRANSCRIPT := Tests/Fixtures/shanghai-transit/full-read.apdu
 BIN = $(shell swift build --show-bin-path)
 
-.PHONY: setup apt-packages build demo demo-serve test example-consumer schema schema-check lab-stop install bench man man-check clean format lint fuzz fuzz-smoke soak deb deb-test release docs docs-check
+.PHONY: setup apt-packages build demo demo-serve soak-serve test example-consumer schema schema-check lab-stop install bench man man-check clean format lint fuzz fuzz-smoke soak deb deb-test release docs docs-check
 
 apt-packages:
 	@echo $(APT_PACKAGES)
@@ -108,6 +108,12 @@ two-clients: setup build
 ## soak: 1,000 taps on each of two virtual readers through one `cardscan watch` (about 20 minutes; SOAK_TAPS=50 is the quick form)
 soak: build
 	CARDSCAN_BIN=$(BIN) scripts/soak.sh
+
+## soak-serve: `cardscan serve` over 1,000 taps with a page open (memory and descriptors flat), then
+## 200 taps with serve killed (SIGKILL) halfway (no reported read lost, integrity_check ok)
+soak-serve: build
+	CARDSCAN_BIN=$(BIN) scripts/serve-soak.sh
+	SERVE_SOAK_KILL=200 CARDSCAN_BIN=$(BIN) scripts/serve-soak.sh
 
 lab-stop:
 	scripts/lab.sh stop

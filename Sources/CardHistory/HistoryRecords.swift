@@ -70,6 +70,23 @@ public struct StoredTrip: Sendable {
     }
 }
 
+/// Which of a card's trips to give: days from and to (`2024-03-01`, inclusive), one kind, at
+/// most so many (the newest).
+public struct TripFilter: Sendable {
+    /// The first day.
+    public var from: String?
+    /// The last day.
+    public var to: String?
+    /// Only trips of this kind.
+    public var kind: String?
+    /// At most this many, the newest.
+    public var limit: Int?
+    /// A filter: nil parts do not filter.
+    public init(from: String? = nil, to: String? = nil, kind: String? = nil, limit: Int? = nil) {
+        (self.from, self.to, self.kind, self.limit) = (from, to, kind, limit)
+    }
+}
+
 /// The balance one saved read showed.
 public struct BalancePoint: Sendable {
     /// When the read was saved (ISO 8601, local time).

@@ -6,6 +6,7 @@ import GRDB
 /// - `card`: one row per card seen, by ``CardKey``.
 /// - `read`: one row per saved read: when, which reader, which profile, the balance, the report.
 /// - `trip`: each trip once, by its ``TripIdentity``, with the read that first saw it.
+/// - `spending`: what each card's trips spent per month and per week (v2).
 enum HistorySchema {
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
@@ -49,6 +50,35 @@ enum HistorySchema {
                     CREATE INDEX tripByCard ON trip(cardId, time);
                     """)
         }
+        // What each card's trips spent, per month and per week, kept as trips are added: the
+        // page asks for it on every look at a card, and summing 100,000 trips each time is slow.
+        m.registerMigration("v2-spending") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE spending (
+                      cardId INTEGER NOT NULL REFERENCES card(id) ON DELETE CASCADE,
+                      period TEXT NOT NULL,
+                      amount INTEGER NOT NULL,
+                      PRIMARY KEY (cardId, period)
+                    );
+                    INSERT INTO spending (cardId, period, amount)
+                      SELECT cardId, 'month ' || substr(time, 1, 7), -SUM(amount) FROM trip
+                      WHERE amount < 0 AND time IS NOT NULL GROUP BY cardId, substr(time, 1, 7);
+                    INSERT INTO spending (cardId, period, amount)
+                      SELECT cardId, 'week of ' || date(substr(time, 1, 10), 'weekday 0', '-6 days'), -SUM(amount) FROM trip
+                      WHERE amount < 0 AND time IS NOT NULL GROUP BY cardId, date(substr(time, 1, 10), 'weekday 0', '-6 days');
+                    """)
+        }
         return m
+    }
+
+    /// Adds a new trip's charge to its card's month and week (``migrator``'s `spending`).
+    static func addSpending(_ db: Database, card: Int64, time: String?, amount: Int?) throws {
+        guard let time, let amount, amount < 0, time.count >= 10 else { return }
+        try db.execute(
+            sql: """
+                INSERT INTO spending (cardId, period, amount) VALUES (?, 'month ' || substr(?, 1, 7), ?), (?, 'week of ' || date(substr(?, 1, 10), 'weekday 0', '-6 days'), ?)
+                ON CONFLICT(cardId, period) DO UPDATE SET amount = amount + excluded.amount
+                """, arguments: [card, time, -amount, card, time, -amount])
     }
 }

@@ -91,7 +91,12 @@ public final class HistoryStore: Sendable {
                         cardId, TripIdentity.of(trip), trip.time?.description, trip.kind, trip.amount?.minorUnits,
                         trip.amount?.currency ?? report.currency, trip.json.serialized(), readId,
                     ])
-                if db.changesCount > 0 { saved.newTrips += 1 } else { saved.knownTrips += 1 }
+                if db.changesCount > 0 {
+                    saved.newTrips += 1
+                    try HistorySchema.addSpending(db, card: cardId, time: trip.time?.description, amount: trip.amount?.minorUnits)
+                } else {
+                    saved.knownTrips += 1
+                }
             }
             return saved
         }
@@ -127,12 +132,53 @@ public final class HistoryStore: Sendable {
         return partial[0]
     }
 
-    /// The card's trips, each once, newest first (a trip with no time after those with one).
-    public func trips(of card: CardSummary) throws -> [StoredTrip] {
+    /// The card's trips, each once, newest first (a trip with no time after those with one):
+    /// all of them, or those of `filter` (days `from`…`to`, a `kind`), at most `filter.limit`.
+    public func trips(of card: CardSummary, _ filter: TripFilter = TripFilter()) throws -> [StoredTrip] {
+        var conditions = "cardId = ?"
+        var arguments: StatementArguments = [card.id]
+        if let from = filter.from {
+            conditions += " AND time >= ?"
+            _ = arguments.append(contentsOf: [from])
+        }
+        if let to = filter.to {
+            conditions += " AND substr(time, 1, 10) <= ?"
+            _ = arguments.append(contentsOf: [to])
+        }
+        if let kind = filter.kind {
+            conditions += " AND kind = ?"
+            _ = arguments.append(contentsOf: [kind])
+        }
+        let limit = filter.limit.map { " LIMIT \(max(0, $0))" } ?? ""
+        return try reading { db in
+            // Timed trips by the (cardId, time) index, newest first; those with no time after them.
+            var rows = try Row.fetchAll(
+                db, sql: "SELECT * FROM trip WHERE \(conditions) AND time IS NOT NULL ORDER BY time DESC, id ASC\(limit)",
+                arguments: arguments)
+            if filter.from == nil, filter.to == nil, filter.limit.map({ rows.count < $0 }) ?? true {
+                let rest = filter.limit.map { " LIMIT \($0 - rows.count)" } ?? ""
+                rows += try Row.fetchAll(
+                    db, sql: "SELECT * FROM trip WHERE \(conditions) AND time IS NULL ORDER BY id\(rest)", arguments: arguments)
+            }
+            return rows.map(StoredTrip.init(row:))
+        }
+    }
+
+    /// The kinds of the card's trips (`purchase`, `top-up`, …), sorted.
+    public func kinds(of card: CardSummary) throws -> [String] {
         try reading { db in
-            try Row.fetchAll(
-                db, sql: "SELECT * FROM trip WHERE cardId = ? ORDER BY time IS NULL, time DESC, id ASC", arguments: [card.id]
-            ).map(StoredTrip.init(row:))
+            try String.fetchAll(
+                db, sql: "SELECT DISTINCT kind FROM trip WHERE cardId = ? AND kind IS NOT NULL ORDER BY kind", arguments: [card.id])
+        }
+    }
+
+    /// What the card's trips spent (the sum of their charges, a positive amount) per month
+    /// (`2024-03`) and per week (`week of 2024-03-04`, weeks from Monday), newest first.
+    public func spending(of card: CardSummary) throws -> [(period: String, amount: Int)] {
+        try reading { db in
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT period, amount FROM spending WHERE cardId = ? ORDER BY period DESC", arguments: [card.id])
+            return rows.map { ($0["period"], $0["amount"]) }
         }
     }
 

@@ -19,9 +19,23 @@ enum ServeRoutes {
         router.get("/api/cards") { _, _ in
             json(.array(try store.cards().map { c in c.json.adding(("id", .int(Int(c.id)))) }))
         }
-        router.get("/api/cards/:id") { _, context in
+        router.get("/api/cards/:id") { request, context in
             let c = try card(context, store)
-            return json(HistoryText.json(c, try store.trips(of: c), try store.balances(of: c)).adding(("id", .int(Int(c.id)))))
+            let q = request.uri.queryParameters
+            let filter = TripFilter(
+                from: q.get("from").flatMap { $0.isEmpty ? nil : $0 }, to: q.get("to").flatMap { $0.isEmpty ? nil : $0 },
+                kind: q.get("kind").flatMap { $0.isEmpty ? nil : $0 }, limit: min(q.get("limit", as: Int.self) ?? 500, 10_000))
+            let spending = try store.spending(of: c).map { p, amount in
+                JSONValue.object([("period", .string(p)), ("amount", .int(amount)), ("currency", .string(c.currency))])
+            }
+            // The chart needs no more points than it has pixels: every read up to 400, else every
+            // k-th (the last always).
+            let all = try store.balances(of: c)
+            let step = max(1, (all.count + 399) / 400)
+            let balances = all.indices.filter { $0 % step == 0 || $0 == all.count - 1 }.map { all[$0] }
+            return json(
+                HistoryText.json(c, try store.trips(of: c, filter), balances).adding(("id", .int(Int(c.id))))
+                    .adding(("kinds", .array(try store.kinds(of: c).map { .string($0) }))).adding(("spending", .array(spending))))
         }
         router.get("/api/cards/:id/trips.csv") { _, context in
             let c = try card(context, store)

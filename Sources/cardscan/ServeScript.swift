@@ -55,14 +55,17 @@ extension ServePage {
           }
         }
         async function showCard(id) {
-          shown = id; current = await (await fetch("/api/cards/" + id)).json();
+          shown = id;
+          const q = new URLSearchParams({ from: $("from").value, to: $("to").value, kind: $("kind").value });
+          current = await (await fetch("/api/cards/" + id + "?" + q)).json();
           $("card").hidden = false;
           $("card-name").textContent = current.card.name + " " + (current.card.number || "");
           $("card-balance").textContent = current.card.balance ? money(current.card.balance.amount, current.card.balance.currency) : "";
           $("csv").href = "/api/cards/" + id + "/trips.csv";
-          const kinds = [...new Set(current.trips.map((t) => t.kind).filter(Boolean))];
+          const chosen = $("kind").value;
           $("kind").replaceChildren(el("option", "all")); $("kind").firstChild.value = "";
-          for (const k of kinds) { const o = el("option", k); o.value = k; $("kind").append(o); }
+          for (const k of current.kinds) { const o = el("option", k); o.value = k; $("kind").append(o); }
+          $("kind").value = chosen;
           chart(); spending(); trips();
         }
         function chart() {
@@ -77,27 +80,18 @@ extension ServePage {
         }
         function spending() {
           const table = $("spending"); table.replaceChildren(row(["period", "spent"], true));
-          const sums = new Map(), currency = current.card.balance ? current.card.balance.currency : (current.card.currency || "XXX");
-          for (const t of current.trips) {
-            if (!t.time || !(t.amount < 0)) continue;
-            const d = new Date(t.time.length > 10 ? t.time : t.time + "T00:00:00"), month = t.time.slice(0, 7);
-            const monday = new Date(d); monday.setDate(d.getDate() - ((d.getDay() + 6) % 7));
-            for (const key of ["month " + month, "week of " + monday.toISOString().slice(0, 10)]) sums.set(key, (sums.get(key) || 0) - t.amount);
-          }
-          for (const [k, v] of [...sums].sort().reverse()) table.append(row([k, { text: money(v, currency), cls: "money" }]));
+          for (const p of current.spending) table.append(row([p.period, { text: money(p.amount, p.currency), cls: "money" }]));
         }
         function trips() {
-          const table = $("trips"), from = $("from").value, to = $("to").value, kind = $("kind").value;
+          const table = $("trips");
           const keys = [...new Set(current.trips.flatMap((t) => Object.keys(t)))];
           table.replaceChildren(row(keys, true));
           for (const t of current.trips) {
-            const day = (t.time || "").slice(0, 10);
-            if ((from && day < from) || (to && day > to) || (kind && t.kind !== kind)) continue;
             table.append(row(keys.map((k) => k === "amount" && t[k] !== undefined ? { text: money(t[k], t.currency || current.card.balance?.currency || "XXX"), cls: "money" } : String(t[k] ?? ""))));
           }
         }
         if (!kiosk) {
-          for (const id of ["from", "to", "kind"]) $(id).onchange = trips;
+          for (const id of ["from", "to", "kind"]) $(id).onchange = () => showCard(shown);
           $("forget").onclick = async () => {
             if (!current || !confirm("Forget everything about this card?")) return;
             await fetch("/api/cards/" + shown + "/forget", { method: "POST", headers: { "X-Cardscan-Token": token } });

@@ -32,8 +32,8 @@ struct VPCD: ParsableCommand {
             MIFARE DESFire, Ultralight and Classic images are served as an ACS reader
             shows those cards. Other tools' dumps are served as they are, as the image
             `cardscan import` makes of them: a raw .mfd (keys from its sector
-            trailers), a Proxmark3 JSON dump, a Flipper .nfc file, a MIFARE Classic Tool
-            .mct, a Metrodroid or Farebot file of one card.
+            trailers), a Proxmark3 JSON dump, a Flipper .nfc file, a MIFARE Classic
+            Tool .mct file, a Metrodroid or Farebot file of one card.
             """)
 
     @Argument(

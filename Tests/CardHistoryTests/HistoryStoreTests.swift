@@ -81,4 +81,29 @@ import Testing
         try "not SQLite".write(toFile: file, atomically: true, encoding: .utf8)
         #expect { try HistoryStore(path: file).cards() } throws: { ($0 as? HistoryFileError)?.message.hasPrefix(file + ": ") == true }
     }
+
+    /// The page's queries: trips filtered by day and kind, at most so many; spending per month
+    /// and per week (from Monday), kept as trips are added. 2024-03-04 is a Monday.
+    @Test func filtersAndSpending() throws {
+        let store = try HistoryStore(path: path)
+        try store.save(
+            report(
+                balance: 1000,
+                [
+                    (4, "2024-03-11T09:00:00+08:00", -400), (3, "2024-03-10T09:00:00+08:00", -300),
+                    (2, "2024-03-04T09:00:00+08:00", 5000), (1, "2024-02-29T09:00:00+08:00", -200),
+                ]), reader: "Virtual PCD 00 00")
+        let card = try store.card(matching: "305419896")
+        #expect(
+            try store.trips(of: card, TripFilter(from: "2024-03-04", to: "2024-03-10")).compactMap(\.amount?.minorUnits) == [-300, 5000])
+        #expect(try store.trips(of: card, TripFilter(kind: "top-up")).compactMap(\.amount?.minorUnits) == [5000])
+        #expect(try store.trips(of: card, TripFilter(limit: 2)).compactMap(\.amount?.minorUnits) == [-400, -300])
+        let spent = try store.spending(of: card).map { "\($0.period)=\($0.amount)" }
+        #expect(
+            spent == [
+                "week of 2024-03-11=400", "week of 2024-03-04=300", "week of 2024-02-26=200", "month 2024-03=700", "month 2024-02=200",
+            ],
+            "\(spent)")
+        #expect(try store.kinds(of: card) == ["purchase", "top-up"])
+    }
 }
