@@ -36,6 +36,7 @@ demo-serve: setup build
 ## test: every test (unit, profile fixtures, the real pcscd lab, the CLI), the schema, the fixture regression and the quick soak
 test: setup build
 	swift build --build-tests
+	scripts/background-builds.sh start
 	CARDSCAN_BIN=$(BIN) scripts/swift-test.sh
 	$(MAKE) --no-print-directory schema-check
 	/usr/bin/python3 scripts/validate-schema.py

@@ -69,7 +69,7 @@ let package = Package(
         // Reads a card with a profile: the session, one step runner per technology, detection.
         .target(
             name: "ReadEngine",
-            dependencies: ["APDU", "FeliCaCommands", "DESFireCommands", "MIFARECommands", "ProfileLanguage", "CardReports"]),
+            dependencies: ["APDU", "FeliCaCommands", "DESFireCommands", "MIFARECommands", "NDEF", "ProfileLanguage", "CardReports"]),
         // What a card holds beyond a profile: ISO 7816 file dumps, DESFire applications, FeliCa surveys.
         .target(
             name: "CardExploration",

@@ -129,10 +129,84 @@ def suncard(uid, serial, note):
     return {"technology": "classic", "note": note, "uid": hexs(uid), "atqa": "00 04", "sak": "08", "type": "1k", "sectors": sectors}
 
 
+# The cards added later draw from a generator of their own, so the earlier cards keep their keys.
+LATER = random.Random(20261128)
+STRELKA_UID = bytes.fromhex("6F 70 81 92")
+KEYS_STRELKA = [(bytes(LATER.randrange(256) for _ in range(6)), bytes(LATER.randrange(256) for _ in range(6))) for _ in range(16)]
+
+
+def strelka():
+    """A Strelka card (docs/cards/classic.md §Strelka): sector 0 block 2 holds the directory-like
+    entries Strelka is known by (sector 10: 18F0, 12: 0005, 13: 18E0, 14: 18E8, big-endian),
+    sector 12 block 0 the number: bytes 2–11 30 00 12 34 56 78 90 12 34 5F, so the long number
+    (the first 19 hex digits) is 3000123456789012345 and the short one (digits 8–18) 5678 9012 345."""
+    table = bytes(4) + bytes.fromhex("18 F0") + bytes(2) + bytes.fromhex("00 05 18 E0 18 E8") + bytes(2)
+    number = bytes(2) + bytes.fromhex("30 00 12 34 56 78 90 12 34 5F") + bytes(4)
+    card = troika(STRELKA_UID, bytes(48), KEYS_STRELKA, "A made-up Strelka card (scripts/classic-lab-images.py)")
+    card["sectors"][0]["blocks"][2] = hexs(table)
+    card["sectors"][12]["blocks"][0] = hexs(number)
+    return card
+
+
+def waikato(uid, name, bank, balance, note):
+    """A Waikato-family card (docs/cards/classic.md §BUSIT and SmartRide): sector 0 block 1 starts
+    with the card's word ("Valid": SmartRide Rotorua, "Panda": BUSIT) and its byte 5's bit 10
+    names the bank in use (clear: sectors 2–3, set: 6–7); sector 1 block 0 holds "HP" and the
+    serial 0A1B2C3D. In the bank: block 1 the last transaction's date 79 9C (2019-03-15) and the
+    balance (little-endian cents), the next sector's block 0 the last trip (2019-03-15 08:30,
+    NZ$2.50) and the last top-up (2019-03-14 17:45, NZ$20.00). The other bank holds an older
+    balance (NZ$1.00) and no records, so reading the wrong one shows. Transport keys (FF…FF)."""
+    bcc = uid[0] ^ uid[1] ^ uid[2] ^ uid[3]
+    data = {s: [bytes(16)] * 3 for s in range(16)}
+    data[0] = [uid + bytes([bcc, 0x08, 0x04, 0x00]) + bytes(8), name + bytes([0x10 if bank == 5 else 0x00]) + bytes(10), bytes(16)]
+    data[1] = [bytes.fromhex("00 01 48 50 0A 1B 2C 3D") + bytes(8), bytes(16), bytes(16)]
+    old = 6 if bank == 1 else 2
+    data[bank + 1] = [bytes(16), bytes(7) + bytes.fromhex("79 9C") + balance.to_bytes(2, "little") + bytes(5), bytes(16)]
+    data[old] = [bytes(16), bytes(7) + bytes.fromhex("79 9C") + (100).to_bytes(2, "little") + bytes(5), bytes(16)]
+    data[bank + 2] = [bytes.fromhex("12 79 E1 FE 34 FA 00 56 71 E4 29 78 D0 07 00 00"), bytes(16), bytes(16)]
+    sectors = [{"key-a": "FF FF FF FF FF FF", "key-b": "FF FF FF FF FF FF",
+                "blocks": [hexs(x) for x in data[s] + [bytes(6) + bytes.fromhex("FF 07 80 69") + bytes(6)]]} for s in range(16)]
+    return {"technology": "classic", "note": note, "uid": hexs(uid), "atqa": "00 04", "sak": "08", "type": "1k", "sectors": sectors}
+
+
+def tartu():
+    """An Estonian pilet.ee card (docs/cards/classic.md §Tartu): NDEF on Classic, the MAD naming
+    sectors 1–15 NDEF (the well-known all-NDEF directory, CRC 14), one external-type record
+    pilet.ee:ekaart:2 whose payload is BER-TLV 70 { 5F28 "233", 5F26 "150901", 59 "250831",
+    5F27 "2", 5A "3086600012345678901", 53 UID }: card number 12345678901."""
+    uid = bytes.fromhex("11 22 33 44")
+    bcc = uid[0] ^ uid[1] ^ uid[2] ^ uid[3]
+    aids = bytes.fromhex("03 E1") * 15
+    mad = bytes([mad_crc(bytes([0x01]) + aids), 0x01]) + aids
+    def tlv(tag, value):
+        return bytes.fromhex(tag) + bytes([len(value)]) + value
+    inner = (tlv("5F28", b"233") + tlv("5F26", b"150901") + tlv("59", b"250831") + tlv("5F27", b"2")
+             + tlv("5A", b"3086600012345678901") + tlv("53", uid))
+    payload = tlv("70", inner)
+    rtype = b"pilet.ee:ekaart:2"
+    record = bytes([0xD4, len(rtype), len(payload)]) + rtype + payload
+    area = (bytes([0x03, 0xFF]) + len(record).to_bytes(2, "big") + record + b"\xFE").ljust(15 * 48, b"\x00")
+    key_b = [bytes(LATER.randrange(256) for _ in range(6)) for _ in range(16)]
+    sectors = []
+    for s in range(16):
+        if s == 0:
+            blocks = [uid + bytes([bcc, 0x08, 0x04, 0x00]) + bytes.fromhex("62 63 64 65 66 67 68 69"), mad[:16], mad[16:],
+                      bytes(6) + bytes.fromhex("78 77 88 C1") + bytes(6)]
+            key_a = "A0 A1 A2 A3 A4 A5"
+        else:
+            blocks = [area[(s - 1) * 48 + i * 16:(s - 1) * 48 + i * 16 + 16] for i in range(3)] + [bytes(6) + bytes.fromhex("7F 07 88 40") + bytes(6)]
+            key_a = "D3 F7 D3 F7 D3 F7"
+        sectors.append({"key-a": key_a, "key-b": hexs(key_b[s]), "blocks": [hexs(x) for x in blocks]})
+    return {"technology": "classic", "note": "A made-up Estonian pilet.ee card (scripts/classic-lab-images.py)",
+            "uid": hexs(uid), "atqa": "00 04", "sak": "08", "type": "1k", "sectors": sectors}
+
+
 IMAGES = {"suncard-image.json": lambda: suncard(bytes.fromhex("4D 5E 6F 70"), 1234567, "docs/cards/classic.md, worked example: a SunCard"),
           "suncard-high-image.json": lambda: suncard(bytes.fromhex("5E 6F 70 81"), 0x80000001, "A SunCard whose serial has its top bit set"),
           "classic-1k-image.json": classic_1k, "classic-ndef-image.json": classic_ndef, "troika-image.json": troika_purse,
-          "troika-ticket-image.json": troika_ticket}
+          "troika-ticket-image.json": troika_ticket, "strelka-image.json": strelka, "tartu-image.json": tartu,
+          "smartride-image.json": lambda: waikato(bytes.fromhex("7A 8B 9C AD"), b"Valid", 1, 1234, "A made-up SmartRide (Rotorua) card, bank 1 in use"),
+          "busit-image.json": lambda: waikato(bytes.fromhex("8B 9C AD BE"), b"Panda", 5, 5000, "A made-up BUSIT card, bank 5 in use")}
 
 # Key files for the card: a MIFARE Classic Tool dictionary of the first eight sectors' A keys,
 # and a Proxmark3 key dump (every key A, then every key B) named after the UID.
@@ -149,6 +223,9 @@ KEY_FILES = {
                         + "".join(a.hex().upper() + "\n" for a, _ in KEYS_1K[:8])).encode(),
     f"hf-mf-{UID.hex().upper()}-key.bin": b"".join(a for a, _ in KEYS_1K) + b"".join(b for _, b in KEYS_1K),
     **KEY_FILES_TROIKA,
+    # Strelka's keys as a MIFARE Classic Tool dictionary (every key A and key B).
+    "strelka.keys": ("# MIFARE Classic Tool key file: the Strelka lab card's keys\n"
+                     + "".join(a.hex().upper() + "\n" + b.hex().upper() + "\n" for a, b in KEYS_STRELKA)).encode(),
 }
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ trap 'rm -rf "$STAGE"' EXIT
 
 swift build -c release --static-swift-stdlib --scratch-path .build-static --product cardscan >/dev/null
 swift build -c release --static-swift-stdlib --scratch-path .build-static --product cardsim >/dev/null
+[ -z "${DEB_BUILD_ONLY:-}" ] || exit 0   # DEB_BUILD_ONLY=1: the builds only (scripts/background-builds.sh)
 make --no-print-directory install DESTDIR="$STAGE/root" PREFIX=/usr INSTALL_BIN=.build-static/release >/dev/null
 R="$STAGE/root"
 # Debian's places: zsh's vendor completions; man pages compressed; binaries stripped.

@@ -33,6 +33,7 @@ else
   BIN="$(cd Fuzz && swift build "${FLAGS[@]}" --show-bin-path)/CardscanFuzz"
 fi
 [ -x "$BIN" ] || { echo "fuzz: the fuzz binary did not build" >&2; exit 1; }
+[ -z "${FUZZ_BUILD_ONLY:-}" ] || exit 0   # FUZZ_BUILD_ONLY=1: the build only (scripts/background-builds.sh)
 TARGETS="${FUZZ_TARGETS:-$(ls Fuzz/Corpus)}"
 # A binary whose Swift code is not instrumented fuzzes blind, or misses memory errors: refuse
 # it before any run. libFuzzer lists every function it has coverage for (-print_coverage): each

@@ -106,6 +106,9 @@ public enum TranscriptReplay {
         reader.showsPersonalData = showsPersonalData
         reader.showsFullNumbers = showsFullNumbers
         reader.recordsRaw = tracesRaw
+        if transcript.technology == "classic" {
+            reader.classicKeys = [ReplayKeys.standIns(transcript, uid: transcript.bytes(header: .uid))]
+        }
         if let text = transcript[header: .terminal] {
             do throws(TerminalHeader.Problem) { reader.terminal.fixed = try TerminalHeader.values(text[...]) } catch {
                 // The parser refuses a wrong `terminal` header at its line; this is for a

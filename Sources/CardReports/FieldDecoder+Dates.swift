@@ -40,15 +40,23 @@ extension FieldDecoder {
         return try dateTime(date, seconds, offset: offset(spec, date, seconds))
     }
 
-    /// A year (7 bits after the base year), month (4) and day (5), with a time element's seconds
+    /// A year (7 bits after the base year), month (4) and day (5) — with `day-first`, the day
+    /// (5 bits), the month (4) and the year (the rest of `width`) — with a time element's seconds
     /// when given; `endian: little` reads its two bytes low byte first (Nextfare Ultralight).
-    static func packedDate(_ spec: FieldSpec, _ bytes: ArraySlice<UInt8>, timeOfDay minutes: Int?) throws(Failure) -> FieldValue? {
+    static func packedDate(
+        _ spec: FieldSpec, _ bytes: ArraySlice<UInt8>, width: Int, timeOfDay minutes: Int?
+    ) throws(Failure) -> FieldValue? {
         guard bytes.count <= 2 else { throw Failure(reason: "a packed date is at most 2 bytes, not \(bytes.count)") }
         let v = (spec.littleEndian ? Array(bytes.reversed()) : Array(bytes)).reduce(0) { $0 << 8 | Int($1) }
         if v == 0 { return nil }
-        let (year, overflow) = spec.yearBase.addingReportingOverflow(v >> 9)
-        guard !overflow, (1...9999).contains(year), let date = CivilDate(year: year, month: (v >> 5) & 0x0F, day: v & 0x1F) else {
-            throw Failure(reason: "\(bytes.hexString) is not a valid packed date (year 7 bits, month 4, day 5)")
+        let yearBits = max(0, min(width, 16) - 9)
+        let (y, month, day) =
+            spec.dayFirst
+            ? (v & ((1 << yearBits) - 1), (v >> yearBits) & 0x0F, (v >> (yearBits + 4)) & 0x1F) : (v >> 9, (v >> 5) & 0x0F, v & 0x1F)
+        let (year, overflow) = spec.yearBase.addingReportingOverflow(y)
+        guard !overflow, (1...9999).contains(year), let date = CivilDate(year: year, month: month, day: day) else {
+            let order = spec.dayFirst ? "day 5 bits, month 4, year \(yearBits)" : "year 7 bits, month 4, day 5"
+            throw Failure(reason: "\(bytes.hexString) is not a valid packed date (\(order))")
         }
         guard let seconds = minutes else { return .date(date) }
         guard (0..<86400).contains(seconds) else { throw Failure(reason: "the time element is not a time of day") }

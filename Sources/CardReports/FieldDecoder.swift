@@ -60,7 +60,7 @@ enum FieldDecoder {
         case .bcdDate: return try bcdDate(spec, bytes, timeOfDay: minutes)
         case .track2: return try track2(spec.track2Part, Array(bytes))
         case .bcdDateTime: return try bcdDateTime(spec, bytes)
-        case .packedDate: return try packedDate(spec, bytes, timeOfDay: minutes)
+        case .packedDate: return try packedDate(spec, bytes, width: bitWidth ?? bytes.count * 8, timeOfDay: minutes)
         case .packedTime: return try packedTime(bytes)
         case .hex, .latin1, .ascii: return try text(spec, bytes)
         }

@@ -9,9 +9,10 @@ import MIFARECommands
 /// directory (sector 16) names sectors 17–39. A read sends only AUTHENTICATE and READ; `write`
 /// (ClassicNDEFWriter.swift), which the user asks for, WRITEs the NDEF sectors' data blocks.
 public enum ClassicNDEF {
-    /// The MAD's key A and the NFC Forum's public key A.
-    static let madKey: [UInt8] = [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5]
-    static let ndefKey: [UInt8] = [0xD3, 0xF7, 0xD3, 0xF7, 0xD3, 0xF7]
+    /// The MAD's key A (sector 0, and sector 16 of a 4K card).
+    public static let madKey: [UInt8] = [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5]
+    /// The NFC Forum's public key A of the NDEF sectors.
+    public static let ndefKey: [UInt8] = [0xD3, 0xF7, 0xD3, 0xF7, 0xD3, 0xF7]
 
     /// The sectors a MAD names NDEF (AID `03E1`): MAD1's 15 entries (blocks 1–2 of sector 0,
     /// after a CRC and an info byte, each AID as application code then function cluster: `03 E1`)

@@ -1,12 +1,15 @@
 import APDU
 import CardReports
 import MIFARECommands
+import NDEF
 import ProfileLanguage
 
 /// Runs MIFARE Classic steps: `read-sector` authenticates to the sector with the keys the user
-/// has for the card (then the well-known keys) and READs its data blocks. A sector opened once
-/// is not opened again, and a key that failed on it is not tried again: detection among Classic
-/// profiles costs what reading the sectors they name costs, whatever their number.
+/// has for the card (then the well-known keys) and READs its data blocks; `ndef-record` reads
+/// the directory in sector 0 and the NDEF sectors it names, and answers with a record's
+/// payload. A sector opened once is not opened again, and a key that failed on it is not tried
+/// again: detection among Classic profiles costs what reading the sectors they name costs,
+/// whatever their number.
 final class ClassicStepRunner: StepRunner {
     let session: CardSession
     /// Sectors read so far (their data blocks), and those no key opened.
@@ -16,16 +19,28 @@ final class ClassicStepRunner: StepRunner {
     init(session: CardSession) { self.session = session }
 
     func run(_ step: Step, in profile: Profile) throws(ReadError) -> StepResult {
-        guard case .classic(.readSector(let sector, let keyB)) = step.action else { preconditionFailure("not a Classic step") }
-        if let known = sectors[sector] { return .answered(.data(known)) }
-        guard let card = session.classicCard, !closed.contains(sector) else {
-            var result = StepResult.refused(.invalidAnswer("no key the user has opens sector \(sector)"))
-            result.command = { "authentication to sector \(sector)" }
-            return result
+        switch step.action {
+        case .classic(.readSector(let sector, let keyB)):
+            guard let data = try read(sector, keyB: keyB) else {
+                var result = StepResult.refused(.invalidAnswer("no key the user has opens sector \(sector)"))
+                result.command = { "authentication to sector \(sector)" }
+                return result
+            }
+            return .answered(.data(data))
+        case .classic(.ndefRecord(let type)): return try ndefRecord(type)
+        default: preconditionFailure("not a Classic step, or a sector not chosen yet")
         }
+    }
+
+    /// A sector's data blocks; nil when no key opens it. `preferring` is tried first as key A
+    /// (the NFC Forum mapping's keys, which its sectors are meant to open with).
+    private func read(_ sector: Int, keyB: Bool?, preferring: [UInt8]? = nil) throws(ReadError) -> [UInt8]? {
+        if let known = sectors[sector] { return known }
+        guard let card = session.classicCard, !closed.contains(sector) else { return nil }
         let first = sector < 32 ? sector * 4 : 128 + (sector - 32) * 16
         let count = sector < 32 ? 4 : 16
-        let candidates = ClassicDump.candidates(sector, card.keys.filter { $0.uid == nil || $0.uid == card.uid })
+        var candidates = ClassicDump.candidates(sector, card.keys.filter { $0.uid == nil || $0.uid == card.uid })
+        if let preferring { candidates.a = [preferring] + candidates.a.filter { $0 != preferring } }
         var authentications = 0
         do {
             let (read, _) = try ClassicDump.read(
@@ -34,13 +49,46 @@ final class ClassicStepRunner: StepRunner {
                 reselect: card.reselect, authentications: &authentications)
             guard let blocks = read.blocks, let data = Self.dataBlocks(blocks) else {
                 closed.insert(sector)
-                var result = StepResult.refused(.invalidAnswer("no key the user has opens sector \(sector)"))
-                result.command = { "authentication to sector \(sector)" }
-                return result
+                return nil
             }
             sectors[sector] = data
-            return .answered(.data(data))
+            return data
         } catch { throw ReadError(error) }
+    }
+
+    /// The payload of the first record of `type` in the NDEF message the directory (MAD1, in
+    /// sector 0, key A A0A1A2A3A4A5) names: its NDEF sectors' data (key A D3F7D3F7D3F7), in
+    /// order, hold the message's TLVs. Sectors are read until the message is whole.
+    private func ndefRecord(_ type: [UInt8]) throws(ReadError) -> StepResult {
+        func refused(_ why: String) -> StepResult { .refused(.invalidAnswer(why)) }
+        guard let directory = try read(0, keyB: nil, preferring: ClassicNDEF.madKey), directory.count >= 48 else {
+            return refused("sector 0 (the application directory) does not open")
+        }
+        let ndefSectors = ClassicNDEF.ndefSectors(mad1: Array(directory[16..<48]))
+        guard !ndefSectors.isEmpty else { return refused("the application directory names no NDEF sector") }
+        var area: [UInt8] = []
+        var message: NDEFMessage?
+        for sector in ndefSectors where message == nil {
+            guard let data = try read(sector, keyB: nil, preferring: ClassicNDEF.ndefKey) else {
+                return refused("NDEF sector \(sector) does not open")
+            }
+            area += data
+            message = Self.message(in: area)
+        }
+        guard let message else { return refused("the NDEF sectors hold no whole NDEF message") }
+        guard let record = message.records.first(where: { $0.type == type }) else {
+            return refused("the NDEF message has no \(String(decoding: type, as: UTF8.self)) record")
+        }
+        return .answered(.data(record.payload))
+    }
+
+    /// The NDEF message of a Type 2-style TLV area, once the area holds all of it.
+    static func message(in area: [UInt8]) -> NDEFMessage? {
+        let size = UInt8(min(area.count / 8, 255))
+        guard let memory = try? Type2Memory(parsing: [UInt8](repeating: 0, count: 12) + [0xE1, 0x10, size, 0x00] + area),
+            let bytes = memory.ndef, !bytes.isEmpty
+        else { return nil }
+        return try? NDEFMessage(parsing: bytes)
     }
 
     /// The data blocks (all but the trailer), when every byte of them was read.

@@ -78,6 +78,9 @@ public final class ProfileEngine {
     /// a detection that tries many profiles shows none of the reasons (building each was a
     /// tenth of a detected replay's time).
     func recognises(_ p: Profile) throws(ReadError) -> (() -> String)? {
+        // A check is made as soon as its answer is there: a card that fails one is not sent the
+        // steps after it (a Classic profile's sector 0 check spares the sectors it would read).
+        var checked = Set<Int>()
         for step in p.steps.prefix(p.detect.lastStep + 1) {
             if let why = try run(step, in: p, detecting: true), !step.optional {
                 let name = step.name
@@ -86,40 +89,50 @@ public final class ProfileEngine {
                 }
                 return { "step '\(name)' answered \(why)" }
             }
+            for (i, q) in p.detect.require.enumerated() where q.answer == step.name {
+                checked.insert(i)
+                if let why = failure(of: q, in: p) { return why }
+            }
         }
-        for q in p.detect.require {
-            let bytes: [UInt8]
-            if let n = q.record {
-                guard case .records(let list)? = answers[q.answer], n <= list.count else {
-                    return { "answer '\(q.answer)' has no record \(n) (line \(q.line))" }
+        for (i, q) in p.detect.require.enumerated() where !checked.contains(i) {
+            if let why = failure(of: q, in: p) { return why }
+        }
+        return nil
+    }
+
+    /// Why the check does not hold on the answers read so far; nil when it holds.
+    private func failure(of q: Profile.Requirement, in p: Profile) -> (() -> String)? {
+        let bytes: [UInt8]
+        if let n = q.record {
+            guard case .records(let list)? = answers[q.answer], n <= list.count else {
+                return { "answer '\(q.answer)' has no record \(n) (line \(q.line))" }
+            }
+            bytes = list[n - 1]
+        } else {
+            guard let data = answers.data(q.answer) else { return { "answer '\(q.answer)' is missing" } }
+            bytes = data
+        }
+        if let field = q.field {
+            guard let value = p.decode(bytes, of: q.answer, until: field)?.values[field]?.integer else {
+                return { "'\(q.answer)' has no value '\(field)' (line \(q.line))" }
+            }
+            let masked = q.fieldMask.map { value & $0 } ?? value
+            if masked != q.fieldValue {
+                return {
+                    "'\(field)' of '\(q.answer)' is 0x\(String(value, radix: 16, uppercase: true)), not 0x\(String(q.fieldValue, radix: 16, uppercase: true)) (line \(q.line))"
                 }
-                bytes = list[n - 1]
-            } else {
-                guard let data = answers.data(q.answer) else { return { "answer '\(q.answer)' is missing" } }
-                bytes = data
             }
-            if let field = q.field {
-                guard let value = p.decode(bytes, of: q.answer, until: field)?.values[field]?.integer else {
-                    return { "'\(q.answer)' has no value '\(field)' (line \(q.line))" }
-                }
-                let masked = q.fieldMask.map { value & $0 } ?? value
-                if masked != q.fieldValue {
-                    return {
-                        "'\(field)' of '\(q.answer)' is 0x\(String(value, radix: 16, uppercase: true)), not 0x\(String(q.fieldValue, radix: 16, uppercase: true)) (line \(q.line))"
-                    }
-                }
-                continue
-            }
-            if q.equals.isEmpty { continue }
-            guard bytes.count >= q.offset + q.equals.count else {
-                return { "answer '\(q.answer)' has \(bytes.count) bytes, too short for the check at line \(q.line)" }
-            }
-            let got = Array(bytes[q.offset..<(q.offset + q.equals.count)])
-            let masked = q.mask.map { m in zip(got, m).map { $0 & $1 } } ?? got
-            if q.oneOf.isEmpty ? masked != q.equals : !q.oneOf.contains(masked) {
-                let wanted = q.oneOf.isEmpty ? q.equals.hexString : "one of " + q.oneOf.map(\.hexString).joined(separator: ", ")
-                return { "bytes \(q.offset)… of '\(q.answer)' are \(got.hexString), not \(wanted) (line \(q.line))" }
-            }
+            return nil
+        }
+        if q.equals.isEmpty { return nil }
+        guard bytes.count >= q.offset + q.equals.count else {
+            return { "answer '\(q.answer)' has \(bytes.count) bytes, too short for the check at line \(q.line)" }
+        }
+        let got = Array(bytes[q.offset..<(q.offset + q.equals.count)])
+        let masked = q.mask.map { m in zip(got, m).map { $0 & $1 } } ?? got
+        if q.oneOf.isEmpty ? masked != q.equals : !q.oneOf.contains(masked) {
+            let wanted = q.oneOf.isEmpty ? q.equals.hexString : "one of " + q.oneOf.map(\.hexString).joined(separator: ", ")
+            return { "bytes \(q.offset)… of '\(q.answer)' are \(got.hexString), not \(wanted) (line \(q.line))" }
         }
         return nil
     }
@@ -204,6 +217,18 @@ public final class ProfileEngine {
             return nil
         }
         if case .each(let each) = step.action { return try runEach(each, step, in: p, detecting: detecting) }
+        if case .classic(.readChosenSector(let choice, let keyB)) = step.action {
+            switch choice.sector(in: answers) {
+            case .success(let sector):
+                var resolved = step
+                resolved.action = .classic(.readSector(sector: sector, keyB: keyB))
+                return try runResolved(resolved, in: p, detecting: detecting)
+            case .failure(let why):
+                answers[step.name] = .absent(why)
+                if detecting || step.optional { return why }
+                throw .stepFailed(profile: p.id, step: step.name, line: step.line, command: nil, reason: why)
+            }
+        }
         if case .iso7816(.dependent(let d)) = step.action {
             switch d.resolve(in: answers, terminal: { self.terminal.value(for: $0, length: $1, in: p) }) {
             case .success(let plain):

@@ -54,6 +54,10 @@ public struct LanguageKey: Sendable {
         case readPages = "read-pages"
         /// A Classic step's `read-sector`.
         case readSector = "read-sector"
+        /// `read-sector`'s `sector` chosen by a byte of an earlier answer.
+        case sectorChoice = "sector-choice"
+        /// A Classic step's `ndef-record`.
+        case ndefRecord = "ndef-record"
         /// A step's `for-each`.
         case forEach = "for-each"
         /// A step's `records`: how its answer is cut into records.
@@ -116,8 +120,10 @@ public struct LanguageKey: Sendable {
             case .detect: return "`detect`"
             case .check: return "`detect.require` checks"
             case .step: return "Steps"
-            case .select, .readBinary, .readRecord, .readRecords, .poll, .readBlocks, .desfireRead, .readPages, .readSector, .forEach:
+            case .select, .readBinary, .readRecord, .readRecords, .poll, .readBlocks, .desfireRead, .readPages, .readSector, .ndefRecord,
+                .forEach:
                 return "`\(rawValue)`"
+            case .sectorChoice: return "`read-sector`'s `sector` chosen by a byte"
             case .records: return "A step's `records`"
             case .copies: return "A step's `copies`"
             case .continue: return "A `command` step's `continue`"
@@ -180,6 +186,8 @@ public struct LanguageKey: Sendable {
         case reference
         /// A number within the range, or a value reference giving it.
         case numberOrReference(ClosedRange<Int>)
+        /// A number within the range, or a mapping of the place.
+        case numberOr(ClosedRange<Int>, Place)
         /// A mapping whose keys are listed at the place.
         case mapping(Place)
         /// A list of values of the kind.

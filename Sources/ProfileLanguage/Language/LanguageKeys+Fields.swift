@@ -57,6 +57,10 @@ extension LanguageKeys {
             "year-base", .field, .integer(1900...2100), "For `packed-date` and 3-byte `bcd-date`: the year of 00 (default 2000).",
             example: "2000"),
         K(
+            "day-first", .field, .boolean,
+            "For `packed-date`: the day (5 bits) comes first, then the month (4) and the year (the rest: 4 bits in 13, 7 in 16).",
+            example: "true"),
+        K(
             "clock-shift", .field, .mapping(.clockShift),
             "With `seconds` and `utc`: counts before a moment get seconds added (an operator's clock that was off)."),
         K("drop-digits", .field, .integer(0...64), "For `hex`: leave out this many leading digits.", example: "1"),
@@ -124,6 +128,7 @@ extension LanguageKeys {
         K("direction", .type, .choice(["after", "before"]), "As for a field.", example: "before"),
         K("utc", .type, .boolean, "As for a field."),
         K("year-base", .type, .integer(1900...2100), "As for a field."),
+        K("day-first", .type, .boolean, "As for a field."),
         K("endian", .type, .choice(["big", "little"]), "As for a field."),
         K("scale", .type, .integer(Int.min...Int.max), "As for a field."),
         K("add", .type, .integer(Int.min...Int.max), "As for a field."),

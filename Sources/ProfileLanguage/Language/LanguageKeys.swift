@@ -109,6 +109,9 @@ public enum LanguageKeys {
         K("desfire-read", .step, .mapping(.desfireRead), "A DESFire file's data, records, value or settings."),
         K("read-pages", .step, .mapping(.readPages), "MIFARE Ultralight pages, four a READ: the answer is their bytes."),
         K("read-sector", .step, .mapping(.readSector), "A MIFARE Classic sector's data blocks, opened with the user's keys."),
+        K(
+            "ndef-record", .step, .mapping(.ndefRecord),
+            "MIFARE Classic: the payload of a record of the card's NDEF message (NFC Forum mapping)."),
         K("for-each", .step, .mapping(.forEach), "The step's `steps`, once for each entry of a list an earlier answer holds."),
         K("steps", .step, .steps, "What a `for-each` does with each entry."),
         K(
@@ -178,7 +181,18 @@ public enum LanguageKeys {
         K("count", .readBlocks, .integer(1...255), "How many blocks (default 1).", example: "20"),
         K("per-command", .readBlocks, .integer(1...15), "At most this many blocks a command (default 15).", example: "10"),
         K("first", .readPages, .integer(0...255), required: true, "The first page.", example: "4"),
-        K("sector", .readSector, .integer(0...39), required: true, "The sector.", example: "8"),
+        K(
+            "sector", .readSector, .numberOr(0...39, .sectorChoice), required: true,
+            "The sector, or which one a byte of an earlier answer names.", example: "8"),
+        K("from", .sectorChoice, .name, required: true, "The answer holding the byte.", example: "sector0"),
+        K("offset", .sectorChoice, .integer(0...4095), "The byte's place in it (default 0).", example: "21"),
+        K("mask", .sectorChoice, .hex(1...1), "ANDed with the byte (default FF).", example: "\"10\""),
+        K(
+            "sectors", .sectorChoice, .named(.integer(0...39)), required: true, "The sector each value (after the mask) names.",
+            example: "{ 0x00: 2, 0x10: 6 }"),
+        K(
+            "type", .ndefRecord, .text, required: true, "The record type (an NFC Forum external or well-known type), as text.",
+            example: "\"pilet.ee:ekaart:2\""),
         K("key", .readSector, .choice(["a", "b"]), "Which key type opens it (default: A, then B).", example: "a"),
         K("count", .readPages, .integer(1...256), required: true, "How many pages (4 bytes each).", example: "12"),
         K("file", .desfireRead, .integer(0...31), "The file number.", example: "8"),

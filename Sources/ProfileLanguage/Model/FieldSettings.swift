@@ -18,6 +18,8 @@ public struct FieldSettings: Sendable, Equatable {
     public var utc: Bool?
     /// `year-base`: the year of 00, for `packed-date` and 3-byte `bcd-date`.
     public var yearBase: Int?
+    /// `day-first`: a `packed-date` whose day comes first, then the month and the year.
+    public var dayFirst: Bool?
     /// `endian: little`: the integer's bytes are least significant first.
     public var littleEndian: Bool?
     /// `scale`: multiply the integer by this.
@@ -62,6 +64,7 @@ public struct FieldSettings: Sendable, Equatable {
         if let countsBack { out.countsBack = countsBack }
         if let utc { out.utc = utc }
         if let yearBase { out.yearBase = yearBase }
+        if let dayFirst { out.dayFirst = dayFirst }
         if let littleEndian { out.littleEndian = littleEndian }
         if let scale { out.scale = scale }
         if let add { out.add = add }
@@ -91,6 +94,7 @@ public struct FieldSettings: Sendable, Equatable {
         if let countsBack { f.countsBack = countsBack }
         if let utc { f.utc = utc }
         if let yearBase { f.yearBase = yearBase }
+        if let dayFirst { f.dayFirst = dayFirst }
         if let littleEndian { f.littleEndian = littleEndian }
         if let scale { f.scale = scale }
         if let add { f.add = add }

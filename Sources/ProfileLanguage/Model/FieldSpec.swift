@@ -86,6 +86,8 @@ public final class FieldSpec: Sendable {
         public var timeZone: TimeZone?
         /// `year-base`: the year of 00, for `packed-date` and 3-byte `bcd-date` (default 2000).
         public var yearBase = 2000
+        /// `day-first`: a `packed-date` written day (5 bits), month (4), then the year.
+        public var dayFirst = false
         /// `hex`: drop this many leading digits; strip leading zeros.
         public var dropDigits = 0
         /// `strip-zeros`: for `hex`, leave out leading zeros.
@@ -184,6 +186,8 @@ public final class FieldSpec: Sendable {
     public var timeZone: TimeZone? { layout.timeZone }
     /// The year of 00 (``Layout/yearBase``).
     public var yearBase: Int { layout.yearBase }
+    /// Whether a packed date starts with its day (``Layout/dayFirst``).
+    public var dayFirst: Bool { layout.dayFirst }
     /// The leading hex digits left out (``Layout/dropDigits``).
     public var dropDigits: Int { layout.dropDigits }
     /// Whether leading zeros of hex are left out (``Layout/stripZeros``).

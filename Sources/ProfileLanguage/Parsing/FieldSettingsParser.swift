@@ -23,6 +23,7 @@ enum FieldSettingsParser {
         if let d = s["direction"].choice(["after", "before"]) { out.countsBack = d == "before" }
         if s.has("utc") { out.utc = s["utc"].bool() }
         if s.has("year-base") { out.yearBase = s["year-base"].int(1900...2100) }
+        if s.has("day-first") { out.dayFirst = s["day-first"].bool() }
         if let e = s["endian"].choice(["big", "little"]) { out.littleEndian = e == "little" }
         if s.has("scale") { out.scale = s["scale"].int() }
         if s.has("add") { out.add = s["add"].int() }

@@ -32,7 +32,7 @@ enum StepParser {
         } else if UltralightStepParser.actions.contains(key) {
             action = UltralightStepParser.parse(a).map { .ultralight($0) }
         } else if ClassicStepParser.actions.contains(key) {
-            action = ClassicStepParser.parse(a).map { .classic($0) }
+            action = ClassicStepParser.parse(a, action: key).map { .classic($0) }
         } else {
             action = FeliCaStepParser.parse(key, a).map { .felica($0) }
         }

@@ -58,10 +58,10 @@ enum ProfileValidator {
                 case (.felica, _): reason = "a felica profile reads with poll and read-blocks, not ISO 7816 or DESFire commands"
                 case (.desfire, _): reason = "a desfire profile reads with desfire-select, desfire-read and command"
                 case (.ultralight, _): reason = "an ultralight profile reads with read-pages"
-                case (.classic, _): reason = "a classic profile reads with read-sector"
+                case (.classic, _): reason = "a classic profile reads with read-sector and ndef-record"
                 case (_, .felica): reason = "poll and read-blocks are FeliCa steps: set technology: felica"
                 case (_, .ultralight): reason = "read-pages is an Ultralight step: set technology: ultralight"
-                case (_, .classic): reason = "read-sector is a Classic step: set technology: classic"
+                case (_, .classic): reason = "read-sector and ndef-record are Classic steps: set technology: classic"
                 default: reason = "desfire-select and desfire-read are DESFire steps: set technology: desfire"
                 }
                 issue(s.line, "steps[\(i)]", reason)
@@ -115,6 +115,7 @@ enum ProfileValidator {
                     case .iso7816(.dependent(.locatedRecords(let rs))): refs += rs
                     case .iso7816(.dependent(.records(let r, let l, _))): refs += [r] + (l.map { [$0] } ?? [])
                     case .each(let e): refs.append(e.list)
+                    case .classic(.readChosenSector(let c, _)): refs.append(ValueReference(place: .answer(c.answer, nil), line: s.line))
                     default: break
                     }
                     if let u = s.useIfPresent { refs.append(ValueReference(place: .answer(u.answer, nil), line: s.line)) }

@@ -1,0 +1,53 @@
+import Foundation
+import LabSupport
+import Testing
+
+/// The Classic transit profiles beyond Troika and SunCard, by detection through the real pcscd
+/// and the real libnfc: Strelka with the user's keys from a MIFARE Classic Tool dictionary; the
+/// pilet.ee card through its NDEF record; SmartRide and BUSIT with the well-known keys, each
+/// reading the bank its flag names. The lab cards are scripts/classic-lab-images.py's; the
+/// values are docs/cards/classic.md's, worked out by hand.
+@Suite struct ClassicSystemsLabTests {
+    func home() throws -> [String: String] {
+        let dir = NSTemporaryDirectory() + "cardscan-keys-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return ["XDG_CONFIG_HOME": dir]
+    }
+
+    /// Strelka opens only with the user's keys: without them it is not recognised; with the
+    /// dictionary imported it is, and no key reaches the output or the recording.
+    @Test(arguments: Lab.Path.allCases)
+    func strelkaWithTheUsersKeys(_ path: Lab.Path) throws {
+        let env = try home()
+        let before = try Lab.readLabCard("strelka-image.json", through: path, environment: env)
+        #expect(before.status == 76, "\(before.stdout)\(before.stderr)")
+        let dictionary = Lab.root + "/Tests/LabCards/strelka.keys"
+        #expect(try Lab.cardscan(["keys", "add", dictionary], environment: env).status == 0)
+        let record = NSTemporaryDirectory() + "strelka-\(UUID().uuidString).apdu"
+        defer { try? FileManager.default.removeItem(atPath: record) }
+        let r = try Lab.readLabCard("strelka-image.json", through: path, ["--record", record], environment: env)
+        let expected = [#""number": "5678 9012 345""#, #""longNumber": "3000123456789012345""#]
+        #expect(Lab.reportProblems(r, profile: "strelka", expected: expected).isEmpty, "\(r.stdout)\(r.stderr)")
+        let keys = try String(contentsOfFile: dictionary, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
+        let written = (try String(contentsOfFile: record, encoding: .utf8) + r.stdout + r.stderr).uppercased()
+            .replacingOccurrences(of: " ", with: "")
+        #expect(keys.count == 32 && !keys.contains { written.contains($0) }, "a key was written")
+    }
+
+    /// The pilet.ee card and the Waikato pair need no key of the user's.
+    @Test(arguments: Lab.Path.allCases)
+    func wellKnownKeyCards(_ path: Lab.Path) throws {
+        let cards: [(String, String, [String])] = [
+            ("tartu-image.json", "tartu", [#""number": "12345678901""#, #""fullNumber": "3086600012345678901""#]),
+            (
+                "smartride-image.json", "smartride-rotorua",
+                [#""amount": 1234"#, #""serial": "A1B2C3D""#, #""time": "2019-03-15T08:30:00+13:00""#, #""amount": 2000"#]
+            ),
+            ("busit-image.json", "busit", [#""amount": 5000"#, #""time": "2019-03-14T17:45:00+13:00""#]),
+        ]
+        for (image, profile, expected) in cards {
+            let r = try Lab.readLabCard(image, through: path, environment: try home())
+            #expect(Lab.reportProblems(r, profile: profile, expected: expected).isEmpty, "\(image): \(r.stdout)\(r.stderr)")
+        }
+    }
+}

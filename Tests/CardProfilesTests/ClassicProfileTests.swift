@@ -1,0 +1,100 @@
+import APDU
+import CardProfiles
+import CardReading
+import Foundation
+import Testing
+
+/// MIFARE Classic profiles over their recorded lab cards, each value worked out by hand in
+/// docs/cards/classic.md (not by the code under test), and the language's Classic steps: a
+/// sector named by a byte, an NDEF record's payload, a day-first packed date.
+@Suite struct ClassicProfileTests {
+    /// Replays a fixture by detection among every built-in profile.
+    func replay(_ relative: String) throws -> CardReport {
+        var t = try transcript(relative)
+        t.headers.removeAll { $0.key == "detected" }
+        return try #require(try TranscriptReplay.run(t, file: relative, registry: builtInRegistry).result.report)
+    }
+
+    /// SmartRide, bank 1 (bit 4 of sector 0 block 1 byte 5 clear): balance D2 04 = 1234 cents;
+    /// the last-transaction date 79 9C = 01111 0011 0011100: day 15, month 3, 28 + 1991 = 2019;
+    /// the ride 79 E1 FE: day 15, month 3, 12 + 2007 = 2019, minute 510 = 08:30 NZDT =
+    /// 2019-03-14T19:30Z = 1552591800 s, FA 00 = 250 cents; the top-up 71 E4 29: day 14, month 3,
+    /// 2019, minute 1065 = 17:45 = 1552538700 s, D0 07 = 2000 cents (`TZ=Pacific/Auckland date -d
+    /// "2019-03-15 08:30" +%s`).
+    @Test func smartRideWorkedExample() throws {
+        let r = try replay("smartride-rotorua/detected.apdu")
+        #expect(r.profile == "smartride-rotorua" && r.balance?.minorUnits == 1234)
+        #expect(r.card["serial"] == .string("A1B2C3D"))
+        #expect(r.card["lastTransaction"] == .date(CivilDate(year: 2019, month: 3, day: 15)!))
+        #expect(r.trips.map(\.instant) == [Date(timeIntervalSince1970: 1_552_591_800), Date(timeIntervalSince1970: 1_552_538_700)])
+        #expect(r.trips.map { $0.amount?.minorUnits } == [-250, 2000] && r.trips.map(\.kind) == ["ride", "top-up"])
+    }
+
+    /// BUSIT with bank 5 in use (the bit set): sectors 6 and 7, NZ$50.00 (88 13); bank 1's
+    /// older NZ$1.00 is not read.
+    @Test func busitReadsTheBankInUse() throws {
+        let r = try replay("busit/detected.apdu")
+        #expect(r.profile == "busit" && r.name == "BUSIT (Waikato)" && r.balance?.minorUnits == 5000)
+        #expect(r.trips.count == 2)
+    }
+
+    /// Strelka: sector 12 block 0 bytes 2–11 30 00 12 34 56 78 90 12 34 5F; the first 19 hex
+    /// digits, and digits 8–18 grouped 4-4-3.
+    @Test func strelkaNumbers() throws {
+        let r = try replay("strelka/detected.apdu")
+        #expect(r.profile == "strelka")
+        #expect(r.card["number"] == .string("5678 9012 345") && r.card["longNumber"] == .string("3000123456789012345"))
+    }
+
+    /// pilet.ee: the record's `5A` "3086600012345678901" without its first 8 characters.
+    @Test func tartuFromTheNDEFRecord() throws {
+        let r = try replay("tartu/detected.apdu")
+        #expect(r.profile == "tartu" && r.card["number"] == .string("12345678901"))
+        #expect(r.card["issuerCountry"] == .string("233") && r.card["validUntil"] == .string("250831"))
+        #expect(r.card["uid"] == .string("11223344"))
+    }
+
+    /// A sector named by a byte: each problem at its place.
+    @Test func sectorChoiceIsChecked() throws {
+        let base = """
+            technology: classic
+            steps:
+              - read-sector: { sector: 0 }
+                as: s0
+
+            """
+        #expect(throws: Never.self) {
+            try load(
+                profileYAML(
+                    base
+                        + "  - read-sector: { sector: { from: s0, offset: 21, mask: \"10\", sectors: { 0x00: 2, 0x10: 6 } } }\n    as: bank\n"
+                ))
+        }
+        for (step, reason) in [
+            ("{ sector: { from: s0, sectors: { x: 2 } } }", "a value is a byte (e.g. 0x10), not 'x'"),
+            ("{ sector: { from: s0, sectors: { 0x10: 40 } } }", "40"),
+            ("{ sector: { from: s0 } }", "sectors"),
+            ("{ sector: { from: s9, sectors: { 0: 1 } } }", "s9"),
+        ] {
+            do {
+                _ = try load(profileYAML(base + "  - read-sector: \(step)\n    as: bank\n"))
+                Issue.record("loaded with \(step)")
+            } catch { #expect(error.issues.contains { $0.reason.contains(reason) }, "\(step): \(error.issues)") }
+        }
+    }
+
+    /// `ndef-record` is a Classic step, and needs a type.
+    @Test func ndefRecordIsChecked() throws {
+        let ok = "technology: classic\nsteps:\n  - ndef-record: { type: \"pilet.ee:ekaart:2\" }\n    as: card\n"
+        #expect(throws: Never.self) { try load(profileYAML(ok)) }
+        for (yaml, reason) in [
+            ("technology: classic\nsteps:\n  - ndef-record: {}\n    as: card\n", "type"),
+            ("steps:\n  - ndef-record: { type: x }\n    as: card\n", "technology: classic"),
+        ] {
+            do {
+                _ = try load(profileYAML(yaml))
+                Issue.record("loaded: \(yaml)")
+            } catch { #expect(error.issues.contains { $0.reason.contains(reason) }, "\(error.issues)") }
+        }
+    }
+}
