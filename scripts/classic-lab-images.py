@@ -148,7 +148,7 @@ def strelka():
     return card
 
 
-def waikato(uid, name, bank, balance, note):
+def waikato(uid, name, bank, balance, note, records=True):
     """A Waikato-family card (docs/cards/classic.md §BUSIT and SmartRide): sector 0 block 1 starts
     with the card's word ("Valid": SmartRide Rotorua, "Panda": BUSIT) and its byte 5's bit 10
     names the bank in use (clear: sectors 2–3, set: 6–7); sector 1 block 0 holds "HP" and the
@@ -163,18 +163,20 @@ def waikato(uid, name, bank, balance, note):
     old = 6 if bank == 1 else 2
     data[bank + 1] = [bytes(16), bytes(7) + bytes.fromhex("79 9C") + balance.to_bytes(2, "little") + bytes(5), bytes(16)]
     data[old] = [bytes(16), bytes(7) + bytes.fromhex("79 9C") + (100).to_bytes(2, "little") + bytes(5), bytes(16)]
-    data[bank + 2] = [bytes.fromhex("12 79 E1 FE 34 FA 00 56 71 E4 29 78 D0 07 00 00"), bytes(16), bytes(16)]
+    if records:
+        data[bank + 2] = [bytes.fromhex("12 79 E1 FE 34 FA 00 56 71 E4 29 78 D0 07 00 00"), bytes(16), bytes(16)]
     sectors = [{"key-a": "FF FF FF FF FF FF", "key-b": "FF FF FF FF FF FF",
                 "blocks": [hexs(x) for x in data[s] + [bytes(6) + bytes.fromhex("FF 07 80 69") + bytes(6)]]} for s in range(16)]
     return {"technology": "classic", "note": note, "uid": hexs(uid), "atqa": "00 04", "sak": "08", "type": "1k", "sectors": sectors}
 
 
-def tartu():
+def tartu(uid=bytes.fromhex("11 22 33 44"), signed=False):
     """An Estonian pilet.ee card (docs/cards/classic.md §Tartu): NDEF on Classic, the MAD naming
     sectors 1–15 NDEF (the well-known all-NDEF directory, CRC 14), one external-type record
     pilet.ee:ekaart:2 whose payload is BER-TLV 70 { 5F28 "233", 5F26 "150901", 59 "250831",
-    5F27 "2", 5A "3086600012345678901", 53 UID }: card number 12345678901."""
-    uid = bytes.fromhex("11 22 33 44")
+    5F27 "2", 5A "3086600012345678901", 53 UID }: card number 12345678901. `signed`: a second
+    record follows, as real cards have one (a well-known "Sig" record of 40 made-up bytes), so
+    the first record lacks ME and the message runs into a third sector."""
     bcc = uid[0] ^ uid[1] ^ uid[2] ^ uid[3]
     aids = bytes.fromhex("03 E1") * 15
     mad = bytes([mad_crc(bytes([0x01]) + aids), 0x01]) + aids
@@ -184,7 +186,9 @@ def tartu():
              + tlv("5A", b"3086600012345678901") + tlv("53", uid))
     payload = tlv("70", inner)
     rtype = b"pilet.ee:ekaart:2"
-    record = bytes([0xD4, len(rtype), len(payload)]) + rtype + payload
+    record = bytes([0x94 if signed else 0xD4, len(rtype), len(payload)]) + rtype + payload
+    if signed:
+        record += bytes([0x51, 3, 40]) + b"Sig" + bytes(range(0x40, 0x68))
     area = (bytes([0x03, 0xFF]) + len(record).to_bytes(2, "big") + record + b"\xFE").ljust(15 * 48, b"\x00")
     key_b = [bytes(LATER.randrange(256) for _ in range(6)) for _ in range(16)]
     sectors = []
@@ -197,7 +201,8 @@ def tartu():
             blocks = [area[(s - 1) * 48 + i * 16:(s - 1) * 48 + i * 16 + 16] for i in range(3)] + [bytes(6) + bytes.fromhex("7F 07 88 40") + bytes(6)]
             key_a = "D3 F7 D3 F7 D3 F7"
         sectors.append({"key-a": key_a, "key-b": hexs(key_b[s]), "blocks": [hexs(x) for x in blocks]})
-    return {"technology": "classic", "note": "A made-up Estonian pilet.ee card (scripts/classic-lab-images.py)",
+    note = "A made-up Estonian pilet.ee card" + (", its record signed" if signed else "") + " (scripts/classic-lab-images.py)"
+    return {"technology": "classic", "note": note,
             "uid": hexs(uid), "atqa": "00 04", "sak": "08", "type": "1k", "sectors": sectors}
 
 
@@ -206,7 +211,11 @@ IMAGES = {"suncard-image.json": lambda: suncard(bytes.fromhex("4D 5E 6F 70"), 12
           "classic-1k-image.json": classic_1k, "classic-ndef-image.json": classic_ndef, "troika-image.json": troika_purse,
           "troika-ticket-image.json": troika_ticket, "strelka-image.json": strelka, "tartu-image.json": tartu,
           "smartride-image.json": lambda: waikato(bytes.fromhex("7A 8B 9C AD"), b"Valid", 1, 1234, "A made-up SmartRide (Rotorua) card, bank 1 in use"),
-          "busit-image.json": lambda: waikato(bytes.fromhex("8B 9C AD BE"), b"Panda", 5, 5000, "A made-up BUSIT card, bank 5 in use")}
+          "busit-image.json": lambda: waikato(bytes.fromhex("8B 9C AD BE"), b"Panda", 5, 5000, "A made-up BUSIT card, bank 5 in use"),
+          "busit-bank1-image.json": lambda: waikato(bytes.fromhex("9C AD BE CF"), b"Panda", 1, 725, "A made-up BUSIT card, bank 1 in use"),
+          "smartride-new-image.json": lambda: waikato(bytes.fromhex("AD BE CF D0"), b"Valid", 1, 500, "A made-up SmartRide card: no trip yet",
+                                                      records=False),
+          "tartu-signed-image.json": lambda: tartu(bytes.fromhex("22 33 44 55"), signed=True)}
 
 # Key files for the card: a MIFARE Classic Tool dictionary of the first eight sectors' A keys,
 # and a Proxmark3 key dump (every key A, then every key B) named after the UID.

@@ -23,7 +23,8 @@ import Testing
     func anImageReadsAsThroughTheLab(_ name: String) throws {
         // A Classic card that needs its owner's keys: the lab's key files for it, imported.
         let env = ["XDG_CONFIG_HOME": NSTemporaryDirectory() + "cardscan-read-\(UUID().uuidString)"]
-        for keys in ["troika": ["hf-mf-2B3C4D5E-key.bin", "troika-ticket-keys.json"]][name] ?? [] {
+        let keyFiles = ["troika": ["hf-mf-2B3C4D5E-key.bin", "troika-ticket-keys.json"], "strelka": ["strelka.keys"]]
+        for keys in keyFiles[name] ?? [] {
             #expect(try Lab.cardscan(["keys", "add", Lab.root + "/Tests/LabCards/" + keys], environment: env).status == 0)
         }
         let r = try Lab.cardscan(["read", Lab.root + "/Tests/LabCards/\(name)-image.json", "--json"], environment: env)

@@ -36,6 +36,10 @@ import Testing
         let r = try replay("busit/detected.apdu")
         #expect(r.profile == "busit" && r.name == "BUSIT (Waikato)" && r.balance?.minorUnits == 5000)
         #expect(r.trips.count == 2)
+        let bank1 = try replay("busit/bank-1.apdu")
+        #expect(bank1.balance?.minorUnits == 725 && bank1.trips.count == 2)
+        let new = try replay("smartride-rotorua/no-trips.apdu")
+        #expect(new.profile == "smartride-rotorua" && new.balance?.minorUnits == 500 && new.trips.isEmpty)
     }
 
     /// Strelka: sector 12 block 0 bytes 2–11 30 00 12 34 56 78 90 12 34 5F; the first 19 hex
@@ -52,6 +56,10 @@ import Testing
         #expect(r.profile == "tartu" && r.card["number"] == .string("12345678901"))
         #expect(r.card["issuerCountry"] == .string("233") && r.card["validUntil"] == .string("250831"))
         #expect(r.card["uid"] == .string("11223344"))
+        // A signed card: the record lacks ME, a "Sig" record follows, the message runs into a
+        // third sector.
+        let signed = try replay("tartu/signed.apdu")
+        #expect(signed.profile == "tartu" && signed.card["number"] == .string("12345678901") && signed.card["uid"] == .string("22334455"))
     }
 
     /// A sector named by a byte: each problem at its place.
