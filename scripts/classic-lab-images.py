@@ -206,6 +206,34 @@ def tartu(uid=bytes.fromhex("11 22 33 44"), signed=False):
             "uid": hexs(uid), "atqa": "00 04", "sak": "08", "type": "1k", "sectors": sectors}
 
 
+PODOROZHNIK_UID = bytes.fromhex("04 11 22 33 44 55 66")
+PODOROZHNIK_RANDOM = random.Random(20261129)
+KEYS_PODOROZHNIK = [(bytes(PODOROZHNIK_RANDOM.randrange(256) for _ in range(6)), bytes(PODOROZHNIK_RANDOM.randrange(256) for _ in range(6)))
+                    for _ in range(16)]
+
+
+def podorozhnik():
+    """A Podorozhnik card (docs/cards/classic.md §Podorozhnik), 7-byte UID 04 11 22 33 44 55 66:
+    number 9643 3078 2880 4199 0284 9459 60; sector 4: the balance 39 30 00 00 (123.45 RUB) in
+    blocks 0 and 1, the last top-up in block 2 (minute F0 AC 71 = 2024-03-01 12:00 MSK, agency
+    01, machine F7 03 = 1015, 50 C3 00 = 500.00 RUB); sector 5: the last trip (minute 8F C2 71 =
+    2024-03-05 08:15, transport 01 metro, validator 43 19 = station 101 gate 3, fare 64 19 00 00 =
+    65.00 RUB), then the counters (12 metro, 34 ground) in blocks 1 and 2. Random keys: the
+    operator's are never known here, so the built-in profile (which knows them by their hash
+    only) does not recognise this card; the lab's copy of the profile knows its key's hash."""
+    uid = PODOROZHNIK_UID
+    sector4 = [bytes.fromhex("39 30 00 00") + bytes(12)] * 2 + [bytes.fromhex("00 00 F0 AC 71 01 F7 03 50 C3 00") + bytes(5)]
+    counters = bytes.fromhex("0C 22 8F C2 71") + bytes(11)
+    sector5 = [bytes.fromhex("8F C2 71 01 43 19 64 19 00 00") + bytes(6), counters, counters]
+    sectors = []
+    for s, (a, b) in enumerate(KEYS_PODOROZHNIK):
+        data = {0: [uid + bytes.fromhex("08 44 00") + bytes(6), bytes(16), bytes(16)], 4: sector4, 5: sector5}.get(s, [bytes(16)] * 3)
+        blocks = data + [bytes(6) + bytes.fromhex("7F 07 88 69") + bytes(6)]
+        sectors.append({"key-a": hexs(a), "key-b": hexs(b), "blocks": [hexs(x) for x in blocks]})
+    return {"technology": "classic", "note": "A made-up Podorozhnik card (scripts/classic-lab-images.py)", "uid": hexs(uid),
+            "atqa": "00 44", "sak": "08", "type": "1k", "sectors": sectors}
+
+
 IMAGES = {"suncard-image.json": lambda: suncard(bytes.fromhex("4D 5E 6F 70"), 1234567, "docs/cards/classic.md, worked example: a SunCard"),
           "suncard-high-image.json": lambda: suncard(bytes.fromhex("5E 6F 70 81"), 0x80000001, "A SunCard whose serial has its top bit set"),
           "classic-1k-image.json": classic_1k, "classic-ndef-image.json": classic_ndef, "troika-image.json": troika_purse,
@@ -215,7 +243,7 @@ IMAGES = {"suncard-image.json": lambda: suncard(bytes.fromhex("4D 5E 6F 70"), 12
           "busit-bank1-image.json": lambda: waikato(bytes.fromhex("9C AD BE CF"), b"Panda", 1, 725, "A made-up BUSIT card, bank 1 in use"),
           "smartride-new-image.json": lambda: waikato(bytes.fromhex("AD BE CF D0"), b"Valid", 1, 500, "A made-up SmartRide card: no trip yet",
                                                       records=False),
-          "tartu-signed-image.json": lambda: tartu(bytes.fromhex("22 33 44 55"), signed=True)}
+          "tartu-signed-image.json": lambda: tartu(bytes.fromhex("22 33 44 55"), signed=True), "podorozhnik-image.json": podorozhnik}
 
 # Key files for the card: a MIFARE Classic Tool dictionary of the first eight sectors' A keys,
 # and a Proxmark3 key dump (every key A, then every key B) named after the UID.
@@ -232,6 +260,8 @@ KEY_FILES = {
                         + "".join(a.hex().upper() + "\n" for a, _ in KEYS_1K[:8])).encode(),
     f"hf-mf-{UID.hex().upper()}-key.bin": b"".join(a for a, _ in KEYS_1K) + b"".join(b for _, b in KEYS_1K),
     **KEY_FILES_TROIKA,
+    # Podorozhnik's keys as a Proxmark3 key dump (every key A, then every key B).
+    f"hf-mf-{PODOROZHNIK_UID.hex().upper()}-key.bin": b"".join(a for a, _ in KEYS_PODOROZHNIK) + b"".join(b for _, b in KEYS_PODOROZHNIK),
     # Strelka's keys as a MIFARE Classic Tool dictionary (every key A and key B).
     "strelka.keys": ("# MIFARE Classic Tool key file: the Strelka lab card's keys\n"
                      + "".join(a.hex().upper() + "\n" + b.hex().upper() + "\n" for a, b in KEYS_STRELKA)).encode(),

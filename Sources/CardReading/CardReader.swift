@@ -49,6 +49,9 @@ public struct CardReader {
     /// The MIFARE Classic keys the user has (`cardscan keys`): tried, with the well-known keys,
     /// on the sectors a Classic profile reads.
     public var classicKeys: [ClassicKeys] = []
+    /// A replay: the keys are stand-ins, and a check on a key's hash holds for this profile
+    /// only (the one the recording names; nil: none).
+    public var keyHashesHoldFor: String??
 
     /// A reader over `registry`'s profiles, or with `profile` only.
     public init(registry: ProfileRegistry, profile: Profile? = nil) {
@@ -159,6 +162,7 @@ public struct CardReader {
                 }
             }
             session.classicCard = (uid, classicKeys, reselect)
+            session.keyHashesHoldFor = keyHashesHoldFor
         }
         let engine = ProfileEngine(session: session)
         engine.showsPersonalData = showsPersonalData

@@ -108,6 +108,7 @@ public enum TranscriptReplay {
         reader.recordsRaw = tracesRaw
         if transcript.technology == "classic" {
             reader.classicKeys = [ReplayKeys.standIns(transcript, uid: transcript.bytes(header: .uid))]
+            reader.keyHashesHoldFor = .some(transcript[header: .detected] ?? transcript[header: .profile])
         }
         if let text = transcript[header: .terminal] {
             do throws(TerminalHeader.Problem) { reader.terminal.fixed = try TerminalHeader.values(text[...]) } catch {

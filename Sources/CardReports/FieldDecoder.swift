@@ -128,9 +128,13 @@ enum FieldDecoder {
             value = Int(raw)
         }
         if spec.type == .days || spec.type == .seconds {
-            // `scale` turns another unit into the type's (minutes into seconds: scale 60).
-            let (count, overflow) = value.multipliedReportingOverflow(by: spec.scale)
-            guard !overflow else { throw Failure(reason: "\(value) × scale \(spec.scale) does not fit a 64-bit signed integer") }
+            // `scale` turns another unit into the type's (minutes into seconds: scale 60); `add`
+            // moves the count (an epoch at another hour: Podorozhnik's midnight UTC+3).
+            let (scaled, o1) = value.multipliedReportingOverflow(by: spec.scale)
+            let (count, o2) = scaled.addingReportingOverflow(spec.add)
+            guard !o1, !o2 else {
+                throw Failure(reason: "\(value) × scale \(spec.scale) + add \(spec.add) does not fit a 64-bit signed integer")
+            }
             return try epochValue(spec, count, minutes: minutes)
         }
         if spec.type == .minutes {

@@ -48,6 +48,13 @@ public final class CardSession {
     public var technology: Profile.Technology = .iso7816
     /// A MIFARE Classic card's UID (what AUTHENTICATE carries) and the keys the user has for it.
     public var classicCard: (uid: [UInt8], keys: [ClassicKeys], reselect: (() throws -> Void)?)?
+    /// The keys that opened each Classic step's sector, by the step's answer name: for checks
+    /// on a key's salted hash (`key-md5`).
+    public var classicOpeningKeys: [String: [[UInt8]]] = [:]
+    /// A replay's keys are stand-ins (the recording wrote them `..`): a check on a key's hash
+    /// cannot be made, and holds for the profile the recording names (its `detected` or
+    /// `profile` header) only. Nil on a live card.
+    public var keyHashesHoldFor: String??
     /// For FeliCa: Polling for a system code, nil when the card has no such system.
     /// Transports set it (libnfc polls; a PC/SC reader sends a pseudo-APDU; a replay answers
     /// from the transcript's headers).

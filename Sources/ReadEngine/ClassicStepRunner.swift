@@ -15,6 +15,8 @@ final class ClassicStepRunner: StepRunner {
     /// Sectors read so far (their data blocks), and those no key opened.
     private var sectors: [Int: [UInt8]] = [:]
     private var closed: Set<Int> = []
+    /// The keys (A, B) that opened each sector read.
+    private var opened: [Int: [[UInt8]]] = [:]
 
     init(session: CardSession) { self.session = session }
 
@@ -22,10 +24,12 @@ final class ClassicStepRunner: StepRunner {
         switch step.action {
         case .classic(.readSector(let sector, let keyB)):
             guard let data = try read(sector, keyB: keyB) else {
+                session.classicOpeningKeys[step.name] = []
                 var result = StepResult.refused(.invalidAnswer("no key the user has opens sector \(sector)"))
                 result.command = { "authentication to sector \(sector)" }
                 return result
             }
+            session.classicOpeningKeys[step.name] = opened[sector] ?? []
             return .answered(.data(data))
         case .classic(.ndefRecord(let type)): return try ndefRecord(type)
         default: preconditionFailure("not a Classic step, or a sector not chosen yet")
@@ -52,6 +56,7 @@ final class ClassicStepRunner: StepRunner {
                 return nil
             }
             sectors[sector] = data
+            opened[sector] = [read.keyA, read.keyB].compactMap { $0.flatMap { try? Transcript.parsePattern($0).compactMap { $0 } } }
             return data
         } catch { throw ReadError(error) }
     }

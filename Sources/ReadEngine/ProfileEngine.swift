@@ -1,6 +1,7 @@
 import APDU
 import CardReports
 import FeliCaCommands
+import MIFARECommands
 import ProfileLanguage
 
 /// Runs profiles over a card session: detection (which profile fits) and reading (the
@@ -102,6 +103,7 @@ public final class ProfileEngine {
 
     /// Why the check does not hold on the answers read so far; nil when it holds.
     private func failure(of q: Profile.Requirement, in p: Profile) -> (() -> String)? {
+        if !q.keyDigests.isEmpty { return keyHashFailure(of: q, in: p) }
         let bytes: [UInt8]
         if let n = q.record {
             guard case .records(let list)? = answers[q.answer], n <= list.count else {
@@ -135,6 +137,20 @@ public final class ProfileEngine {
             return { "bytes \(q.offset)… of '\(q.answer)' are \(got.hexString), not \(wanted) (line \(q.line))" }
         }
         return nil
+    }
+
+    /// Why a `key-md5` check does not hold: no key opened the answer's sector, or none of the
+    /// keys that did has one of the digests. A replay's keys are stand-ins: the check holds for
+    /// the profile the recording names, and no other.
+    private func keyHashFailure(of q: Profile.Requirement, in p: Profile) -> (() -> String)? {
+        guard let keys = session.classicOpeningKeys[q.answer], !keys.isEmpty else {
+            return { "no key opened the sector of '\(q.answer)' (line \(q.line))" }
+        }
+        if let recorded = session.keyHashesHoldFor {
+            return recorded == p.id ? nil : { "a recording's keys are written '..': the key check at line \(q.line) cannot be made" }
+        }
+        if keys.contains(where: { q.keyDigests.contains(ClassicKeyHash.digest(key: $0, salt: q.salt)) }) { return nil }
+        return { "the key that opened the sector of '\(q.answer)' is not one the profile knows by its hash (line \(q.line))" }
     }
 
     // MARK: Reading

@@ -34,6 +34,38 @@ import Testing
         #expect(keys.count == 32 && !keys.contains { written.contains($0) }, "a key was written")
     }
 
+    /// Podorozhnik is known by its sector 4 key's hash. The built-in profile knows the digests
+    /// of the operator's keys only, so it does not take the lab card (random keys) even with
+    /// its keys imported; the lab's copy of the profile (a user profile of the same id that
+    /// extends it, knowing the lab keys' digests) reads it by detection. No key is written;
+    /// the recording replays with the built-in profile alone.
+    @Test(arguments: Lab.Path.allCases)
+    func podorozhnikByItsKeysHash(_ path: Lab.Path) throws {
+        let env = try home()
+        #expect(try Lab.cardscan(["keys", "add", Lab.root + "/Tests/LabCards/hf-mf-04112233445566-key.bin"], environment: env).status == 0)
+        let before = try Lab.readLabCard("podorozhnik-image.json", through: path, environment: env)
+        #expect(before.status == 76 && before.stdout.contains("podorozhnik"), "\(before.stdout)\(before.stderr)")
+        let profiles = env["XDG_CONFIG_HOME"]! + "/cardscan/profiles"
+        try FileManager.default.createDirectory(atPath: profiles, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: Lab.root + "/Tests/LabCards/profiles/podorozhnik.yaml", toPath: profiles + "/podorozhnik.yaml")
+        let record = NSTemporaryDirectory() + "podorozhnik-\(UUID().uuidString).apdu"
+        defer { try? FileManager.default.removeItem(atPath: record) }
+        let r = try Lab.readLabCard("podorozhnik-image.json", through: path, ["--record", record], environment: env)
+        let expected = [
+            #""number": "9643 3078 2880 4199 0284 9459 60""#, #""amount": 12345"#, #""time": "2024-03-05T08:15:00+03:00""#,
+            #""station": 101"#, #""gate": 3"#, #""time": "2024-03-01T12:00:00+03:00""#, #""amount": 50000"#, #""metroTrips": 12"#,
+        ]
+        #expect(Lab.reportProblems(r, profile: "podorozhnik", expected: expected).isEmpty, "\(r.stdout)\(r.stderr)")
+        let written = (try String(contentsOfFile: record, encoding: .utf8) + r.stdout).uppercased().replacingOccurrences(of: " ", with: "")
+        let dump = try Data(contentsOf: URL(fileURLWithPath: Lab.root + "/Tests/LabCards/hf-mf-04112233445566-key.bin"))
+        for i in stride(from: 0, to: dump.count, by: 6) {
+            #expect(!written.contains(dump[i..<(i + 6)].map { String(format: "%02X", $0) }.joined()), "a key was written")
+        }
+        let replayed = try Lab.cardscan(["replay", record, "--json"])
+        #expect(replayed.status == 0 && replayed.stdout.contains(expected[0]), "\(replayed.stdout)\(replayed.stderr)")
+    }
+
     /// The pilet.ee card and the Waikato pair need no key of the user's.
     @Test(arguments: Lab.Path.allCases)
     func wellKnownKeyCards(_ path: Lab.Path) throws {

@@ -23,9 +23,18 @@ import Testing
     func anImageReadsAsThroughTheLab(_ name: String) throws {
         // A Classic card that needs its owner's keys: the lab's key files for it, imported.
         let env = ["XDG_CONFIG_HOME": NSTemporaryDirectory() + "cardscan-read-\(UUID().uuidString)"]
-        let keyFiles = ["troika": ["hf-mf-2B3C4D5E-key.bin", "troika-ticket-keys.json"], "strelka": ["strelka.keys"]]
+        let keyFiles = [
+            "troika": ["hf-mf-2B3C4D5E-key.bin", "troika-ticket-keys.json"], "strelka": ["strelka.keys"],
+            "podorozhnik": ["hf-mf-04112233445566-key.bin"],
+        ]
         for keys in keyFiles[name] ?? [] {
             #expect(try Lab.cardscan(["keys", "add", Lab.root + "/Tests/LabCards/" + keys], environment: env).status == 0)
+        }
+        // A card known by its key's hash: the lab's copy of its profile knows the lab keys'.
+        if FileManager.default.fileExists(atPath: Lab.root + "/Tests/LabCards/profiles/\(name).yaml") {
+            let dir = env["XDG_CONFIG_HOME"]! + "/cardscan/profiles"
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: Lab.root + "/Tests/LabCards/profiles/\(name).yaml", toPath: dir + "/\(name).yaml")
         }
         let r = try Lab.cardscan(["read", Lab.root + "/Tests/LabCards/\(name)-image.json", "--json"], environment: env)
         #expect(r.status == 0, "\(r.stderr)")

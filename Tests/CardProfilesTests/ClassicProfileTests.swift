@@ -2,6 +2,7 @@ import APDU
 import CardProfiles
 import CardReading
 import Foundation
+import MIFARECommands
 import Testing
 
 /// MIFARE Classic profiles over their recorded lab cards, each value worked out by hand in
@@ -60,6 +61,57 @@ import Testing
         // third sector.
         let signed = try replay("tartu/signed.apdu")
         #expect(signed.profile == "tartu" && signed.card["number"] == .string("12345678901") && signed.card["uid"] == .string("22334455"))
+    }
+
+    /// RFC 1321's own test values, and a salted key digest worked out with Python's hashlib
+    /// (`hashlib.md5(b"podorozhnik" + bytes.fromhex("A1B2C3D4E5F6") + b"podorozhnik")`).
+    @Test func keyDigests() {
+        func hex(_ b: [UInt8]) -> String { b.map { String(format: "%02x", $0) }.joined() }
+        #expect(hex(ClassicKeyHash.md5([])) == "d41d8cd98f00b204e9800998ecf8427e")
+        #expect(hex(ClassicKeyHash.md5(Array("abc".utf8))) == "900150983cd24fb0d6963f7d28e17f72")
+        #expect(hex(ClassicKeyHash.md5([UInt8](repeating: 0x61, count: 100))) == "36a92cc94a9e0fa21f625f8bfb007adf")
+        #expect(
+            ClassicKeyHash.digest(key: [0xA1, 0xB2, 0xC3, 0xD4, 0xE5, 0xF6], salt: "podorozhnik") == "a022e4cdf913c0b206f6b80340e71c0b")
+    }
+
+    /// Podorozhnik, recorded through pcscd with the lab's copy of the profile (the lab card's
+    /// keys are random): the replay's keys are stand-ins, so the key check holds for the profile
+    /// the recording names. Values worked out by hand: the UID 04 11 22 33 44 55 66 read
+    /// little-endian is 28804199028494596, Luhn over 96433078 and it gives 0; 39 30 = 12345
+    /// kopecks; minute 0x71C28F = 7,455,375 after 2010-01-01 00:00 +03:00 = 2024-03-05 08:15;
+    /// validator 0x1943 = 6467: station 101, gate 3; 0x1964 = 6500; the top-up at minute
+    /// 0x71ACF0 = 2024-03-01 12:00, 0xC350 = 50000.
+    @Test func podorozhnikWorkedExample() throws {
+        let t = try transcript("podorozhnik/detected.apdu")
+        let r = try #require(try TranscriptReplay.run(t, file: "f", registry: builtInRegistry).result.report)
+        #expect(r.profile == "podorozhnik" && r.balance?.minorUnits == 12345)
+        #expect(r.card["number"] == .string("9643 3078 2880 4199 0284 9459 60"))
+        #expect(r.card["metroTrips"] == .int(12) && r.card["groundTrips"] == .int(34))
+        #expect(r.trips.map(\.instant) == [Date(timeIntervalSince1970: 1_709_615_700), Date(timeIntervalSince1970: 1_709_283_600)])
+        #expect(r.trips.map { $0.amount?.minorUnits } == [-6500, 50000] && r.trips[0].mode == "metro")
+        #expect(r.trips[0]["station"] == .int(101) && r.trips[0]["gate"] == .int(3))
+        // Another recording's name: the check cannot be made, and fails.
+        var other = t
+        other.headers.removeAll { $0.key == "detected" }
+        other.headers.append(Transcript.Header("detected", "troika"))
+        #expect(try TranscriptReplay.run(other, file: "f", registry: builtInRegistry).result.report?.profile != "podorozhnik")
+    }
+
+    /// `key-md5` takes 16-byte digests and a salt, and checks no bytes.
+    @Test func keyCheckIsChecked() throws {
+        let base = "technology: classic\nsteps:\n  - read-sector: { sector: 4 }\n    as: s\ndetect:\n  require:\n    - "
+        #expect(throws: Never.self) { try load(profileYAML(base + "{ from: s, salt: x, key-md5: [00112233445566778899AABBCCDDEEFF] }\n")) }
+        for (check, reason) in [
+            ("{ from: s, salt: x, key-md5: [AABB] }", "16"),
+            ("{ from: s, key-md5: [00112233445566778899AABBCCDDEEFF] }", "salt"),
+            ("{ from: s, salt: x, offset: 2, key-md5: [00112233445566778899AABBCCDDEEFF] }", "checks no bytes"),
+            ("{ from: s, salt: x }", "'salt' goes with 'key-md5'"),
+        ] {
+            do {
+                _ = try load(profileYAML(base + check + "\n"))
+                Issue.record("loaded with \(check)")
+            } catch { #expect(error.issues.contains { $0.reason.contains(reason) }, "\(check): \(error.issues)") }
+        }
     }
 
     /// A sector named by a byte: each problem at its place.

@@ -48,6 +48,9 @@ import Testing
     func detectionFindsTheRecordedProfile(_ file: String) throws {
         var t = try transcript(file)
         guard let recorded = t.headers.first(where: { $0.key == "profile" })?.value else { return }
+        // A card known by its key's hash (Podorozhnik) is known in a replay only by the name its
+        // recording gives: the keys are written `..`.
+        if try builtInRegistry.resolve(recorded).detect.require.contains(where: { !$0.keyDigests.isEmpty }) { return }
         t.headers.removeAll { $0.key == "profile" }
         let outcome = try TranscriptReplay.run(t, file: file, registry: builtInRegistry, lenient: true)
         #expect(outcome.result.report?.profile == recorded, "\(file): detected \(outcome.result.report?.profile ?? "nothing")")

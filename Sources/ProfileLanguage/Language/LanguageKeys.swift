@@ -87,6 +87,11 @@ public enum LanguageKeys {
             example: "[\"30 DE\", \"31 86\"]"),
         K("mask", .check, .scalar, "ANDed with the answer's bytes (or the field's value) before comparing.", example: "\"FF F0\""),
         K("field", .check, .text, "A value of the answer's layout to check instead of bytes.", example: "network"),
+        K(
+            "key-md5", .check, .oneOrList(.hex(16...16)),
+            "MIFARE Classic: the key (A or B) that opened the answer's sector has one of these digests: MD5 of `salt`, the key, `salt`.",
+            example: "[f3267ff451b1fc3076ba12dcee2bf803]"),
+        K("salt", .check, .text, "With `key-md5`: the text the key is hashed between.", example: "podorozhnik"),
     ]
 
     static let steps: [K] = [

@@ -160,6 +160,11 @@ public struct Profile: Sendable {
         public var fieldMask: UInt64?
         /// Check record N of a records answer (1 = the first the card gave).
         public var record: Int?
+        /// `key-md5`: a MIFARE Classic answer: the key that opened its sector has one of these
+        /// digests (lower-case hex MD5 of `salt` ‖ key ‖ `salt`). Empty: no such check.
+        public var keyDigests: [String] = []
+        /// `salt`: with `key-md5`, the text around the key.
+        public var salt = ""
         /// The check's line, for problems found after parsing.
         public var line: Int
     }

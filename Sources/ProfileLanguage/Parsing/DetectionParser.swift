@@ -53,6 +53,16 @@ enum DetectionParser {
             req.mask = mask
         }
         req.record = s.has("record") ? s["record"].int(1...254) : nil
+        if s.has("key-md5") {
+            let digests = (s["key-md5"].oneOrList() ?? []).compactMap { $0.hex(16...16) }
+            req.keyDigests = digests.map { $0.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() }
+            req.salt = s.required("salt", "the text the key is hashed between, e.g. podorozhnik")?.text() ?? ""
+            for k in ["offset", "equals", "one-of", "mask", "field", "record"] where s.has(k) {
+                s[k].issue("a check of the key's hash checks no bytes: '\(k)' does not apply")
+            }
+        } else if s.has("salt") {
+            s["salt"].issue("'salt' goes with 'key-md5'")
+        }
         return req
     }
 }
