@@ -10,6 +10,7 @@
 #   6. regression runs at scale: `cardscan test` over a generated corpus (BENCH_CORPUS, default
 #      20,000 transcripts) at --jobs 1 and 2, beside a Python parse+decode loop on the same files
 #   7. loading the YAML data files: the shape check, Yams' tree, a whole profile load
+#   8. `cardscan serve`: the page's queries over a 100,000-trip history, beside the page itself
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N="${BENCH_APDUS:-3000}"
@@ -107,3 +108,6 @@ echo "== 6. regression runs at scale: cardscan test over a generated corpus, med
 
 echo "== 7. loading the YAML data files (one core, medians of 11 passes over the files)"
 "$REL/CardscanBench" profiles profiles | sed 's/^/  /'
+
+echo "== 8. cardscan serve over a history of 100,000 trips (the installed build; medians of 20, curl through loopback)"
+/usr/bin/python3 scripts/serve-bench.py .build-static/release 100000

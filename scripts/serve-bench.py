@@ -2,7 +2,8 @@
 """The serve bench (make bench, docs/performance.md): a history of 100,000 trips for one card
 (written with Python's sqlite3 into the schema cardscan made), and the page's queries against a
 running `cardscan serve`: the card list, the card (its balances and trips), its CSV. Medians of
-20 runs each, with curl, through loopback.
+20 runs each, with curl, through loopback, beside the baseline of the same run: the page itself,
+which the server sends from memory (the HTTP floor: no query).
 
     /usr/bin/python3 scripts/serve-bench.py CARDSCAN_BIN_DIR [TRIPS]
 """
@@ -44,15 +45,18 @@ try:
         if subprocess.run(["curl", "-s", "-o", "/dev/null", f"http://127.0.0.1:{port}/api/cards"]).returncode == 0:
             break
         time.sleep(0.1)
-    for name, path in [("cards list", "/api/cards"), ("one card: balances and trips", f"/api/cards/{card}"),
-                       ("its trips as CSV", f"/api/cards/{card}/trips.csv")]:
+    floor = None
+    for name, path in [("the page (baseline: no query)", "/"), ("cards list", "/api/cards"),
+                       ("one card: balances and trips", f"/api/cards/{card}"), ("its trips as CSV", f"/api/cards/{card}/trips.csv")]:
         times, size = [], 0
         for _ in range(20):
             r = subprocess.run(["curl", "-s", "-o", "/dev/null", "-w", "%{time_total} %{size_download}", f"http://127.0.0.1:{port}{path}"],
                                capture_output=True, text=True, check=True)
             t, size = r.stdout.split()
             times.append(float(t) * 1000)
-        print(f"  {name}: median {statistics.median(times):.1f} ms ({int(size):,} bytes; {trips:,} trips, {reads:,} reads)")
+        median = statistics.median(times)
+        floor = floor or median
+        print(f"  {name}: median {median:.1f} ms, {median / floor:.1f}x the baseline ({int(size):,} bytes; {trips:,} trips, {reads:,} reads)")
 finally:
     server.terminate()
     server.wait(10)

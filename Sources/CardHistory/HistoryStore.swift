@@ -167,8 +167,15 @@ public final class HistoryStore: Sendable {
     /// The kinds of the card's trips (`purchase`, `top-up`, …), sorted.
     public func kinds(of card: CardSummary) throws -> [String] {
         try reading { db in
+            // From each kind to the next by the (cardId, kind) index: as many lookups as kinds.
             try String.fetchAll(
-                db, sql: "SELECT DISTINCT kind FROM trip WHERE cardId = ? AND kind IS NOT NULL ORDER BY kind", arguments: [card.id])
+                db,
+                sql: """
+                    WITH RECURSIVE k(kind) AS (
+                      SELECT MIN(kind) FROM trip WHERE cardId = ?1
+                      UNION ALL SELECT (SELECT MIN(kind) FROM trip WHERE cardId = ?1 AND kind > k.kind) FROM k WHERE k.kind IS NOT NULL)
+                    SELECT kind FROM k WHERE kind IS NOT NULL
+                    """, arguments: [card.id])
         }
     }
 
