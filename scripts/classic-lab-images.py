@@ -150,8 +150,8 @@ def strelka():
 
 def waikato(uid, name, bank, balance, note, records=True):
     """A Waikato-family card (docs/cards/classic.md §BUSIT and SmartRide): sector 0 block 1 starts
-    with the card's word ("Valid": SmartRide Rotorua, "Panda": BUSIT) and its byte 5's bit 10
-    names the bank in use (clear: sectors 2–3, set: 6–7); sector 1 block 0 holds "HP" and the
+    with the card's word ("Valid": SmartRide Rotorua, "Panda": BUSIT) and bit 4 of its byte 5
+    (mask 10) names the bank in use (clear: sectors 2–3, set: 6–7); sector 1 block 0 holds "HP" and the
     serial 0A1B2C3D. In the bank: block 1 the last transaction's date 79 9C (2019-03-15) and the
     balance (little-endian cents), the next sector's block 0 the last trip (2019-03-15 08:30,
     NZ$2.50) and the last top-up (2019-03-14 17:45, NZ$20.00). The other bank holds an older

@@ -22,6 +22,11 @@ public final class HistoryStore: Sendable {
         } catch { throw HistoryFileError(path: path, error) }
         var config = Configuration()
         config.busyMode = .timeout(5)
+        // A long-running `serve` keeps its memory flat: two reading connections, each caching
+        // at most 512 KiB of the file (SQLite's default is 2 MiB a connection, GRDB's five
+        // readers), so that the cache stops growing with the history after a few hundred reads.
+        config.maximumReaderCount = 2
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA cache_size = -512") }
         do {
             pool = try DatabasePool(path: path, configuration: config)
             chmod(path, 0o600)
@@ -174,7 +179,7 @@ public final class HistoryStore: Sendable {
                     WITH RECURSIVE k(kind) AS (
                       SELECT MIN(kind) FROM trip WHERE cardId = ?1
                       UNION ALL SELECT (SELECT MIN(kind) FROM trip WHERE cardId = ?1 AND kind > k.kind) FROM k WHERE k.kind IS NOT NULL)
-                    SELECT kind FROM k WHERE kind IS NOT NULL
+                    SELECT kind FROM k WHERE kind IS NOT NULL ORDER BY kind
                     """, arguments: [card.id])
         }
     }

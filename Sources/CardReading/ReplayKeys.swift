@@ -29,8 +29,8 @@ enum ReplayKeys {
         return keys
     }
 
-    /// `count` distinct keys ending with the well-known ones (fewer of them when `count` is
-    /// smaller: a sector opened before every well-known key was tried).
+    /// `count` distinct keys ending with the four well-known ones (only those when `count` is
+    /// smaller: a sector opened before every well-known key was tried needs no more).
     private static func list(_ count: Int, sector: Int, type: UInt8) -> [[UInt8]] {
         let known = ClassicCommand.wellKnownKeys
         let standIns = max(0, count - known.count)

@@ -21,10 +21,10 @@ final class ClassicStepRunner: StepRunner {
     init(session: CardSession) { self.session = session }
 
     func run(_ step: Step, in profile: Profile) throws(ReadError) -> StepResult {
+        session.classicOpeningKeys[step.name] = nil
         switch step.action {
         case .classic(.readSector(let sector, let keyB)):
             guard let data = try read(sector, keyB: keyB) else {
-                session.classicOpeningKeys[step.name] = []
                 var result = StepResult.refused(.invalidAnswer("no key the user has opens sector \(sector)"))
                 result.command = { "authentication to sector \(sector)" }
                 return result

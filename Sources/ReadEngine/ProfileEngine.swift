@@ -143,7 +143,10 @@ public final class ProfileEngine {
     /// keys that did has one of the digests. A replay's keys are stand-ins: the check holds for
     /// the profile the recording names, and no other.
     private func keyHashFailure(of q: Profile.Requirement, in p: Profile) -> (() -> String)? {
-        guard let keys = session.classicOpeningKeys[q.answer], !keys.isEmpty else {
+        // The answer must be there: a step skipped or refused leaves no key of its own.
+        let read: Bool
+        if case .absent? = answers[q.answer] { read = false } else { read = answers[q.answer] != nil }
+        guard read, let keys = session.classicOpeningKeys[q.answer], !keys.isEmpty else {
             return { "no key opened the sector of '\(q.answer)' (line \(q.line))" }
         }
         if let recorded = session.keyHashesHoldFor {

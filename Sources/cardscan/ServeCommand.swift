@@ -66,7 +66,27 @@ struct ServeCommand: ParsableCommand {
         out(
             "cardscan serve: http://\(shown):\(port)/" + (secret.map { "?token=\($0)" } ?? "")
                 + "  (kiosk: /kiosk; reads kept in \(store.path))")
+        Self.stopOnSignals()
         try Self.runBlocking { try await app.runService() }
+    }
+
+    /// The signal sources of ``stopOnSignals()``, kept for the life of the process.
+    nonisolated(unsafe) private static var signalSources: [DispatchSourceSignal] = []
+
+    /// SIGTERM (a service manager) ends `serve` with status 0, Ctrl-C with 130, at once: an open
+    /// page's event stream never ends, so a graceful stop would wait for ever, and nothing is
+    /// lost by not waiting (a read is kept in the history before any page hears of it).
+    static func stopOnSignals() {
+        for (number, status) in [(SIGTERM, Int32(0)), (SIGINT, Int32(130))] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                fflush(nil)
+                _exit(status)
+            }
+            source.resume()
+            signalSources.append(source)
+        }
     }
 
     /// 32 random bytes in hex.

@@ -50,13 +50,20 @@ struct ServeReaders {
         do {
             let outcome = try settings.read(try connect())
             var card: Int64? = nil
+            var problem = outcome.error.map { $0.message }
             if let report = outcome.report {
-                let saved = try? store.save(HistorySaving.storable(report, profile: outcome.profile), reader: reader)
-                card = saved.flatMap { s in (try? store.cards())?.first { $0.key == s.card }?.id }
+                // Kept before the pages hear of it: a read they were told of is in the file.
+                do {
+                    let saved = try store.save(HistorySaving.storable(report, profile: outcome.profile), reader: reader)
+                    card = (try? store.cards())?.first { $0.key == saved.card }?.id
+                } catch {
+                    let reason = "read, but not kept in the history: \((error as? UserFacingError)?.message ?? "\(error)")"
+                    FileHandle.standardError.write(Data("cardscan serve: \(reader): \(reason)\n".utf8))
+                    problem = [problem, reason].compactMap { $0 }.joined(separator: "; ")
+                }
             }
-            let error = outcome.error.map { $0.message }
-            hub.report(reader, report: outcome.report?.json, error: error, card: card)
-            hub.reader(reader, state: outcome.report == nil ? "failed" : (outcome.error == nil ? "read" : "partial"), detail: error)
+            hub.report(reader, report: outcome.report?.json, error: problem, card: card)
+            hub.reader(reader, state: outcome.report == nil ? "failed" : (outcome.error == nil ? "read" : "partial"), detail: problem)
         } catch {
             hub.report(reader, report: nil, error: (error as? UserFacingError)?.message ?? "\(error)", card: nil)
             hub.reader(reader, state: "failed", detail: (error as? UserFacingError)?.message ?? "\(error)")

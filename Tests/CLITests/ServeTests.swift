@@ -113,6 +113,23 @@ import Testing
         }
     }
 
+    /// SIGTERM ends `serve` at once, with status 0, while a page's event stream is open (a
+    /// graceful stop would wait for the stream to end, which it never does).
+    @Test func sigtermStopsItWithAPageOpen() throws {
+        try Lab.exclusive {
+            let server = try Server(port: 18769)
+            let listener = try Lab.shell(["/bin/sh", "-c", "curl -s -N --max-time 20 \(server.url("/api/events")) > /dev/null & echo $!"])
+            defer { kill(pid_t(listener.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0, SIGTERM) }
+            usleep(500_000)
+            let asked = Date()
+            kill(server.process.pid, SIGTERM)
+            let status = server.process.wait(timeout: 5)
+            defer { server.stop() }
+            #expect(status == 0, "serve did not stop on SIGTERM within 5 s (status \(String(describing: status)))")
+            #expect(Date().timeIntervalSince(asked) < 3)
+        }
+    }
+
     /// The page in Debian's headless Chromium while the lab taps cards (scripts/serve-browser-test.py):
     /// the balance within 2 s, one chart point per read, the kiosk view clearing, a second card
     /// beside the first; screenshots in .build/test-artifacts/.

@@ -112,6 +112,12 @@ import Testing
                 Issue.record("loaded with \(check)")
             } catch { #expect(error.issues.contains { $0.reason.contains(reason) }, "\(check): \(error.issues)") }
         }
+        // Only a read-sector step's answer has a key that opened it.
+        let ndef = "technology: classic\nsteps:\n  - ndef-record: { type: x }\n    as: s\ndetect:\n  require:\n    - "
+        do {
+            _ = try load(profileYAML(ndef + "{ from: s, salt: x, key-md5: [00112233445566778899AABBCCDDEEFF] }\n"))
+            Issue.record("a key check on an ndef-record step loaded")
+        } catch { #expect(error.issues.contains { $0.reason.contains("read-sector") }, "\(error.issues)") }
     }
 
     /// A sector named by a byte: each problem at its place.

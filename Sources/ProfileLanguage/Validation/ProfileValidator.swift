@@ -89,6 +89,15 @@ enum ProfileValidator {
                     }
                     continue
                 }
+                if !q.keyDigests.isEmpty {
+                    // The key that opened a sector: a Classic read-sector step's (records or not).
+                    switch s.action {
+                    case .classic(.readSector), .classic(.readChosenSector): break
+                    default:
+                        issue(q.line, "\(path).key-md5", "a key's hash is checked on a read-sector step's answer; '\(q.answer)' is not one")
+                    }
+                    continue
+                }
                 if s.isRecords != (q.record != nil) {
                     issue(
                         q.line, path,
