@@ -10,16 +10,16 @@
 #
 # Prints a Markdown table of the samples (every 100 reads: the server's RSS and open descriptors)
 # and exits 1 when a read is lost, the file is damaged, or descriptors grow.
-# Environment: SERVE_SOAK_TAPS (1000), SERVE_SOAK_KILL (unset), SOAK_PRESENT_MS (400),
-# SOAK_ABSENT_MS (300), SOAK_DIR (/tmp/cardscan-serve-soak), CARDSCAN_BIN (the build folder).
+# Environment: SERVE_SOAK_TAPS (1000), SERVE_SOAK_KILL (unset), SOAK_PRESENT_MS (700),
+# SOAK_ABSENT_MS (400), SOAK_DIR (/tmp/cardscan-serve-soak), CARDSCAN_BIN (the build folder).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
 TAPS="${SERVE_SOAK_TAPS:-1000}"
 KILL_AT="${SERVE_SOAK_KILL:-}"
 [ -n "$KILL_AT" ] && TAPS="$KILL_AT"
-PRESENT="${SOAK_PRESENT_MS:-400}"
-ABSENT="${SOAK_ABSENT_MS:-300}"
+PRESENT="${SOAK_PRESENT_MS:-700}"
+ABSENT="${SOAK_ABSENT_MS:-400}"
 OUT="${SOAK_DIR:-/tmp/cardscan-serve-soak}"
 NAME=serve-soak
 PORT=18780
@@ -38,7 +38,9 @@ start_serve
 (curl -s -N "http://127.0.0.1:$PORT/api/events" > "$OUT/events.txt" 2>/dev/null || true) &
 pids+=($!)
 if [ -x /usr/bin/chromium ]; then
-  (chromium --headless=new --no-sandbox --disable-gpu --remote-debugging-port=0 "http://127.0.0.1:$PORT/" > /dev/null 2>&1) &
+  # `exec`: the PID kept is the browser's, which takes its helpers with it when stopped.
+  (exec chromium --headless=new --no-sandbox --disable-gpu --disable-crash-reporter --disable-breakpad \
+    --remote-debugging-port=0 "http://127.0.0.1:$PORT/" > /dev/null 2>&1) &
   pids+=($!)
 fi
 (cardsim vpcd "$SHANGHAI" --port 35963 --cycle "$PRESENT:$ABSENT" --taps "$TAPS" > "$OUT/cardsim.log" 2>&1) &
