@@ -6,6 +6,8 @@ make man-check), into what `man` and lintian read without a warning:
   (`man cardscan-keys-add`); the hidden __complete and the help pages are left out;
 - a blank line in a command's discussion becomes a paragraph break (.Pp): mdoc warns
   "Empty input line" otherwise;
+- a command's NAME is its page's (`.Nm cardscan-keys-add`), so that whatis and apropos find it
+  (lintian's bad-whatis-entry), and its SYNOPSIS the command as typed (`cardscan keys add`);
 - the main page's EXIT STATUS (the real table), ENVIRONMENT, FILES and SEE ALSO come from
   docs/man-sections/NAME.mdoc, the subcommand pages listed after it; a subcommand's page
   points to the main one for them.
@@ -39,6 +41,11 @@ for f in pages:
         text = page.read()
     text = re.sub(r"^\.Dt (\S+) 1$", lambda m: ".Dt " + dashed(m.group(1)) + " 1", text, flags=re.M)
     text = "\n".join(".Pp" if line == "" else line for line in text.split("\n"))
+    text = re.sub(r'^\.Nd "(.*)"$', r".Nd \1", text, flags=re.M)  # whatis would keep the quotes
+    if name != tool:
+        typed = name.replace(".", " ")
+        text = text.replace(f'.Sh NAME\n.Nm "{typed}"', f".Sh NAME\n.Nm {dashed(name)}", 1)
+        text = re.sub(r"^\.Nm$", f'.Nm "{typed}"', text, flags=re.M)
     # SEE ALSO as generated (the pages below this one) is made again below.
     text = re.sub(r'^\.Sh "SEE ALSO"\n(?:\.Xr .*\n)*', "", text, flags=re.M)
     subpages = [dashed(p[:-2]) for p in pages if p[:-2].startswith(name + ".")]
