@@ -11,23 +11,18 @@ purchase, 02 top-up), terminal (6), date and time (BCD YYYYMMDDhhmmss, 7).
 
 Run: python3 scripts/history-lab-transcripts.py
 """
+import importlib.util
 import os
 
 ROOT = os.path.join(os.path.dirname(__file__), "..")
 SOURCE = os.path.join(ROOT, "Tests", "Fixtures", "shanghai-transit", "full-read.apdu")
+# The fixtures' Shanghai log and its record encoding (scripts/make-fixtures.py).
+_spec = importlib.util.spec_from_file_location("make_fixtures", os.path.join(os.path.dirname(__file__), "make-fixtures.py"))
+fixtures = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(fixtures)
 
-# The card's trips, newest last: (sequence, amount in fen, type, terminal, time).
-TRIPS = [
-    (3, 300, 0x06, "110111000001", "20240226090909"),
-    (4, 10000, 0x02, "120000000005", "20240227100000"),
-    (5, 200, 0x06, "115000000123", "20240228070101"),
-    (6, 1000, 0x09, "260100000002", "20240229120000"),
-    (7, 300, 0x06, "110111000001", "20240301233000"),
-    (8, 200, 0x06, "115000000123", "20240302075959"),
-    (9, 400, 0x06, "110222000014", "20240303081122"),
-    (10, 5000, 0x02, "120000000005", "20240304180000"),
-    (11, 200, 0x06, "115000000123", "20240304190144"),
-    (12, 300, 0x06, "110111000001", "20240305083015"),
+# The card's trips, newest last: the fixture's ten (sequence 3 to 12), then those added later.
+TRIPS = fixtures.SH_TRIPS[::-1] + [
     # After the first tap: two more trips.
     (13, 200, 0x06, "115000000123", "20240305180000"),
     (14, 300, 0x06, "110111000001", "20240306083000"),
@@ -40,10 +35,7 @@ TAPS = [(12, 5710), (14, 5210), (16, 6810)]
 
 
 def record(trip):
-    seq, amount, kind, terminal, time = trip
-    b = seq.to_bytes(2, "big") + bytes(3) + amount.to_bytes(4, "big") + bytes([kind]) + bytes.fromhex(terminal) + bytes.fromhex(time)
-    assert len(b) == 23
-    return " ".join(f"{x:02X}" for x in b) + " 90 00"
+    return " ".join(f"{x:02X}" for x in fixtures.record(*trip)) + " 90 00"
 
 
 def main():

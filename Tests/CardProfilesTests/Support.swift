@@ -1,5 +1,6 @@
 import APDU
 import Foundation
+import Testing
 
 @testable import CardExploration
 @testable import CardProfiles
@@ -41,4 +42,14 @@ func run(_ profile: Profile, _ exchanges: [(String, String)]) throws -> ReadResu
     let t = try Transcript(parsing: lines.joined(separator: "\n"))
     let engine = ProfileEngine(session: CardSession(exchange: CardExchange(channel: ReplayChannel(t))))
     return engine.read(profile)
+}
+
+/// Expects `yaml` to be refused with an issue whose reason contains `reason`.
+func expectRefused(_ yaml: String, because reason: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    do {
+        _ = try load(yaml)
+        Issue.record("loaded, but should be refused (\(reason))", sourceLocation: sourceLocation)
+    } catch {
+        #expect(error.issues.contains { $0.reason.contains(reason) }, "\(error.issues)", sourceLocation: sourceLocation)
+    }
 }
