@@ -109,6 +109,21 @@ public final class HistoryStore: Sendable {
 
     /// Every card in the history, the one seen last first.
     public func cards() throws -> [CardSummary] {
+        try summaries("ORDER BY lastSeen DESC, id DESC")
+    }
+
+    /// The card of row id `id` (``CardSummary/id``), nil when there is none.
+    public func card(id: Int64) throws -> CardSummary? {
+        try summaries("WHERE card.id = ?", [id]).first
+    }
+
+    /// The card of key `key` (``CardKey``, ``Saved/card``), nil when there is none.
+    public func card(key: String) throws -> CardSummary? {
+        try summaries("WHERE card.key = ?", [key]).first
+    }
+
+    /// Cards with their counts and last balance, as `tail` (a WHERE or ORDER BY clause) picks them.
+    private func summaries(_ tail: String, _ arguments: StatementArguments = []) throws -> [CardSummary] {
         try reading { db in
             try Row.fetchAll(
                 db,
@@ -118,8 +133,8 @@ public final class HistoryStore: Sendable {
                       (SELECT COUNT(*) FROM read WHERE read.cardId = card.id) AS reads,
                       (SELECT balance FROM read WHERE read.cardId = card.id AND balance IS NOT NULL ORDER BY id DESC LIMIT 1) AS balance,
                       (SELECT currency FROM read WHERE read.cardId = card.id AND balance IS NOT NULL ORDER BY id DESC LIMIT 1) AS balanceCurrency
-                    FROM card ORDER BY lastSeen DESC, id DESC
-                    """
+                    FROM card \(tail)
+                    """, arguments: arguments
             ).map(CardSummary.init(row:))
         }
     }

@@ -1,3 +1,4 @@
+import APDU
 import Foundation
 
 /// A card family told by the keys that open it, without the keys: Metrodroid's way of
@@ -10,7 +11,7 @@ public enum ClassicKeyHash {
     /// The lower-case hex MD5 of salt ‖ key ‖ salt.
     public static func digest(key: [UInt8], salt: String) -> String {
         let salted = Array(salt.utf8) + key + Array(salt.utf8)
-        return md5(salted).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        return md5(salted).compactHex.lowercased()
     }
 
     /// RFC 1321 §3.4's per-step constants: the integer part of 2^32 × |sin(i + 1)|.

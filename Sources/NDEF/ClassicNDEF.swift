@@ -75,7 +75,12 @@ public enum ClassicNDEF {
         NDEFStatus, NDEFMessage?
     ) {
         let area = try self.area(exchange, uid: uid, sectors: sectors, reselect: reselect)
-        let (data, readOnly) = (area.data, area.readOnly)
+        return try contents(area.data, readOnly: area.readOnly)
+    }
+
+    /// The NDEF status and message of the NDEF sectors' data, in order: the TLVs of a Type 2
+    /// tag's data area.
+    public static func contents(_ data: [UInt8], readOnly: Bool) throws -> (NDEFStatus, NDEFMessage?) {
         // The TLVs as a Type 2 tag's data area, behind a capability container that gives its size.
         let size = min(data.count / 8, 255)
         let parsed: Type2Memory

@@ -10,9 +10,8 @@ extension ClassicNDEF {
     public static func write(
         _ exchange: CardExchange, uid: [UInt8], sectors: Int, message: NDEFMessage, reselect: (() throws -> Void)? = nil
     ) throws {
-        let (status, _) = try read(exchange, uid: uid, sectors: sectors, reselect: reselect)
-        try NDEFTags.check(status, message, tag: "MIFARE Classic")
         let area = try self.area(exchange, uid: uid, sectors: sectors, reselect: reselect)
+        try NDEFTags.check(try contents(area.data, readOnly: area.readOnly).0, message, tag: "MIFARE Classic")
         var bytes = Type2Memory.tlvs(for: message)
         bytes += [UInt8](repeating: 0, count: (16 - bytes.count % 16) % 16)
         var next = 0

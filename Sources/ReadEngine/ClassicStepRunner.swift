@@ -87,13 +87,9 @@ final class ClassicStepRunner: StepRunner {
         return .answered(.data(record.payload))
     }
 
-    /// The NDEF message of a Type 2-style TLV area, once the area holds all of it.
+    /// The NDEF message of the NDEF sectors read so far, once they hold all of it.
     static func message(in area: [UInt8]) -> NDEFMessage? {
-        let size = UInt8(min(area.count / 8, 255))
-        guard let memory = try? Type2Memory(parsing: [UInt8](repeating: 0, count: 12) + [0xE1, 0x10, size, 0x00] + area),
-            let bytes = memory.ndef, !bytes.isEmpty
-        else { return nil }
-        return try? NDEFMessage(parsing: bytes)
+        (try? ClassicNDEF.contents(area, readOnly: false))?.1
     }
 
     /// The data blocks (all but the trailer), when every byte of them was read.

@@ -33,7 +33,10 @@ struct HistoryCommand: ParsableCommand {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show", abstract: "The cards in the history, or one card's trips and balance over time (the default).")
-        @Argument(help: ArgumentHelp("A card: its number, or its position in the list.", valueName: "CARD")) var card: String?
+        @Argument(
+            help: ArgumentHelp(
+                "A card: its number, its position in the list, or a part of its number or name that only it has.", valueName: "CARD"))
+        var card: String?
         @OptionGroup var place: Place
         @Flag(help: "Print as JSON.") var json = false
         @Flag(help: "The card's trips as CSV (RFC 4180).") var csv = false
@@ -62,7 +65,10 @@ struct HistoryCommand: ParsableCommand {
     struct Forget: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "forget", abstract: "Delete everything the history holds about a card: its reads and its trips.")
-        @Argument(help: ArgumentHelp("A card: its number, or its position in the list.", valueName: "CARD")) var card: String
+        @Argument(
+            help: ArgumentHelp(
+                "A card: its number, its position in the list, or a part of its number or name that only it has.", valueName: "CARD"))
+        var card: String
         @OptionGroup var place: Place
 
         func run() throws {

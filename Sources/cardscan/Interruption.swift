@@ -12,7 +12,7 @@ final class Interruption: @unchecked Sendable {
     private var requested = false
     private var source: DispatchSourceSignal?
 
-    /// Takes over SIGINT (and SIGTERM) from the default, which ends the process mid-write.
+    /// Takes over SIGINT from the default, which ends the process mid-write.
     func install() {
         lock.lock()
         defer { lock.unlock() }

@@ -1,3 +1,4 @@
+import APDU
 import ArgumentParser
 import CardHistory
 import CardProfiles
@@ -89,10 +90,10 @@ struct ServeCommand: ParsableCommand {
         }
     }
 
-    /// 32 random bytes in hex.
+    /// 16 random bytes in hex (32 digits).
     static func newToken() -> String {
         var g = SystemRandomNumberGenerator()
-        return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &g)) }.joined()
+        return (0..<16).map { _ in UInt8.random(in: 0...255, using: &g) }.compactHex.lowercased()
     }
 
     /// Runs `body` to its end on the concurrency pool, blocking this thread (cardscan's `main`

@@ -55,7 +55,7 @@ struct ServeReaders {
                 // Kept before the pages hear of it: a read they were told of is in the file.
                 do {
                     let saved = try store.save(HistorySaving.storable(report, profile: outcome.profile), reader: reader)
-                    card = (try? store.cards())?.first { $0.key == saved.card }?.id
+                    card = (try? store.card(key: saved.card))??.id
                 } catch {
                     let reason = "read, but not kept in the history: \((error as? UserFacingError)?.message ?? "\(error)")"
                     FileHandle.standardError.write(Data("cardscan serve: \(reader): \(reason)\n".utf8))

@@ -65,7 +65,7 @@ enum ServeRoutes {
 
     static func card(_ context: BasicRequestContext, _ store: HistoryStore) throws -> CardSummary {
         let id = try context.parameters.require("id", as: Int64.self)
-        guard let c = try store.cards().first(where: { $0.id == id }) else { throw HTTPError(.notFound, message: "no such card") }
+        guard let c = try store.card(id: id) else { throw HTTPError(.notFound, message: "no such card") }
         return c
     }
 
