@@ -47,6 +47,7 @@ test: setup build
 	/usr/bin/python3 scripts/emv-lab-images.py --check
 	/usr/bin/python3 scripts/ultralight-lab-images.py --check
 	/usr/bin/python3 scripts/classic-lab-images.py --check
+	/usr/bin/python3 scripts/classic-transit-images.py --check
 	$(BIN)/cardscan test Tests/Fixtures
 	$(BIN)/cardscan profiles validate docs/examples/*.yaml --strict docs/examples
 	$(MAKE) --no-print-directory example-consumer

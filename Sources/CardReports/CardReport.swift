@@ -37,6 +37,9 @@ public struct CardReport: Equatable, Sendable {
     public var exchanges = 0
     /// The read stopped early (`partial`): the report holds what was read before.
     public var partial = false
+    /// MIFARE Classic sectors the profile reads that were not read because no key the user
+    /// has opened them (`locked`): what they hold is not in the report.
+    public var locked: [Int] = []
     /// Fields the card held that could not be decoded: left out of the report, named here.
     public var warnings: [ReportWarning] = []
     /// Personal data the card holds that the report leaves out (`card.holderName`), shown
@@ -83,6 +86,7 @@ public struct CardReport: Equatable, Sendable {
         if !notes.isEmpty { pairs.append(("notes", .array(notes.map { .string($0) }))) }
         pairs.append(("exchanges", .int(exchanges)))
         pairs.append(("partial", .bool(partial)))
+        if !locked.isEmpty { pairs.append(("locked", .array(locked.map { .int($0) }))) }
         if !warnings.isEmpty {
             pairs.append(("warnings", .array(warnings.map { .object([("field", .string($0.field)), ("reason", .string($0.reason))]) })))
         }

@@ -89,25 +89,29 @@ extension FieldDecoder {
             guard !overflow, CivilDate.supportedDays.contains(day) else { throw outOfRange }
             let date = CivilDate(daysSinceUnixEpoch: day)
             guard let seconds = minutes else { return .date(date) }
+            if spec.utc { return try moment(spec, day: day, seconds: seconds, outOfRange) }
             return try dateTime(date, seconds, offset: offset(spec, date, seconds))
         }
         // Whole days first: epoch days × 86400 + count could overflow, days + count / 86400 cannot.
-        var extraDays = count >= 0 ? count / 86400 : (count - 86399) / 86400
-        var secs = count - extraDays * 86400
-        var zone: Int?
-        if spec.utc {
-            // A moment: its offset in the zone then, and the local day and time it gives.
-            let minutes = utcOffset(spec, epoch.daysSinceUnixEpoch + extraDays, secs)
-            secs += minutes * 60
-            let carry = secs >= 0 ? secs / 86400 : (secs - 86399) / 86400
-            extraDays += carry
-            secs -= carry * 86400
-            zone = minutes
-        }
+        let extraDays = count >= 0 ? count / 86400 : (count - 86399) / 86400
+        let secs = count - extraDays * 86400
         let day = epoch.daysSinceUnixEpoch + extraDays
+        if spec.utc { return try moment(spec, day: day, seconds: secs, outOfRange) }
         guard CivilDate.supportedDays.contains(day) else { throw outOfRange }
         let date = CivilDate(daysSinceUnixEpoch: day)
-        return try dateTime(date, secs, offset: zone ?? offset(spec, date, secs))
+        return try dateTime(date, secs, offset: offset(spec, date, secs))
+    }
+
+    /// The moment `seconds` after midnight UTC of `day` (days since 1970-01-01), as the local
+    /// day and time it is in the field's zone, with that offset.
+    static func moment(_ spec: FieldSpec, day: Int, seconds: Int, _ outOfRange: Failure) throws(Failure) -> FieldValue {
+        let minutes = utcOffset(spec, day, seconds)
+        var secs = seconds + minutes * 60
+        let carry = secs >= 0 ? secs / 86400 : (secs - 86399) / 86400
+        secs -= carry * 86400
+        let local = day + carry
+        guard CivilDate.supportedDays.contains(local) else { throw outOfRange }
+        return try dateTime(CivilDate(daysSinceUnixEpoch: local), secs, offset: minutes)
     }
 
     /// `date` at `seconds` after midnight, with its UTC offset when known.

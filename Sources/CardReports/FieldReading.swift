@@ -122,11 +122,16 @@ extension ReportBuilder {
             if let n = spec.record {
                 // One record of a records answer (the first the card gave is 1).
                 guard case .records(let list)? = answers[a] else { return nil }
-                guard n <= list.count else {
-                    problem = "answer '\(a)' has \(list.count) record(s): no record \(n)"
-                    return nil
+                if n < 0 {
+                    guard let last = list.last else { return nil }  // no record kept: no value
+                    input.data = last
+                } else {
+                    guard n <= list.count else {
+                        problem = "answer '\(a)' has \(list.count) record(s): no record \(n)"
+                        return nil
+                    }
+                    input.data = list[n - 1]
                 }
-                input.data = list[n - 1]
             } else {
                 guard let raw = answers.data(a) else { return nil }  // not read (optional, partial)
                 input.data = sources[a]?.bytes ?? raw

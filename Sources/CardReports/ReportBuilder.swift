@@ -30,6 +30,15 @@ public struct ReportBuilder {
         steps = profile.allSteps
     }
 
+    /// The Classic sectors steps did not read because one was locked, in order, each once.
+    static func locked(_ answers: Answers, _ steps: [Step]) -> [Int] {
+        var sectors: Set<Int> = []
+        for s in steps {
+            if case .absent(.sectorLocked(let n, let last))? = answers[s.name] { sectors.formUnion(n...max(n, last)) }
+        }
+        return sectors.sorted()
+    }
+
     func step(_ name: String) -> Step? {
         for s in steps where s.name == name { return s }
         return nil
@@ -114,6 +123,7 @@ public struct ReportBuilder {
         let p = profile
         var report = CardReport(profile: p.id, name: variant ?? p.name, currency: p.currency)
         report.notes = p.reportNotes
+        report.locked = Self.locked(answers, steps)
         report.labels = Self.labels(p)
         report.tripsCalled = p.trips?.called
         // The card's fields, then the balance, then the private fields (worked out alike, never reported).

@@ -23,13 +23,17 @@ final class ClassicStepRunner: StepRunner {
     func run(_ step: Step, in profile: Profile) throws(ReadError) -> StepResult {
         session.classicOpeningKeys[step.name] = nil
         switch step.action {
-        case .classic(.readSector(let sector, let keyB)):
-            guard let data = try read(sector, keyB: keyB) else {
-                var result = StepResult.refused(.invalidAnswer("no key the user has opens sector \(sector)"))
-                result.command = { "authentication to sector \(sector)" }
-                return result
+        case .classic(.readSector(let first, let keyB, let last)):
+            var data: [UInt8] = []
+            for sector in first...(last ?? first) {
+                guard let blocks = try read(sector, keyB: keyB) else {
+                    var result = StepResult.refused(.sectorLocked(sector, through: last ?? first))
+                    result.command = { "authentication to sector \(sector)" }
+                    return result
+                }
+                data += blocks
             }
-            session.classicOpeningKeys[step.name] = opened[sector] ?? []
+            session.classicOpeningKeys[step.name] = (first...(last ?? first)).flatMap { opened[$0] ?? [] }
             return .answered(.data(data))
         case .classic(.ndefRecord(let type)): return try ndefRecord(type)
         default: preconditionFailure("not a Classic step, or a sector not chosen yet")

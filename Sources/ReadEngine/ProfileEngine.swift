@@ -278,7 +278,7 @@ public final class ProfileEngine {
             if case .replay(let m, nil) = error { throw .replay(m, at: StepPlace(profile: p.id, step: step.name, line: step.line)) }
             throw error
         }
-        answers[step.name] = step.shaped(result.answer)
+        answers[step.name] = step.shaped(result.answer, answers: answers)
         if let interrupted = result.interrupted { throw interrupted }
         guard let refusal = result.refusal else { return nil }
         if detecting || step.optional {

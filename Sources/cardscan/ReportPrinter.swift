@@ -71,6 +71,12 @@ struct ReportPrinter {
                 style.dim("  redacted in the recording: \(r.redacted.joined(separator: ", ")) (the transcript holds '..' for its bytes)"))
         }
         for w in r.warnings { lines.append(style.yellow("  warning: ") + "\(w.field) left out: \(w.reason)") }
+        if !r.locked.isEmpty {
+            let list = r.locked.map(String.init).joined(separator: ", ")
+            lines.append(
+                style.yellow("  locked: ") + "sector\(r.locked.count == 1 ? "" : "s") \(list), which no key of yours opens: "
+                    + "what they hold is not shown (cardscan keys add FILE imports a card's keys)")
+        }
         return lines
     }
 
@@ -110,7 +116,10 @@ struct ReportPrinter {
         guard let called = r.tripsCalled else { return out }
         if r.trips.isEmpty {
             out.append("")
-            out.append(r.partial ? "  No \(called) read: the read stopped early." : "  No \(called) recorded on the card.")
+            out.append(
+                r.partial
+                    ? "  No \(called) read: the read stopped early."
+                    : r.locked.isEmpty ? "  No \(called) recorded on the card." : "  No \(called) read: the sectors below are locked.")
         } else {
             var columns: [String] = []
             for t in r.trips { for (k, _) in t where !columns.contains(k) { columns.append(k) } }

@@ -82,4 +82,41 @@ import Testing
             #expect(Lab.reportProblems(r, profile: profile, expected: expected).isEmpty, "\(image): \(r.stdout)\(r.stderr)")
         }
     }
+
+    /// The systems read with the user's keys, by detection: each lab card's keys imported
+    /// from the file beside it (formats vary: Farebot, Metrodroid JSON, Proxmark3 dictionary,
+    /// key dump, MIFARE Classic Tool), the values docs/cards/classic.md works out by hand, and
+    /// no key in the output or the recording.
+    @Test(arguments: Lab.Path.allCases)
+    func keyedCards(_ path: Lab.Path) throws {
+        let cards: [(image: String, keys: String, profile: String, expected: [String])] = [
+            (
+                "manly-fast-ferry-image.json", "manly-fast-ferry.farebotkeys", "manly-fast-ferry",
+                [#""amount": 3650"#, #""time": "2015-03-10T19:15:00+11:00""#]
+            ),
+            ("chc-metrocard-image.json", "chc-metrocard-keys.json", "chc-metrocard", [#""number": "123456789""#, #""agency": "Red Bus""#]),
+            ("erg-image.json", "erg.dic", "erg", [#""amount": 1500"#, #""time": "2021-06-02T17:45:00+00:00""#]),
+        ]
+        for card in cards {
+            let env = try home()
+            let file = Lab.root + "/Tests/LabCards/" + card.keys
+            #expect(try Lab.cardscan(["keys", "add", file], environment: env).status == 0)
+            let record = NSTemporaryDirectory() + "\(card.profile)-\(UUID().uuidString).apdu"
+            defer { try? FileManager.default.removeItem(atPath: record) }
+            let r = try Lab.readLabCard(card.image, through: path, ["--record", record], environment: env)
+            #expect(Lab.reportProblems(r, profile: card.profile, expected: card.expected).isEmpty, "\(card.image): \(r.stdout)\(r.stderr)")
+            let written = (try String(contentsOfFile: record, encoding: .utf8) + r.stdout + r.stderr).uppercased()
+                .replacingOccurrences(of: " ", with: "")
+            for key in try Self.keys(in: card.image) where key != "FFFFFFFFFFFF" {
+                #expect(!written.contains(key), "\(card.image): a key was written")
+            }
+        }
+    }
+
+    /// Every key A and B of a lab card image, as 12 hex digits.
+    static func keys(in image: String) throws -> [String] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: Lab.root + "/Tests/LabCards/" + image))
+        let sectors = (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["sectors"] as? [[String: Any]] ?? []
+        return sectors.flatMap { [$0["key-a"], $0["key-b"]].compactMap { ($0 as? String)?.replacingOccurrences(of: " ", with: "") } }
+    }
 }

@@ -12,7 +12,7 @@ import Testing
     func step(copies: (Int, Int)? = nil, slots: (Int, Int, Int)? = nil) -> Step {
         var s = Step(
             name: "s", action: .desfire(.read(file: try! .init(2), mode: .data, offset: 0, length: 0)), end: [], optional: false, line: 1)
-        s.copies = copies
+        s.copies = copies.map { Step.Copies(size: $0.0, counter: $0.1) }
         s.records = slots.map { Step.RecordCut(offset: $0.0, size: $0.1, count: $0.2) }
         return s
     }
@@ -34,5 +34,35 @@ import Testing
         #expect(step(slots: (2, 2, 3)).shaped(.data(data)) == .records([[1, 1], [2, 2]]))  // the third slot would pass the end
         #expect(step(copies: (4, 0), slots: (1, 1, 3)).shaped(.data(copy(1, 7) + copy(2, 8))) == .records([[8], [8], [8]]))
         #expect(step(copies: (4, 0)).shaped(.data([1, 2, 3])) == .data([1, 2, 3]))  // too short for two copies: as it is
+    }
+
+    /// A two-byte counter (ERG's index version): serial-number arithmetic mod 65536, a tie
+    /// giving the second copy when the profile says so.
+    @Test(arguments: [
+        // (first counter, second, tie keeps the second, which is newer)
+        (0x0012, 0x0011, false, 0), (0x0040, 0x0041, false, 1), (0x0009, 0x0009, true, 1), (0x0009, 0x0009, false, 0),
+        (0xFFFF, 0x0000, false, 1), (0x0100, 0x00FF, false, 0), (0x0001, 0x8001, false, 0),
+    ])
+    func aTwoByteCounter(_ first: Int, _ second: Int, _ tieKeepsSecond: Bool, _ newer: Int) {
+        func copy(_ n: Int, _ mark: UInt8) -> [UInt8] { [mark, UInt8(n >> 8), UInt8(n & 0xFF), mark] }
+        var s = step()
+        s.copies = Step.Copies(size: 4, counter: 1, length: 2, tieKeepsSecond: tieKeepsSecond)
+        let shaped = s.shaped(.data(copy(first, 0xAA) + copy(second, 0xBB)))
+        #expect(shaped == .data(newer == 0 ? copy(first, 0xAA) : copy(second, 0xBB)), "\(first) vs \(second)")
+    }
+
+    /// `keep`: record i is kept when byte offset + i of another answer is listed (an index),
+    /// and when its own bytes match.
+    @Test func keepChecksAnIndexAndTheRecord() {
+        var s = step(slots: (0, 2, 255))
+        s.records?.keep = [
+            Step.RecordCheck(by: "index", offset: 1, values: [[0x14], [0x15]], line: 1),
+            Step.RecordCheck(by: nil, offset: 1, values: [[0x00]], line: 1),
+        ]
+        var answers = Answers()
+        answers["index"] = .data([0xEE, 0x14, 0x03, 0x15, 0x15])  // records 0 and 2, 3 by the index
+        let data: [UInt8] = [1, 0, 2, 0, 3, 0, 4, 9, 5, 0]  // record 3's own byte 1 is 9
+        #expect(s.shaped(.data(data), answers: answers) == .records([[1, 0], [3, 0]]))
+        #expect(s.shaped(.data(data)) == .records([]))  // no index: nothing is kept
     }
 }

@@ -62,6 +62,8 @@ public struct LanguageKey: Sendable {
         case forEach = "for-each"
         /// A step's `records`: how its answer is cut into records.
         case records
+        /// A `records.keep` check: which records are kept.
+        case recordCheck = "record-check"
         /// A step's `copies`: an answer holding two copies written in turn.
         case copies
         /// A `command` step's `continue`: asking again for more.
@@ -125,6 +127,7 @@ public struct LanguageKey: Sendable {
                 return "`\(rawValue)`"
             case .sectorChoice: return "`read-sector`'s `sector` chosen by a byte"
             case .records: return "A step's `records`"
+            case .recordCheck: return "`records`' `keep` checks"
             case .copies: return "A step's `copies`"
             case .continue: return "A `command` step's `continue`"
             case .data: return "A `command` step's `data`"
@@ -188,6 +191,8 @@ public struct LanguageKey: Sendable {
         case numberOrReference(ClosedRange<Int>)
         /// A number within the range, or a mapping of the place.
         case numberOr(ClosedRange<Int>, Place)
+        /// A number in the range, or the one word given (`record: last`).
+        case numberOrWord(ClosedRange<Int>, String)
         /// A mapping whose keys are listed at the place.
         case mapping(Place)
         /// A list of values of the kind.

@@ -10,7 +10,10 @@ extension LanguageKeys {
             "tag", .field, .oneOrList(.tag),
             "Instead of `from`: the value of the first BER-TLV object with one of these tags (in a trip record: the record's own).",
             example: "[5A, 57]"),
-        K("record", .field, .integer(1...254), "Of a records answer, read this record (1 = the first the card gave).", example: "1"),
+        K(
+            "record", .field, .numberOrWord(1...254, "last"),
+            "Of a records answer, read this record (1 = the first the card gave; `last`: the last).",
+            example: "1"),
         K(
             "slice", .field, .integer(1...255),
             "In `contracts`, with `from`: the N bytes of the answer belonging to the contract's record number n, at N·(n−1).", example: "3"),
@@ -51,7 +54,8 @@ extension LanguageKeys {
             "For `days` and `seconds`: count forward from the epoch (default) or back from it (days before a ticket's last day).",
             example: "before"),
         K(
-            "utc", .field, .boolean, "With `seconds`: the count runs from the epoch's midnight in UTC, not in the card's zone.",
+            "utc", .field, .boolean,
+            "With `seconds`, or `days` joined with a time: the count runs from the epoch's midnight in UTC, not in the card's zone.",
             example: "true"),
         K(
             "year-base", .field, .integer(1900...2100), "For `packed-date` and 3-byte `bcd-date`: the year of 00 (default 2000).",

@@ -199,6 +199,9 @@ public enum LanguageKeys {
             "type", .ndefRecord, .text, required: true, "The record type (an NFC Forum external or well-known type), as text.",
             example: "\"pilet.ee:ekaart:2\""),
         K("key", .readSector, .choice(["a", "b"]), "Which key type opens it (default: A, then B).", example: "a"),
+        K(
+            "last", .readSector, .integer(0...39),
+            "Read the sectors from `sector` to this one into one answer, their data blocks joined in order.", example: "15"),
         K("count", .readPages, .integer(1...256), required: true, "How many pages (4 bytes each).", example: "12"),
         K("file", .desfireRead, .integer(0...31), "The file number.", example: "8"),
         K(
@@ -221,10 +224,22 @@ public enum LanguageKeys {
         K("size", .records, .integer(1...4096), required: true, "Each record's byte count.", example: "16"),
         K("offset", .records, .integer(0...4095), "Where the first record starts (default 0).", example: "4"),
         K("count", .records, .integer(1...255), "At most this many records (default: as many as fit).", example: "3"),
+        K(
+            "keep", .records, .list(.mapping(.recordCheck)), "Checks each record kept passes; the others are left out.",
+            example: "[{ by: index, offset: 3, one-of: [\"14\", \"15\"] }]"),
+        K(
+            "by", .recordCheck, .name,
+            "An answer with one byte per record: record i (from 0) is checked by its byte `offset` + i (without it: the record's own bytes).",
+            example: "index"),
+        K("offset", .recordCheck, .integer(0...4095), "Where the bytes checked are (default 0).", example: "7"),
+        K("equals", .recordCheck, .hex(1...64), "The bytes they must be.", example: "\"00 00\""),
+        K("one-of", .recordCheck, .list(.hex(1...64)), "The byte strings allowed, all of one length.", example: "[\"08\", \"09\"]"),
         K("size", .copies, .integer(1...4096), required: true, "Each copy's byte count.", example: "48"),
         K(
             "counter", .copies, .integer(0...4095), required: true,
-            "The byte of each copy that counts its writes (serial-number arithmetic mod 256: the later is the newer).", example: "0"),
+            "Where each copy's write counter is (serial-number arithmetic: the later is the newer).", example: "0"),
+        K("length", .copies, .integer(1...8), "The counter's byte count, big-endian (default 1).", example: "2"),
+        K("tie", .copies, .choice(["first", "second"]), "Which copy equal counters give (default first).", example: "second"),
         K(
             "unit", .continue, .integer(1...255), required: true,
             "The byte count of one record: the command's one data byte is set to the records received so far.", example: "16"),

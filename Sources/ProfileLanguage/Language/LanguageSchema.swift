@@ -76,6 +76,7 @@ public enum LanguageSchema {
             members = [("anyOf", .array([one, .object([("type", .string("array")), ("items", one)])]))]
         case .reference: members = [("anyOf", .array([.object([("type", .string("string"))]), ref(.reference)]))]
         case .numberOrReference(let r): members = [("anyOf", .array([schema(.integer(r)), ref(.reference)]))]
+        case .numberOrWord(let r, let w): members = [("anyOf", .array([schema(.integer(r)), schema(.choice([w]))]))]
         case .numberOr(let r, let place): members = [("anyOf", .array([schema(.integer(r)), ref(place)]))]
         case .mapping(let place): members = ref(place).members
         case .list(let inner): members = [("type", .string("array")), ("items", schema(inner))]

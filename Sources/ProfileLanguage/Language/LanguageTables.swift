@@ -50,6 +50,7 @@ public enum LanguageTables {
         case .scalar: return "number or text"
         case .reference: return "value reference"
         case .numberOrReference(let r): return "number \(r.lowerBound)–\(r.upperBound), or a value reference"
+        case .numberOrWord(let r, let w): return "number \(r.lowerBound)–\(r.upperBound), or `\(w)`"
         case .numberOr(let r, let place): return "number \(r.lowerBound)–\(r.upperBound), or " + place.title
         case .mapping(let place): return place.title
         case .list(let inner): return "list of " + describe(inner)

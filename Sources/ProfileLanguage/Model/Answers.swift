@@ -30,6 +30,9 @@ public enum Absence: Error, Sendable, Equatable, CustomStringConvertible {
     case missingInput(String)
     /// Ultralight: the tag refused to read this page (a protected area, or past its end).
     case pageRefused(Int)
+    /// MIFARE Classic: no key the user has opens the first sector, so the sectors from it to
+    /// `through` (the end of the step's run) are not read.
+    case sectorLocked(Int, through: Int)
 
     public var description: String {
         switch self {
@@ -40,6 +43,7 @@ public enum Absence: Error, Sendable, Equatable, CustomStringConvertible {
         case .notSelected: return "not sent: it reads the current file, and the SELECT before it failed"
         case .missingInput(let why): return "not sent: \(why)"
         case .pageRefused(let page): return "the tag refused to read page \(page) (a protected area, or past its end)"
+        case .sectorLocked(let sector, _): return "sector \(sector) is locked: no key the user has opens it"
         }
     }
 }

@@ -2,8 +2,10 @@
 public enum ClassicStep: Sendable, Equatable {
     /// `read-sector: { sector, key }`: the sector's data blocks (all but its trailer, 16 bytes
     /// each), opened with the user's keys for the card, then the well-known keys; `key` says
-    /// which key type to try (`a`, `b`, or nil: A, then B).
-    case readSector(sector: Int, keyB: Bool?)
+    /// which key type to try (`a`, `b`, or nil: A, then B). `last`: the sectors from `sector`
+    /// to `last` read into one answer, their data blocks joined in order (a card whose records
+    /// run over many sectors); one that no key opens refuses the step.
+    case readSector(sector: Int, keyB: Bool?, last: Int? = nil)
     /// `read-sector: { sector: { from, offset, mask, sectors }, key }`: the sector a byte of an
     /// earlier answer names (a card that writes two banks in turn and flags the one in use).
     case readChosenSector(SectorChoice, keyB: Bool?)
@@ -15,7 +17,7 @@ public enum ClassicStep: Sendable, Equatable {
     /// record's payload has no fixed length.
     var declaredLength: Int? {
         switch self {
-        case .readSector(let sector, _): return Self.dataLength(sector)
+        case .readSector(let sector, _, let last): return (sector...(last ?? sector)).reduce(0) { $0 + Self.dataLength($1) }
         case .readChosenSector(let choice, _):
             let lengths = Set(choice.sectors.values.map(Self.dataLength))
             return lengths.count == 1 ? lengths.first : nil

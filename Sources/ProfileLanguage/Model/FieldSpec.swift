@@ -52,7 +52,8 @@ public final class FieldSpec: Sendable {
         /// `slice: N` (with `from`, in `contracts`): the field reads the N bytes of the answer
         /// that belong to the contract's record number n, at N·(n−1) (a Calypso counter file).
         public var slice: Int?
-        /// `record: N`: of a records answer, read record N (1 = the first the card gave).
+        /// `record: N`: of a records answer, read record N (1 = the first the card gave; −1,
+        /// `record: last`, the last).
         public var record: Int?
         /// `when: { field: tariff, bit-range: 10-12, not-in: 4 }`: report the field only when a
         /// value of the record's layout (some of its bits) is, or is not, among these (MOBIB

@@ -23,15 +23,46 @@ public struct Step: Sendable {
     /// append the answer; at most `times` times, ending early on an error or an empty answer
     /// (CEPAS history: the first answer holds the newest 15 records, the next starts there).
     public var continuation: (unit: Int, times: Int)?
-    /// `copies: { size: 48, counter: 0 }`: the answer holds two copies of `size` bytes, each
-    /// with a byte at `counter` counting its writes; the newer (the later by serial-number
-    /// arithmetic mod 256, RFC 1982; a tie keeps the first) becomes the answer. Cards that write
-    /// a record alternately to two places, so a torn write leaves the other intact (Tampere).
-    public var copies: (size: Int, counter: Int)?
+    /// `copies: { size: 48, counter: 0 }`: the answer holds two copies written in turn (``Copies``).
+    public var copies: Copies?
     /// `records: { size: 16, offset: 4, count: 3 }`: the answer cut into records — at most
     /// `count` (nil: as many as fit) of `size` bytes from `offset` — for trips and contracts:
     /// a FeliCa read's blocks, a DESFire file's records, several records packed in one block.
     public var records: RecordCut?
+
+    /// Two copies of `size` bytes written in turn, each with a counter of `length` bytes
+    /// (big-endian) at `counter` counting its writes; the newer (the later by serial-number
+    /// arithmetic, RFC 1982) becomes the answer, a tie keeping the first (or the second, with
+    /// `tieKeepsSecond`). Cards that write a record alternately to two places, so a torn write
+    /// leaves the other intact (Tampere; ERG's index).
+    public struct Copies: Sendable, Equatable {
+        /// `size`: each copy's byte count.
+        public var size: Int
+        /// `counter`: where the counter starts in each copy.
+        public var counter: Int
+        /// `length`: the counter's byte count (default 1).
+        public var length: Int
+        /// `tie: second`: copies with equal counters give the second.
+        public var tieKeepsSecond: Bool
+        /// Copies of `size` bytes with a `length`-byte counter at `counter`.
+        public init(size: Int, counter: Int, length: Int = 1, tieKeepsSecond: Bool = false) {
+            self.size = size
+            self.counter = counter
+            self.length = length
+            self.tieKeepsSecond = tieKeepsSecond
+        }
+
+        /// The newer copy of `d` (nil when `d` cannot hold both).
+        func newer(_ d: [UInt8]) -> [UInt8]? {
+            guard d.count >= 2 * size, counter + length <= size else { return nil }
+            func count(_ at: Int) -> UInt64 { d[at..<(at + length)].reduce(0) { $0 << 8 | UInt64($1) } }
+            let bits = UInt64(8 * length), modulus: UInt64 = bits == 64 ? 0 : 1 << bits
+            let difference = (count(size + counter) &- count(counter)) & (modulus &- 1)
+            let half = modulus == 0 ? UInt64(1) << 63 : modulus / 2
+            let secondIsNewer = difference == 0 ? tieKeepsSecond : difference < half
+            return Array(d[(secondIsNewer ? size : 0)..<(secondIsNewer ? 2 * size : size)])
+        }
+    }
 
     /// How an answer is cut into records (`records`).
     public struct RecordCut: Sendable, Equatable {
@@ -39,13 +70,50 @@ public struct Step: Sendable {
         public var offset: Int
         /// `size`: each record's byte count.
         public var size: Int
-        /// `count`: at most this many records; nil: as many as fit.
+        /// `count`: at most this many records (before `keep`); nil: as many as fit.
         public var count: Int?
+        /// `keep`: checks every record kept passes (none: all are kept).
+        public var keep: [RecordCheck] = []
         /// Records of `size` bytes from `offset`, at most `count` of them (nil: as many as fit).
         public init(offset: Int = 0, size: Int, count: Int? = nil) {
             self.offset = offset
             self.size = size
             self.count = count
+        }
+    }
+
+    /// A check a record must pass to be kept (`records.keep`): the record's own bytes at
+    /// `offset`, or, with `by`, the byte `offset + i` of that answer for the record numbered i
+    /// from 0 — an index with one entry per record (ERG's allocation table) — one of `values`.
+    public struct RecordCheck: Sendable, Equatable {
+        /// `by`: the answer with one byte per record; nil: the record itself.
+        public var by: String?
+        /// `offset`: where the bytes checked are.
+        public var offset: Int
+        /// `equals` or `one-of`: the byte strings allowed, all of one length.
+        public var values: [[UInt8]]
+        /// The line it is written at.
+        public var line: Int
+        /// A check of `values` at `offset` of the record, or of `by`'s byte offset + i.
+        public init(by: String?, offset: Int, values: [[UInt8]], line: Int) {
+            self.by = by
+            self.offset = offset
+            self.values = values
+            self.line = line
+        }
+
+        /// Whether record `i` (`record`) passes, with the answers read so far.
+        func holds(_ record: [UInt8], number i: Int, in answers: Answers) -> Bool {
+            let length = values.first?.count ?? 1
+            let bytes: ArraySlice<UInt8>
+            if let by {
+                guard let index = answers.data(by), offset + i + length <= index.count else { return false }
+                bytes = index[(offset + i)..<(offset + i + length)]
+            } else {
+                guard offset + length <= record.count else { return false }
+                bytes = record[offset..<(offset + length)]
+            }
+            return values.contains { $0.elementsEqual(bytes) }
         }
     }
     /// `only-if: REF`: sent only when an earlier answer holds that value (EMV's log format is
@@ -111,20 +179,19 @@ public struct Step: Sendable {
 }
 
 extension Step {
-    /// The answer as the profile reads it: the newer of two `copies`, cut into `records`.
-    package func shaped(_ answer: Answer) -> Answer {
+    /// The answer as the profile reads it: the newer of two `copies`, cut into `records`, the
+    /// records `keep` refuses left out (`answers`: those read before it).
+    package func shaped(_ answer: Answer, answers: Answers = Answers()) -> Answer {
         guard copies != nil || records != nil, case .data(var d) = answer else { return answer }
-        if let c = copies, d.count >= 2 * c.size, c.counter < c.size {
-            let first = d[c.counter], second = d[c.size + c.counter]
-            let secondIsNewer = first &- second > 0x80  // serial-number arithmetic mod 256
-            d = Array(d[(secondIsNewer ? c.size : 0)..<(secondIsNewer ? 2 * c.size : c.size)])
-        }
+        if let c = copies, let newer = c.newer(d) { d = newer }
         guard let cut = records else { return .data(d) }
         var out: [[UInt8]] = []
-        var start = cut.offset
-        while start + cut.size <= d.count, cut.count.map({ out.count < $0 }) ?? true {
-            out.append(Array(d[start..<(start + cut.size)]))
+        var start = cut.offset, number = 0
+        while start + cut.size <= d.count, cut.count.map({ number < $0 }) ?? true {
+            let record = Array(d[start..<(start + cut.size)])
+            if cut.keep.allSatisfy({ $0.holds(record, number: number, in: answers) }) { out.append(record) }
             start += cut.size
+            number += 1
         }
         return .records(out)
     }

@@ -118,7 +118,7 @@ enum FieldParser {
             }
         }
         if s.has("record") {
-            d.spec.record = s["record"].int(1...254)
+            d.spec.record = s["record"].text() == "last" ? -1 : s["record"].int(1...254)
             if !s.has("from") || d.scope.readsRecords {
                 s["record"].issue("'record' picks one record of an answer ('from') for a card field or the balance")
             }

@@ -99,7 +99,9 @@ struct FieldResolver {
         if t == .seconds || t == .bcdDateTime, zone == nil, !s.hasOldSpelling(of: "zone") {
             (s.has("type") ? s["type"] : s.cursor).issue("type \(t.rawValue) needs the profile's 'zone' (the card's time zone)")
         }
-        if spec.utc, t != .seconds { s["utc"].issue("'utc' says a `seconds` count runs in UTC: use it with type seconds") }
+        if spec.utc, t != .seconds, t != .days || spec.timeField == nil {
+            s["utc"].issue("'utc' says a count runs in UTC: use it with type seconds, or days joined with a time ('field: [DATE, TIME]')")
+        }
         if s.has("clock-shift"), !spec.utc || t != .seconds {
             s["clock-shift"].issue("'clock-shift' corrects a `seconds` count kept in UTC: use it with type seconds and utc: true")
         }

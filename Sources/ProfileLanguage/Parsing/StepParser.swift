@@ -68,12 +68,17 @@ enum StepParser {
         if let cs = s["copies"].section(.copies), let size = cs.required("size")?.int(1...4096),
             let counter = cs.required("counter")?.int(0...4095)
         {
-            if counter >= size { cs["counter"].issue("the counter byte \(counter) is not inside a \(size)-byte copy") }
-            step.copies = (size, counter)
+            let length = cs["length"].int(1...8) ?? 1
+            if counter + length > size {
+                cs["counter"].issue("the counter (byte \(counter), \(length) long) is not inside a \(size)-byte copy")
+            }
+            step.copies = Step.Copies(
+                size: size, counter: counter, length: length, tieKeepsSecond: cs["tie"].choice(["first", "second"]) == "second")
         }
         if let rs = s["records"].section(.records), let size = rs.required("size", "each record's byte count")?.int(1...4096) {
             step.records = Step.RecordCut(
                 offset: rs["offset"].int(0...4095) ?? 0, size: size, count: rs.has("count") ? rs["count"].int(1...255) : nil)
+            step.records?.keep = (rs["keep"].sequence() ?? []).compactMap(recordCheck)
             if readsRecords, !isDESFireRecords(step) {
                 s["records"].issue("the answer of `\(key)` is records already: 'records' cuts one block of bytes")
             }
@@ -88,6 +93,27 @@ enum StepParser {
                 s["continue"].issue("'continue' repeats a `command` whose data is one byte (where to start)")
             }
         }
+    }
+
+    /// `{ by: index, offset: 3, one-of: ["14", "15"] }` or `{ offset: 7, equals: "00 00" }`.
+    private static func recordCheck(_ c: Cursor) -> Step.RecordCheck? {
+        guard let s = c.section(.recordCheck) else { return nil }
+        let values: [[UInt8]]
+        if s.has("equals") == s.has("one-of") {
+            s.cursor.issue("a check gives the bytes allowed: 'equals' or 'one-of'")
+            return nil
+        } else if s.has("equals") {
+            values = [s["equals"].hex(1...64)].compactMap { $0 }
+        } else {
+            values = (s["one-of"].sequence() ?? []).compactMap { $0.hex(1...64) }
+            if values.isEmpty { s["one-of"].issue("one-of lists the byte strings allowed, e.g. [\"08\", \"09\"]") }
+        }
+        if let first = values.first, values.contains(where: { $0.count != first.count }) {
+            s["one-of"].issue("the byte strings of one-of have one length")
+        }
+        guard !values.isEmpty else { return nil }
+        return Step.RecordCheck(
+            by: s.has("by") ? s["by"].name() : nil, offset: s["offset"].int(0...4095) ?? 0, values: values, line: c.line)
     }
 
     /// A DESFire `read: records` step: `records: { size }` says how its records split.

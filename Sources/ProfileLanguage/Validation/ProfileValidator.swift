@@ -128,6 +128,7 @@ enum ProfileValidator {
                     default: break
                     }
                     if let u = s.useIfPresent { refs.append(ValueReference(place: .answer(u.answer, nil), line: s.line)) }
+                    refs += (s.records?.keep ?? []).compactMap { k in k.by.map { ValueReference(place: .answer($0, nil), line: k.line) } }
                     for ref in refs {
                         guard let a = ref.answerName, !before.contains(a) else { continue }
                         issue(
