@@ -108,6 +108,11 @@ enum FieldDecoder {
         if let mask = spec.mask { raw &= mask }
         if let unset = spec.layout.unset, raw == UInt64(truncatingIfNeeded: unset) { return nil }  // "never" (HOLO's last transaction)
         var width = bytes * 8
+        var signed = false
+        if let s = spec.layout.signBit {
+            signed = raw >> UInt64(s) & 1 == 1
+            raw &= (1 << UInt64(s)) - 1
+        }
         if let bits = spec.bitRange {
             width = bits.count
             raw = (raw >> UInt64(bits.lowerBound)) & (width >= 64 ? .max : (1 << UInt64(width)) - 1)
@@ -127,6 +132,7 @@ enum FieldDecoder {
             }
             value = Int(raw)
         }
+        if signed { value = -value }  // a magnitude below 2^63: no overflow
         if spec.type == .days || spec.type == .seconds {
             // `scale` turns another unit into the type's (minutes into seconds: scale 60); `add`
             // moves the count (an epoch at another hour: Podorozhnik's midnight UTC+3).

@@ -101,7 +101,13 @@ extension ReportBuilder {
             return nil
         }
         do throws(FieldDecoder.Failure) {
-            return try decode(spec, input, context: context, origin: origin)
+            let value = try decode(spec, input, context: context, origin: origin)
+            if let n = spec.layout.negativeIf, case .int(let v)? = value, v > 0, n.offset < input.data.count,
+                input.data[n.offset] & n.mask != 0
+            {
+                return .int(-v)
+            }
+            return value
         } catch {
             if !spec.optional { warn(error.reason) }
             return nil
@@ -122,16 +128,16 @@ extension ReportBuilder {
             if let n = spec.record {
                 // One record of a records answer (the first the card gave is 1).
                 guard case .records(let list)? = answers[a] else { return nil }
-                if n < 0 {
-                    guard let last = list.last else { return nil }  // no record kept: no value
-                    input.data = last
-                } else {
-                    guard n <= list.count else {
-                        problem = "answer '\(a)' has \(list.count) record(s): no record \(n)"
-                        return nil
-                    }
-                    input.data = list[n - 1]
+                guard let record = n < 0 ? list.last : (n <= list.count ? list[n - 1] : nil) else {
+                    // `record: last` of no record kept: no value.
+                    if n > 0 { problem = "answer '\(a)' has \(list.count) record(s): no record \(n)" }
+                    return nil
                 }
+                // The record as the trips see it: reversed, decoded by its step's layout.
+                let seen = source(record, reading(a))
+                input.data = seen.bytes
+                input.decoded = seen.decoded
+                input.reversed = seen.reversed
             } else {
                 guard let raw = answers.data(a) else { return nil }  // not read (optional, partial)
                 input.data = sources[a]?.bytes ?? raw

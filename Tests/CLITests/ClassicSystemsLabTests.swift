@@ -96,6 +96,10 @@ import Testing
             ),
             ("chc-metrocard-image.json", "chc-metrocard-keys.json", "chc-metrocard", [#""number": "123456789""#, #""agency": "Red Bus""#]),
             ("erg-image.json", "erg.dic", "erg", [#""amount": 1500"#, #""time": "2021-06-02T17:45:00+00:00""#]),
+            ("nextfare-image.json", "hf-mf-4E61BC00-key.bin", "nextfare", [#""number": "0160 0001 2345 6788""#, #""amount": -480"#]),
+            ("seq-go-image.json", "seq-go-keys.json", "seq-go", [#""amount": -60"#, #""ticketClass": "Concession""#]),
+            ("lax-tap-image.json", "lax-tap.keys", "lax-tap", [#""time": "2024-03-05T08:47:00-08:00""#, #""mode": "LA Metro""#]),
+            ("msp-goto-image.json", "msp-goto.keys", "msp-goto", [#""number": "0160 0058 5007 9810""#]),
         ]
         for card in cards {
             let env = try home()

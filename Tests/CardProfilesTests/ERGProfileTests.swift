@@ -72,7 +72,10 @@ import Testing
             (base + "{ sector: 3, last: 2 }\n    as: purse\n", "comes after"),
             (base + "{ sector: { from: index, sectors: { 0: 2 } }, last: 9 }\n    as: purse\n", "'last' reads a run"),
             (base + "{ sector: 3 }\n    as: purse\n    records: { size: 16, keep: [{ by: later, equals: \"14\" }] }\n", "later"),
-            (base + "{ sector: 3 }\n    as: purse\n    records: { size: 16, keep: [{ offset: 1 }] }\n", "'equals' or 'one-of'"),
+            (
+                base + "{ sector: 3 }\n    as: purse\n    records: { size: 16, keep: [{ offset: 1 }] }\n",
+                "one of 'equals', 'one-of' or 'none-of'"
+            ),
             (base + "{ sector: 3 }\n    as: purse\n    records: { size: 16, keep: [{ one-of: [\"14\", \"15 16\"] }] }\n", "one length"),
             (base + "{ sector: 3 }\n    as: purse\n    copies: { size: 24, counter: 23, length: 2 }\n", "not inside"),
         ] {

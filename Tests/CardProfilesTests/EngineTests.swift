@@ -273,6 +273,31 @@ import Testing
         } throws: { ($0 as? ProfileLoadError)?.message.contains("or pick one with record: N") == true }
     }
 
+    /// A card field of one record reads it as the trips do: reversed by the step's `endian:
+    /// little` and decoded by its layout (`field`), and `record: last` takes the last.
+    @Test func oneRecordIsReversedAndDecodedByItsLayout() throws {
+        let p = try load(
+            profileYAML(
+                """
+                steps:
+                  - read-records: { sfi: 4 }
+                    as: log
+                    endian: little
+                    layout: entry
+                layouts:
+                  entry: [{ name: high, bits: 8 }, { name: low, bits: 8 }]
+                card:
+                  first: { from: log, record: 1, field: high }
+                  lastLow: { from: log, record: last, field: low }
+                  lastBytes: { from: log, record: last, offset: 0, length: 2, type: hex }
+
+                """))
+        let r = try run(p, [("00 B2 01 24 00", "01 02 90 00"), ("00 B2 02 24 00", "03 04 90 00"), ("00 B2 03 24 00", "6A 83")])
+        // 01 02 reversed is 02 01: high 2; the last, 03 04, reversed is 04 03: low 3.
+        #expect(r.report?.card["first"] == .int(2) && r.report?.card["lastLow"] == .int(3))
+        #expect(r.report?.card["lastBytes"] == .string("0403") && r.report?.warnings == [])
+    }
+
     /// `join`: record i of another records answer pairs with trip i (before unused slots are
     /// dropped), and a trip field reads it with `from`; the trips' own answer cannot be joined.
     @Test func tripsJoinASecondRecordListByPosition() throws {

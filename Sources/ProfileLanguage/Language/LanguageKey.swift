@@ -78,6 +78,8 @@ public struct LanguageKey: Sendable {
         case field
         /// A field's `when`.
         case condition
+        /// A field's `negative-if`: a byte that holds the value's sign.
+        case negativeIf = "negative-if"
         /// A field's `clock-shift`.
         case clockShift = "clock-shift"
         /// A named type (`types`).
@@ -135,6 +137,7 @@ public struct LanguageKey: Sendable {
             case .reference: return "Value references"
             case .field: return "Fields"
             case .condition: return "A field's `when`"
+            case .negativeIf: return "A field's `negative-if`"
             case .clockShift: return "A field's `clock-shift`"
             case .type: return "Types"
             case .element: return "Layout elements"

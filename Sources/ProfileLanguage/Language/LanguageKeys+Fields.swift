@@ -36,6 +36,14 @@ extension LanguageKeys {
             "bit-range", .field, .bitRange,
             "Keep these bits of the integer, bit 0 the least significant (with `int`, the top kept bit is the sign).", example: "0-30"),
         K("mask", .field, .integer(0...Int.max), "AND the integer with this first.", example: "0x7FFFFFFF"),
+        K(
+            "sign-bit", .field, .integer(1...63),
+            "This bit of the integer (0 the least significant) is a sign, the bits below it the magnitude.", example: "15"),
+        K(
+            "negative-if", .field, .mapping(.negativeIf),
+            "The value is negative when a byte of the same answer or record has one of these bits set."),
+        K("offset", .negativeIf, .integer(0...4095), "The byte's place (default 0).", example: "1"),
+        K("mask", .negativeIf, .hex(1...1), "The bits that mean negative.", example: "\"80\""),
         K("scale", .field, .integer(Int.min...Int.max), "Multiply by this.", example: "10"),
         K("add", .field, .integer(Int.min...Int.max), "Then add this.", example: "-1000"),
         K("divide", .field, .integer(1...1_000_000_000), "Then divide by this, the remainder dropped.", example: "10"),

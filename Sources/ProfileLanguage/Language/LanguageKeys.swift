@@ -234,6 +234,7 @@ public enum LanguageKeys {
         K("offset", .recordCheck, .integer(0...4095), "Where the bytes checked are (default 0).", example: "7"),
         K("equals", .recordCheck, .hex(1...64), "The bytes they must be.", example: "\"00 00\""),
         K("one-of", .recordCheck, .list(.hex(1...64)), "The byte strings allowed, all of one length.", example: "[\"08\", \"09\"]"),
+        K("none-of", .recordCheck, .list(.hex(1...64)), "The byte strings refused, all of one length.", example: "[\"71\", \"79\"]"),
         K("size", .copies, .integer(1...4096), required: true, "Each copy's byte count.", example: "48"),
         K(
             "counter", .copies, .integer(0...4095), required: true,

@@ -30,6 +30,13 @@ public final class FieldSpec: Sendable {
         public var bitRange: ClosedRange<Int>?
         /// `mask`: ANDed with the integer first.
         public var mask: UInt64?
+        /// `sign-bit: N`: bit N of the integer (0 = least significant) is a sign, the bits below
+        /// it the magnitude: sign and magnitude, not two's complement (Nextfare's amounts).
+        public var signBit: Int?
+        /// `negative-if: { offset, mask }`: the value is negative when the byte at `offset` of
+        /// the same answer or record has a bit of `mask` set (SEQ's balance keeps its sign in the
+        /// byte before it); a value already negative stays so.
+        public var negativeIf: (offset: Int, mask: UInt8)?
         /// `scale`: the integer is multiplied by this.
         public var scale: Int = 1
         /// `add`: then this is added.

@@ -90,8 +90,11 @@ public struct Step: Sendable {
         public var by: String?
         /// `offset`: where the bytes checked are.
         public var offset: Int
-        /// `equals` or `one-of`: the byte strings allowed, all of one length.
+        /// `equals` or `one-of`: the byte strings allowed, all of one length (`none-of`: those
+        /// refused).
         public var values: [[UInt8]]
+        /// `none-of`: `values` are the byte strings refused.
+        public var refuses = false
         /// The line it is written at.
         public var line: Int
         /// A check of `values` at `offset` of the record, or of `by`'s byte offset + i.
@@ -113,7 +116,7 @@ public struct Step: Sendable {
                 guard offset + length <= record.count else { return false }
                 bytes = record[offset..<(offset + length)]
             }
-            return values.contains { $0.elementsEqual(bytes) }
+            return values.contains { $0.elementsEqual(bytes) } != refuses
         }
     }
     /// `only-if: REF`: sent only when an earlier answer holds that value (EMV's log format is

@@ -159,6 +159,12 @@ enum FieldParser {
     private static func fieldOnly(_ s: Section, _ d: inout FieldDraft) {
         if s.has("bit-range") { d.spec.bitRange = FieldSettingsParser.bitRange(s["bit-range"], below: 64) }
         if s.has("mask") { d.spec.mask = s["mask"].int().map { UInt64(truncatingIfNeeded: $0) } }
+        if s.has("sign-bit") { d.spec.signBit = s["sign-bit"].int(1...63) }
+        if let n = s["negative-if"].section(.negativeIf),
+            let mask = n.required("mask", "the bits that mean negative, e.g. \"80\"")?.hex(1...1)?.first
+        {
+            d.spec.negativeIf = (n["offset"].int(0...4095) ?? 0, mask)
+        }
         if let p = s["part"].choice(FieldSpec.Track2Part.allCases.map(\.rawValue)) {
             d.spec.track2Part = FieldSpec.Track2Part(rawValue: p)!
         }

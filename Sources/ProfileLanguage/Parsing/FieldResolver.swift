@@ -116,7 +116,7 @@ struct FieldResolver {
             if spec.map != nil { s.cursor.issue("a card number's text does not go with 'map' or 'table'") }
         }
         if !t.isInteger {
-            for k in ["bit-range", "mask", "scale", "add", "divide", "map", "table", "format"] where s.has(k) {
+            for k in ["bit-range", "mask", "scale", "add", "divide", "map", "table", "format", "sign-bit", "negative-if"] where s.has(k) {
                 s[k].issue("'\(k)' applies to integer types, not \(t.rawValue)")
             }
             if s.has("endian"), t != .hex, t != .packedDate {

@@ -78,7 +78,7 @@ enum ProfileParser {
         }
         func card(_ d: FieldDraft) -> FieldSpec? {
             var found: [BitLayout] = []
-            if case .answer(let a, _) = d.spec.source, d.spec.record == nil, let l = stepLayout(a) { found = [l] }
+            if case .answer(let a, _) = d.spec.source, let l = stepLayout(a) { found = [l] }
             return resolver.finish(d, elements: elements(found))
         }
         func named(_ c: Cursor) -> [Profile.NamedField] {

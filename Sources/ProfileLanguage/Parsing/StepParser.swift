@@ -98,22 +98,21 @@ enum StepParser {
     /// `{ by: index, offset: 3, one-of: ["14", "15"] }` or `{ offset: 7, equals: "00 00" }`.
     private static func recordCheck(_ c: Cursor) -> Step.RecordCheck? {
         guard let s = c.section(.recordCheck) else { return nil }
-        let values: [[UInt8]]
-        if s.has("equals") == s.has("one-of") {
-            s.cursor.issue("a check gives the bytes allowed: 'equals' or 'one-of'")
+        let given = ["equals", "one-of", "none-of"].filter { s.has($0) }
+        guard given.count == 1, let key = given.first else {
+            s.cursor.issue("a check gives the bytes allowed or refused: one of 'equals', 'one-of' or 'none-of'")
             return nil
-        } else if s.has("equals") {
-            values = [s["equals"].hex(1...64)].compactMap { $0 }
-        } else {
-            values = (s["one-of"].sequence() ?? []).compactMap { $0.hex(1...64) }
-            if values.isEmpty { s["one-of"].issue("one-of lists the byte strings allowed, e.g. [\"08\", \"09\"]") }
         }
+        let values = key == "equals" ? [s[key].hex(1...64)].compactMap { $0 } : (s[key].sequence() ?? []).compactMap { $0.hex(1...64) }
+        if values.isEmpty, key != "equals" { s[key].issue("\(key) lists byte strings, e.g. [\"08\", \"09\"]") }
         if let first = values.first, values.contains(where: { $0.count != first.count }) {
-            s["one-of"].issue("the byte strings of one-of have one length")
+            s[key].issue("the byte strings of \(key) have one length")
         }
         guard !values.isEmpty else { return nil }
-        return Step.RecordCheck(
+        var check = Step.RecordCheck(
             by: s.has("by") ? s["by"].name() : nil, offset: s["offset"].int(0...4095) ?? 0, values: values, line: c.line)
+        check.refuses = key == "none-of"
+        return check
     }
 
     /// A DESFire `read: records` step: `records: { size }` says how its records split.
