@@ -11,6 +11,9 @@ import sys
 import lab_images
 from lab_images import hexs
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "classic_cards"))
+from card import mad_crc  # noqa: E402  (the MAD's CRC-8, shared with the transit cards)
+
 RANDOM = random.Random(20261127)
 UID = bytes.fromhex("1A 2B 3C 4D")
 
@@ -34,16 +37,6 @@ def classic_1k():
         sectors.append({"key-a": hexs(a), "key-b": hexs(b), "blocks": [hexs(x) for x in blocks]})
     return {"technology": "classic", "note": "A made-up Classic 1K with random keys (scripts/classic-lab-images.py)",
             "uid": hexs(UID), "atqa": "00 04", "sak": "08", "type": "1k", "sectors": sectors}
-
-
-def mad_crc(data):
-    """The MAD's CRC-8 (NXP AN10787 §3.7): polynomial x^8 + x^4 + x^3 + x^2 + 1, preset C7."""
-    crc = 0xC7
-    for byte in data:
-        crc ^= byte
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1D) & 0xFF if crc & 0x80 else (crc << 1) & 0xFF
-    return crc
 
 
 def classic_ndef():

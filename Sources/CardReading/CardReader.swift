@@ -90,7 +90,8 @@ public struct CardReader {
             if outcome.error == nil { outcome.result.error = ReadError(error) }
         }
         outcome.exchanges = exchange.roundTrips
-        let statusWordLength = connection.card.technology == .felica || connection.card.technology == .ultralight ? 0 : 2
+        // FeliCa frames, Type 2 and Classic READ answers carry no status word.
+        let statusWordLength = [.felica, .ultralight, .classic].contains(connection.card.technology) ? 0 : 2
         if let replay, checksRedaction, var report = outcome.result.report {
             PersonalDataHiding.markRedacted(
                 &report, profile: outcome.profile, replayed: replay.answered, statusWordLength: statusWordLength)

@@ -38,7 +38,7 @@ public enum ClassicDump {
             }
             do {
                 let (sector, note) = try read(
-                    sector: s, firstBlock: firstBlock, count: count, uid: uid, candidates: candidates(s, mine),
+                    sector: s, firstBlock: firstBlock, count: count, uid: uid, candidates: candidates(s, mine, uid: uid),
                     transmit: transmit, reselect: reselect, authentications: &result.authentications)
                 sectors.append(sector)
                 if let note { result.notes.append(note) }
@@ -52,13 +52,16 @@ public enum ClassicDump {
         return result
     }
 
-    /// The keys to try on sector `s`, in order, without repeats: (A candidates, B candidates).
-    public static func candidates(_ s: Int, _ sets: [ClassicKeys]) -> (a: [[UInt8]], b: [[UInt8]]) {
+    /// The keys to try on sector `s` of the card `uid`, in order, without repeats: (A
+    /// candidates, B candidates). Base keys of a transform are turned into the card's first.
+    public static func candidates(_ s: Int, _ sets: [ClassicKeys], uid: [UInt8]) -> (a: [[UInt8]], b: [[UInt8]]) {
         var a: [[UInt8]] = [], b: [[UInt8]] = []
         func add(_ key: [UInt8], _ list: inout [[UInt8]]) { if key.count == 6, !list.contains(key) { list.append(key) } }
         for set in sets {
             for k in set.sectors[s]?.a ?? [] { add(k, &a) }
             for k in set.sectors[s]?.b ?? [] { add(k, &b) }
+            for k in set.touchNGo[s]?.a ?? [] { ClassicKeys.touchNGo(k, uid: uid).map { add($0, &a) } }
+            for k in set.touchNGo[s]?.b ?? [] { ClassicKeys.touchNGo(k, uid: uid).map { add($0, &b) } }
         }
         for set in sets {
             for k in set.dictionary {

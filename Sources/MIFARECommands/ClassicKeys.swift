@@ -21,12 +21,29 @@ public struct ClassicKeys: Sendable, Equatable {
     public var sectors: [Int: SectorKeys] = [:]
     /// Keys to try on every sector, as A and as B.
     public var dictionary: [[UInt8]] = []
+    /// Base keys by sector that Metrodroid's `touchngo` transform turns into a card's own keys
+    /// (``touchNGo(_:uid:)``): Touch 'n Go's keys differ per card as a shared key XOR its UID's
+    /// pattern, so one file of base keys opens every card.
+    public var touchNGo: [Int: SectorKeys] = [:]
 
     /// No keys.
     public init(uid: [UInt8]? = nil) { self.uid = uid }
 
     /// How many keys the set holds.
-    public var count: Int { dictionary.count + sectors.values.reduce(0) { $0 + $1.a.count + $1.b.count } }
+    public var count: Int {
+        dictionary.count + (sectors.values.map { $0 } + touchNGo.values.map { $0 }).reduce(0) { $0 + $1.a.count + $1.b.count }
+    }
+
+    /// The card key `base` gives a card of UID `uid` (bytes as sent in anticollision; the first
+    /// four count) under Metrodroid's `touchngo` transform: base XOR [u1^u2^u3, u1, u2,
+    /// (u0+u1+u2+u3 mod 256)^u3, 0, 0]. Nil when the UID is shorter than 4 bytes.
+    public static func touchNGo(_ base: [UInt8], uid: [UInt8]) -> [UInt8]? {
+        guard uid.count >= 4, base.count == 6 else { return nil }
+        let u = Array(uid.prefix(4))
+        let sum = UInt8(truncatingIfNeeded: u.reduce(0) { $0 + Int($1) })
+        let pattern: [UInt8] = [u[1] ^ u[2] ^ u[3], u[1], u[2], sum ^ u[3], 0, 0]
+        return zip(base, pattern).map { $0 ^ $1 }
+    }
 
     /// A key file's formats, told from its name and first bytes.
     public enum Format: String, Sendable, CaseIterable {
@@ -123,17 +140,18 @@ public struct ClassicKeys: Sendable, Equatable {
         guard let list = object["keys"] as? [[String: Any]] else { throw Invalid(file, "keys", "a list of keys is missing") }
         for (i, entry) in list.enumerated() {
             let at = "keys[\(i)]"
-            if let transform = entry["transform"] as? String, transform != "none" {
-                throw Invalid(file, "\(at).transform", "'\(transform)': cardscan applies no key transform")
+            let transform = entry["transform"] as? String ?? "none"
+            guard transform == "none" || transform == "touchngo" else {
+                throw Invalid(file, "\(at).transform", "'\(transform)': cardscan knows the transforms none and touchngo")
             }
             guard let hex = entry["key"] as? String, let key = try? Hex.parse(hex), key.count == 6 else {
                 throw Invalid(file, "\(at).key", "12 hex digits expected")
             }
             let sector = (entry["sector"] as? Int) ?? i
             guard (0..<40).contains(sector) else { throw Invalid(file, "\(at).sector", "\(sector) is not a sector (0–39)") }
-            var k = keys.sectors[sector] ?? SectorKeys()
+            var k = (transform == "none" ? keys.sectors[sector] : keys.touchNGo[sector]) ?? SectorKeys()
             if (entry["type"] as? String) == "KeyB" { k.b.append(key) } else { k.a.append(key) }
-            keys.sectors[sector] = k
+            if transform == "none" { keys.sectors[sector] = k } else { keys.touchNGo[sector] = k }
         }
         return keys
     }

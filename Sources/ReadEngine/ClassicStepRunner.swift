@@ -47,7 +47,7 @@ final class ClassicStepRunner: StepRunner {
         guard let card = session.classicCard, !closed.contains(sector) else { return nil }
         let first = sector < 32 ? sector * 4 : 128 + (sector - 32) * 16
         let count = sector < 32 ? 4 : 16
-        var candidates = ClassicDump.candidates(sector, card.keys.filter { $0.uid == nil || $0.uid == card.uid })
+        var candidates = ClassicDump.candidates(sector, card.keys.filter { $0.uid == nil || $0.uid == card.uid }, uid: card.uid)
         if let preferring { candidates.a = [preferring] + candidates.a.filter { $0 != preferring } }
         var authentications = 0
         do {

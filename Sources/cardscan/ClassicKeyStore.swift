@@ -18,27 +18,41 @@ enum ClassicKeyStore {
         var uid: String?
         var sectors: [String: [String: [String]]]  // "3": {"a": […], "b": […]}
         var dictionary: [String]
+        /// Base keys of the `touchngo` transform, as `sectors` (absent in older files).
+        var touchngo: [String: [String: [String]]]?
 
         init(_ keys: ClassicKeys, source: String) {
             self.source = source
             uid = keys.uid?.hexString
-            sectors = Dictionary(
-                uniqueKeysWithValues: keys.sectors.map {
-                    (String($0.key), ["a": $0.value.a.map(\.hexString), "b": $0.value.b.map(\.hexString)])
-                })
+            sectors = Self.json(keys.sectors)
             dictionary = keys.dictionary.map(\.hexString)
+            touchngo = keys.touchNGo.isEmpty ? nil : Self.json(keys.touchNGo)
         }
 
-        var keys: ClassicKeys {
-            var k = ClassicKeys(uid: uid.flatMap { try? Hex.parse($0) })
-            for (s, ab) in sectors {
+        static func json(_ sectors: [Int: ClassicKeys.SectorKeys]) -> [String: [String: [String]]] {
+            Dictionary(
+                uniqueKeysWithValues: sectors.map {
+                    (String($0.key), ["a": $0.value.a.map(\.hexString), "b": $0.value.b.map(\.hexString)])
+                })
+        }
+
+        static func keys(_ json: [String: [String: [String]]]) -> [Int: ClassicKeys.SectorKeys] {
+            var out: [Int: ClassicKeys.SectorKeys] = [:]
+            for (s, ab) in json {
                 guard let n = Int(s) else { continue }
                 var sk = ClassicKeys.SectorKeys()
                 sk.a = (ab["a"] ?? []).compactMap { try? Hex.parse($0) }
                 sk.b = (ab["b"] ?? []).compactMap { try? Hex.parse($0) }
-                k.sectors[n] = sk
+                out[n] = sk
             }
+            return out
+        }
+
+        var keys: ClassicKeys {
+            var k = ClassicKeys(uid: uid.flatMap { try? Hex.parse($0) })
+            k.sectors = Self.keys(sectors)
             k.dictionary = dictionary.compactMap { try? Hex.parse($0) }
+            k.touchNGo = Self.keys(touchngo ?? [:])
             return k
         }
     }

@@ -28,7 +28,9 @@ struct KeysCommand: ParsableCommand {
                 let keys = try guarded { try ClassicKeyStore.keys(of: file) }
                 let path = try guarded { try ClassicKeyStore.add(keys, source: file) }
                 let what = keys.uid.map { "card \($0.hexString)" } ?? "any card"
-                out("\(path): \(keys.count) key(s) for \(what)")
+                let derived =
+                    keys.touchNGo.isEmpty ? "" : " (base keys of the touchngo transform: each card's own are derived from its UID)"
+                out("\(path): \(keys.count) key(s) for \(what)\(derived)")
             }
         }
     }
@@ -51,6 +53,12 @@ struct KeysCommand: ParsableCommand {
                             + sk.b.map(ClassicKeyStore.masked).joined(separator: ", "))
                 }
                 if !k.dictionary.isEmpty { out("  any sector: " + k.dictionary.map(ClassicKeyStore.masked).joined(separator: ", ")) }
+                for s in k.touchNGo.keys.sorted() {
+                    let sk = k.touchNGo[s]!
+                    out(
+                        "  sector \(s), touchngo base: A " + sk.a.map(ClassicKeyStore.masked).joined(separator: ", ") + "  B "
+                            + sk.b.map(ClassicKeyStore.masked).joined(separator: ", "))
+                }
             }
         }
     }

@@ -1,13 +1,9 @@
-"""The ERG family's lab cards (docs/cards/classic.md §ERG): Manly Fast Ferry, Metrocard
+"""The ERG family's lab cards (docs/cards/erg.md): Manly Fast Ferry, Metrocard
 (Christchurch) and a generic ERG card, from the worked examples there. Sector 0 opens with the
 transport key FF…FF, as on the cards; every other sector has its own random key."""
-from card import block0, card_1k, dictionary, farebot_keys, metrodroid_keys, random_keys
+from card import block0, card_image, dictionary, farebot_keys, metrodroid_keys, random_keys, set_blocks, split_blocks, unhex as h
 
 FF = bytes.fromhex("FF FF FF FF FF FF")
-
-
-def h(text):
-    return bytes.fromhex(text.replace(" ", ""))
 
 
 def index(version, allocations):
@@ -18,18 +14,14 @@ def index(version, allocations):
     for i, t in allocations.items():
         b[3 + i] = t
     b[43:45] = version.to_bytes(2, "big")
-    return [bytes(b[0:16]), bytes(b[16:32]), bytes(b[32:48])]
+    return split_blocks(b)
 
 
 def erg(uid, seed, sector0, index1, index2, records, note):
     """A card: sector 0 blocks 1 and 2, the two index copies, and `records` ({(sector, block): 16 bytes})."""
     keys = [(FF, FF)] + random_keys(seed)[1:]
-    data = {0: [None, h(sector0[0]), h(sector0[1])], 1: index1, 2: index2}
-    for (s, b), text in records.items():
-        data.setdefault(s, [bytes(16)] * 3)
-        data[s] = [h(text) if i == b else x for i, x in enumerate(data[s])]
-    data[0][0] = block0(uid)
-    return card_1k(uid, data, keys, note), keys
+    data = set_blocks({0: [block0(uid), h(sector0[0]), h(sector0[1])], 1: index1, 2: index2}, records)
+    return card_image(uid, data, keys, note), keys
 
 
 MANLY_UID, CHC_UID, ERG_UID = h("5D 1E 7A 2C"), h("9C 3E 11 B7"), h("01 02 03 04")

@@ -1,25 +1,18 @@
 """The Nextfare family's lab cards (docs/cards/nextfare-classic.md): a generic card and a SEQ go
 card from the worked examples there, and LA TAP and Minneapolis Go-To cards told apart by sector
 0 block 2. Every sector has its own random key, sector 0 too, as on the cards."""
-from card import block0, card_1k, dictionary, key_dump, metrodroid_keys, random_keys
+from card import block0, card_image, dictionary, key_dump, key_dump_name, metrodroid_keys, random_keys, set_blocks, unhex as h
 
 MAGIC = bytes.fromhex("00 16 18 1A 1B 1C 1D 1E 1F")
 MSP_BLOCK2 = "3F 33 22 11 C0 CC DD EE 3F 33 22 11 01 FE 01 FE"
 
 
-def h(text):
-    return bytes.fromhex(text.replace(" ", ""))
-
-
 def nextfare(uid, seed, code, block2, blocks, note):
     """A card: the magic and system `code` in sector 0 block 1, `block2`, and `blocks` ({(sector,
     block): 16 bytes as hex})."""
-    data = {0: [block0(uid), MAGIC + h(code) + b"\x00", h(block2)]}
-    for (s, b), text in blocks.items():
-        data.setdefault(s, [bytes(16)] * 3)
-        data[s] = [h(text) if i == b else x for i, x in enumerate(data[s])]
+    data = set_blocks({0: [block0(uid), MAGIC + h(code) + b"\x00", h(block2)]}, blocks)
     keys = random_keys(seed)
-    return card_1k(uid, data, keys, note), keys
+    return card_image(uid, data, keys, note), keys
 
 
 GENERIC_UID, SEQ_UID, LAX_UID, MSP_UID = h("4E 61 BC 00"), h("B1 7F 39 05"), h("5C 72 CD 11"), h("6D 83 DE 22")
@@ -66,7 +59,7 @@ IMAGES = {name: (lambda make=make: make()[0]) for name, make in CARDS.items()}
 KEY_FILES = {
     # The generic card's keys as a Proxmark3 key dump, SEQ's as Metrodroid JSON, LA's and
     # Minneapolis' as MIFARE Classic Tool dictionaries.
-    f"hf-mf-{GENERIC_UID.hex().upper()}-key.bin": key_dump(generic()[1]),
+    key_dump_name(GENERIC_UID): key_dump(generic()[1]),
     "seq-go-keys.json": metrodroid_keys(SEQ_UID, seq()[1]),
     "lax-tap.keys": dictionary("MIFARE Classic Tool key file: the LA TAP lab card's keys", lax()[1]),
     "msp-goto.keys": dictionary("MIFARE Classic Tool key file: the Go-To lab card's keys", msp()[1]),

@@ -3,7 +3,7 @@ import Foundation
 /// Values worked out once per process and shared by every thread that asks (lookup tables,
 /// currency exponents): the first asker computes, the others wait for it under the lock.
 final class ProcessCache<Key: Hashable, Value>: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = NSRecursiveLock()  // a value made from another: a parent profile's own parent
     private var values: [Key: Value] = [:]
 
     func get(_ key: Key, _ make: () -> Value) -> Value {

@@ -12,6 +12,8 @@ public enum ProfileLoader {
         public var trusted: TrustedProfiles
         /// False only for `profiles trust`, which loads a file to show what it declares.
         public var checkTrust: Bool
+        /// How many `extends` deep the profile being read is (a parent's parent: 1).
+        var extendsDepth = 0
 
         /// Checks commands against `commands` (by default the standard and the built-in known ones)
         /// and, when `checkTrust`, trust against `trusted` (by default the user's list).

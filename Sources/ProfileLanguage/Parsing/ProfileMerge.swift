@@ -182,19 +182,30 @@ enum ProfileMerge {
             guard let node = try YAMLText.compose(try TextFile.read(file), file: file), case .mapping(let m) = node else {
                 return .problem("'\(name)' (\(file)) is not a profile")
             }
-            if m["extends"] != nil { return .problem("'\(name)' extends another profile itself; one level only") }
             // The parent is checked as a profile of its own (without the trust check: a parent
             // that declares commands is refused here, trust being given per file).
             var o = options
             o.checkTrust = false
             let check = ParseContext(file: file)
             check.commandPolicy = policy
-            let loaded = ProfileParser.parse(node, check, options: o)
+            var merged = m
+            if let e = m["extends"] {
+                // A parent that extends another (a lab copy of a family member): at most three levels.
+                guard options.extendsDepth < 2 else { return .problem("'\(name)' extends profiles more than three levels deep") }
+                var deeper = options
+                deeper.extendsDepth += 1
+                guard case .mapping(let whole) = merge(m, extends: Cursor(e, path: "extends", context: check), check, options: deeper)
+                else {
+                    return .problem("'\(name)' (\(file)) is not a profile")
+                }
+                merged = whole
+            }
+            let loaded = ProfileParser.parse(.mapping(merged), check, options: o)
             if let first = check.sortedIssues.first { return .problem("the profile it extends does not load: \(first)") }
             if !(loaded?.commands.isEmpty ?? true) {
                 return .problem("'\(name)' declares commands of its own; a profile that does cannot be extended (trust is given per file)")
             }
-            return .parent(m)
+            return .parent(merged)
         } catch let e as ProfileLoadError {
             return .problem("the profile it extends does not load: \(e.issues.first.map { "\($0)" } ?? "")")
         } catch {
