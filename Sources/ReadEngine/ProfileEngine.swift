@@ -227,11 +227,18 @@ public final class ProfileEngine {
             showFullNumbers: showsFullNumbers)
     }
 
+    /// Whether `only-if` names a whole answer of records that kept at least one (RKF's purse,
+    /// kept only when its block 0 says it is one).
+    static func keptRecords(_ condition: ValueReference, _ answers: Answers) -> Bool {
+        guard case .answer(let name, nil) = condition.place, case .records(let r)? = answers[name] else { return false }
+        return !r.isEmpty
+    }
+
     /// Runs one step and records its answer. Returns why the card had nothing when the step
     /// may go without (`detecting`, or the step is optional); throws when it may not.
     @discardableResult
     func run(_ step: Step, in p: Profile, detecting: Bool) throws(ReadError) -> Absence? {
-        if let condition = step.onlyIf, condition.bytes(in: answers) == nil {
+        if let condition = step.onlyIf, condition.bytes(in: answers) == nil, !Self.keptRecords(condition, answers) {
             answers[step.name] = .absent(.missingInput("only if \(condition), and the card did not give it"))
             return nil
         }

@@ -119,7 +119,7 @@ import Testing
             }
             let record = NSTemporaryDirectory() + "\(card.profile)-\(UUID().uuidString).apdu"
             defer { try? FileManager.default.removeItem(atPath: record) }
-            let r = try Lab.readLabCard(card.image, through: path, ["--record", record], environment: env)
+            let r = try Lab.readLabCard(card.image, through: path, ["--record", record, "--trace"], environment: env)
             #expect(Lab.reportProblems(r, profile: card.profile, expected: card.expected).isEmpty, "\(card.image): \(r.stdout)\(r.stderr)")
             let written = (try String(contentsOfFile: record, encoding: .utf8) + r.stdout + r.stderr).uppercased()
                 .replacingOccurrences(of: " ", with: "")

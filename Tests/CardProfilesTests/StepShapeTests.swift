@@ -65,4 +65,23 @@ import Testing
         #expect(s.shaped(.data(data), answers: answers) == .records([[1, 0], [3, 0]]))
         #expect(s.shaped(.data(data)) == .records([]))  // no index: nothing is kept
     }
+
+    /// A counter least significant byte first after a static block (RKF's purse: 255 = FF 00 is
+    /// older than 256 = 00 01, which a one-byte counter would get wrong), and one given in bits
+    /// (CharlieCard's, bits 81-96; here bits 4-11 of a 2-byte copy).
+    @Test func aLittleEndianCounterAfterAnOffsetAndACounterInBits() {
+        var s = step()
+        var c = Step.Copies(size: 3, counter: 0, length: 2)
+        c.offset = 1
+        c.littleEndian = true
+        s.copies = c
+        #expect(s.shaped(.data([0xEE, 0xFF, 0x00, 0xAA, 0x00, 0x01, 0xBB])) == .data([0x00, 0x01, 0xBB]))
+        #expect(s.shaped(.data([0xEE, 0x01, 0x01, 0xAA, 0x00, 0x01, 0xBB])) == .data([0x01, 0x01, 0xAA]))  // 257 > 256
+        var bits = Step.Copies(size: 2, counter: 0)
+        (bits.counterBit, bits.counterBits) = (4, 8)
+        s.copies = bits
+        // Counters 0x12 (from 01 2F) and 0x13 (from A1 3F): the second is newer.
+        #expect(s.shaped(.data([0x01, 0x2F, 0xA1, 0x3F])) == .data([0xA1, 0x3F]))
+        #expect(s.shaped(.data([0x01, 0x4F, 0xA1, 0x3F])) == .data([0x01, 0x4F]))  // 0x14 > 0x13
+    }
 }

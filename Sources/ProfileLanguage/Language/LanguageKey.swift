@@ -66,6 +66,8 @@ public struct LanguageKey: Sendable {
         case recordCheck = "record-check"
         /// A step's `copies`: an answer holding two copies written in turn.
         case copies
+        /// `copies`' `counter` given in bits.
+        case copyCounter = "copy-counter"
         /// A `command` step's `continue`: asking again for more.
         case `continue`
         /// A `command` step's `data`: the values a card's data object list asks for.
@@ -131,6 +133,7 @@ public struct LanguageKey: Sendable {
             case .records: return "A step's `records`"
             case .recordCheck: return "`records`' `keep` checks"
             case .copies: return "A step's `copies`"
+            case .copyCounter: return "`copies`' `counter` in bits"
             case .continue: return "A `command` step's `continue`"
             case .data: return "A `command` step's `data`"
             case .transactionNumber: return "`read-records`' `transaction-number`"

@@ -237,9 +237,16 @@ public enum LanguageKeys {
         K("none-of", .recordCheck, .list(.hex(1...64)), "The byte strings refused, all of one length.", example: "[\"71\", \"79\"]"),
         K("size", .copies, .integer(1...4096), required: true, "Each copy's byte count.", example: "48"),
         K(
-            "counter", .copies, .integer(0...4095), required: true,
-            "Where each copy's write counter is (serial-number arithmetic: the later is the newer).", example: "0"),
-        K("length", .copies, .integer(1...8), "The counter's byte count, big-endian (default 1).", example: "2"),
+            "counter", .copies, .numberOr(0...4095, .copyCounter), required: true,
+            "Where each copy's write counter is: its first byte, or its bits (serial-number arithmetic: the later is the newer).",
+            example: "13"),
+        K("length", .copies, .integer(1...8), "A byte counter's byte count (default 1).", example: "2"),
+        K("endian", .copies, .choice(["big", "little"]), "A byte counter's byte order (default big).", example: "little"),
+        K("offset", .copies, .integer(0...4095), "Where the first copy starts (default 0); the second follows it.", example: "16"),
+        K(
+            "bit-offset", .copyCounter, .integer(0...(8 * 4096)), required: true,
+            "The counter's first bit, from the top bit of the copy's byte 0.", example: "81"),
+        K("bit-length", .copyCounter, .integer(1...64), required: true, "Its width in bits.", example: "16"),
         K("tie", .copies, .choice(["first", "second"]), "Which copy equal counters give (default first).", example: "second"),
         K(
             "unit", .continue, .integer(1...255), required: true,

@@ -30,37 +30,55 @@ public struct Step: Sendable {
     /// a FeliCa read's blocks, a DESFire file's records, several records packed in one block.
     public var records: RecordCut?
 
-    /// Two copies of `size` bytes written in turn, each with a counter of `length` bytes
-    /// (big-endian) at `counter` counting its writes; the newer (the later by serial-number
-    /// arithmetic, RFC 1982) becomes the answer, a tie keeping the first (or the second, with
-    /// `tieKeepsSecond`). Cards that write a record alternately to two places, so a torn write
-    /// leaves the other intact (Tampere; ERG's index).
+    /// Two copies of `size` bytes written in turn, from `offset`, each with a counter of its
+    /// writes; the newer (the later by serial-number arithmetic over the counter's width, RFC
+    /// 1982) becomes the answer, a tie keeping the first (or the second, with `tieKeepsSecond`).
+    /// Cards that write a record alternately to two places, so a torn write leaves the other
+    /// intact (Tampere; ERG's index; SmartRider's balance, its counter least significant byte
+    /// first; CharlieCard's purse, its counter at bit 81).
     public struct Copies: Sendable, Equatable {
         /// `size`: each copy's byte count.
         public var size: Int
-        /// `counter`: where the counter starts in each copy.
-        public var counter: Int
-        /// `length`: the counter's byte count (default 1).
-        public var length: Int
+        /// `offset`: where the first copy starts (default 0); the second follows it.
+        public var offset = 0
+        /// Where the counter is in each copy, in bits from the top bit of its byte 0.
+        public var counterBit: Int
+        /// The counter's width in bits.
+        public var counterBits: Int
+        /// `endian: little`: a counter of whole bytes stored least significant byte first.
+        public var littleEndian = false
         /// `tie: second`: copies with equal counters give the second.
         public var tieKeepsSecond: Bool
-        /// Copies of `size` bytes with a `length`-byte counter at `counter`.
+        /// Copies of `size` bytes with a `length`-byte counter at byte `counter`.
         public init(size: Int, counter: Int, length: Int = 1, tieKeepsSecond: Bool = false) {
             self.size = size
-            self.counter = counter
-            self.length = length
+            counterBit = 8 * counter
+            counterBits = 8 * length
             self.tieKeepsSecond = tieKeepsSecond
+        }
+
+        /// The counter of the copy starting at `start` of `d`.
+        func count(_ d: [UInt8], _ start: Int) -> UInt64 {
+            if littleEndian {
+                let first = start + counterBit / 8
+                return d[first..<(first + counterBits / 8)].reversed().reduce(0) { $0 << 8 | UInt64($1) }
+            }
+            var v: UInt64 = 0
+            for bit in counterBit..<(counterBit + counterBits) {
+                v = v << 1 | UInt64(d[start + bit / 8] >> (7 - UInt8(bit % 8)) & 1)
+            }
+            return v
         }
 
         /// The newer copy of `d` (nil when `d` cannot hold both).
         func newer(_ d: [UInt8]) -> [UInt8]? {
-            guard d.count >= 2 * size, counter + length <= size else { return nil }
-            func count(_ at: Int) -> UInt64 { d[at..<(at + length)].reduce(0) { $0 << 8 | UInt64($1) } }
-            let bits = UInt64(8 * length), modulus: UInt64 = bits == 64 ? 0 : 1 << bits
-            let difference = (count(size + counter) &- count(counter)) & (modulus &- 1)
+            guard d.count >= offset + 2 * size, counterBit + counterBits <= 8 * size, (1...64).contains(counterBits) else { return nil }
+            let modulus: UInt64 = counterBits == 64 ? 0 : 1 << UInt64(counterBits)
+            let difference = (count(d, offset + size) &- count(d, offset)) & (modulus &- 1)
             let half = modulus == 0 ? UInt64(1) << 63 : modulus / 2
             let secondIsNewer = difference == 0 ? tieKeepsSecond : difference < half
-            return Array(d[(secondIsNewer ? size : 0)..<(secondIsNewer ? 2 * size : size)])
+            let start = offset + (secondIsNewer ? size : 0)
+            return Array(d[start..<(start + size)])
         }
     }
 

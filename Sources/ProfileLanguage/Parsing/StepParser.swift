@@ -65,16 +65,7 @@ enum StepParser {
     /// `copies`, `records` and `continue`: how the step's answer becomes what fields read.
     private static func shape(_ s: Section, _ step: inout Step, key: String) {
         let readsRecords = step.isRecords
-        if let cs = s["copies"].section(.copies), let size = cs.required("size")?.int(1...4096),
-            let counter = cs.required("counter")?.int(0...4095)
-        {
-            let length = cs["length"].int(1...8) ?? 1
-            if counter + length > size {
-                cs["counter"].issue("the counter (byte \(counter), \(length) long) is not inside a \(size)-byte copy")
-            }
-            step.copies = Step.Copies(
-                size: size, counter: counter, length: length, tieKeepsSecond: cs["tie"].choice(["first", "second"]) == "second")
-        }
+        if let cs = s["copies"].section(.copies) { step.copies = copies(cs) }
         if let rs = s["records"].section(.records), let size = rs.required("size", "each record's byte count")?.int(1...4096) {
             step.records = Step.RecordCut(
                 offset: rs["offset"].int(0...4095) ?? 0, size: size, count: rs.has("count") ? rs["count"].int(1...255) : nil)
@@ -93,6 +84,32 @@ enum StepParser {
                 s["continue"].issue("'continue' repeats a `command` whose data is one byte (where to start)")
             }
         }
+    }
+
+    /// `copies: { size, offset, counter, length, endian, tie }`, the counter a byte (and
+    /// `length`) or `{ bit-offset, bit-length }`.
+    private static func copies(_ cs: Section) -> Step.Copies? {
+        guard let size = cs.required("size")?.int(1...4096) else { return nil }
+        var copies = Step.Copies(size: size, counter: 0, tieKeepsSecond: cs["tie"].choice(["first", "second"]) == "second")
+        copies.offset = cs["offset"].int(0...4095) ?? 0
+        copies.littleEndian = cs["endian"].choice(["big", "little"]) == "little"
+        if cs["counter"].isMapping {
+            guard let bits = cs["counter"].section(.copyCounter), let at = bits.required("bit-offset")?.int(0...(8 * 4096)),
+                let width = bits.required("bit-length")?.int(1...64)
+            else { return nil }
+            (copies.counterBit, copies.counterBits) = (at, width)
+            if cs.has("length") { cs["length"].issue("'length' counts a byte counter's bytes: a counter given in bits has 'bit-length'") }
+            if copies.littleEndian { cs["endian"].issue("'endian: little' reads a counter of whole bytes: give 'counter' as a byte") }
+        } else {
+            guard let counter = cs.required("counter")?.int(0...4095) else { return nil }
+            copies.counterBit = 8 * counter
+            copies.counterBits = 8 * (cs["length"].int(1...8) ?? 1)
+        }
+        if copies.counterBit + copies.counterBits > 8 * size {
+            cs["counter"].issue(
+                "the counter (bits \(copies.counterBit)–\(copies.counterBit + copies.counterBits - 1)) is not inside a \(size)-byte copy")
+        }
+        return copies
     }
 
     /// `{ by: index, offset: 3, one-of: ["14", "15"] }` or `{ offset: 7, equals: "00 00" }`.
