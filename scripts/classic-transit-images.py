@@ -12,7 +12,7 @@ import sys
 import lab_images
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "classic_cards"))
-FAMILIES = sorted(n[:-3] for n in os.listdir(sys.path[0]) if n.endswith(".py") and n != "card.py")
+FAMILIES = sorted(n[:-3] for n in os.listdir(sys.path[0]) if n.endswith(".py") and n not in ("card.py", "en1545.py"))
 
 if __name__ == "__main__":
     images, key_files = {}, {}

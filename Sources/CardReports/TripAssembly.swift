@@ -31,6 +31,13 @@ extension ReportBuilder {
                     names.append(f.name)
                 }
             }
+            // A paired trip's end, after its own fields.
+            if sources.first?.pair != nil {
+                for (name, from) in [("endTime", "time"), ("endStation", "station")] where position[from] != nil && position[name] == nil {
+                    position[name] = names.count
+                    names.append(name)
+                }
+            }
         }
     }
 
@@ -54,6 +61,7 @@ extension ReportBuilder {
         if !t.creditKinds.isEmpty, let ai = columns.position["amount"] {
             sign(&rows, amount: ai, kind: columns.position["kind"], credits: t.creditKinds)
         }
+        if let p = t.pair { rows = paired(rows, p, columns) }
         for (n, row) in rows.enumerated() {
             for (i, reason) in row.problems { warnings.append(.init(field: "trips[\(n)].\(columns.names[i])", reason: reason)) }
         }

@@ -11,49 +11,11 @@ random keys, written from the format as docs/cards/ describes it (not from the p
 
 Keys: random.Random(20261217), key A then key B for each of the 40 sectors; never an operator's
 key. KEY_FILES holds them as a Proxmark3 key dump (every key A, then every key B)."""
+from en1545 import Bits, transaction
 from card import block0, card_image, key_dump, key_dump_name, random_keys, split_blocks
 
 UID = bytes.fromhex("1C 2D 3E 4F")
 KEYS = random_keys(20261217, 40)
-
-
-class Bits:
-    """A bit string written most significant bit first."""
-    def __init__(self):
-        self.bits = ""
-
-    def put(self, value, width):
-        assert 0 <= value < (1 << width), (value, width)
-        self.bits += format(value, f"0{width}b") if width else ""
-
-    def to_bytes(self, length):
-        assert len(self.bits) <= 8 * length
-        s = self.bits.ljust(8 * length, "0")
-        return bytes(int(s[i:i + 8], 2) for i in range(0, len(s), 8))
-
-
-# The 28 elements a transaction's bitmap stands for, in order, with their widths; the first
-# element goes with the bitmap's first (most significant) bit.
-ELEMENTS = [("ns1", 8), ("unknown-a", 24), ("type", 7), ("ns4", 8), ("provider", 16), ("ns6", 8),
-            ("serial", 24), ("ns8", 8), ("location", 16), ("ns10", 8), ("device", 24), ("ns12", 8),
-            ("ns13", 8), ("ns14", 8), ("vehicle", 16), ("ns16", 8), ("contract", 5), ("ns18", 8),
-            ("ns19", 8), ("ns20", 8), ("duration", 16), ("ns22", 8), ("ns23", 8), ("price", 16),
-            ("subscription", 13), ("unknown-c", 10), ("ns27", 8), ("extra", 0)]
-
-
-def transaction(date, minute, **values):
-    """One 32-byte record: the bitmap, the date and time, then the elements given, in order."""
-    names = [n for n, _ in ELEMENTS]
-    assert set(values) <= set(names)
-    b = Bits()
-    for name in names:                       # the bitmap: first element = first bit
-        b.put(1 if name in values else 0, 1)
-    b.put(date, 14)
-    b.put(minute, 11)
-    for name, width in ELEMENTS:
-        if name in values:
-            b.put(values[name], width)
-    return b.to_bytes(32)
 
 
 def purse(counter, refills, units):

@@ -98,6 +98,8 @@ public struct LanguageKey: Sendable {
         case tripSource = "trip-source"
         /// `trips.skip`.
         case tripSkip = "trip-skip"
+        /// `trips.pair`: a tap-on and its tap-off as one trip.
+        case tripPair = "trip-pair"
         /// `contracts`.
         case contracts
         /// A `contracts.more` source.
@@ -149,6 +151,7 @@ public struct LanguageKey: Sendable {
             case .trips: return "`trips`"
             case .tripSource: return "`trips.more` sources"
             case .tripSkip: return "`trips.skip`"
+            case .tripPair: return "`trips.pair`"
             case .contracts: return "`contracts`"
             case .contractSource: return "`contracts.more` sources"
             case .contractList: return "`contracts.list`"

@@ -196,6 +196,15 @@ extension LanguageKeys {
             "credit-kinds", .trips, .list(.text),
             "Kinds whose amount adds money; every other kind's is a charge. Without it, amounts are signed as read.", example: "[top-up]"),
         K("skip", .trips, .mapping(.tripSkip), "Which records are not trips."),
+        K("pair", .trips, .mapping(.tripPair), "A tap-on and the tap-off after it become one trip, with `endTime` and `endStation`."),
+        K("first", .tripPair, .list(.text), required: true, "The kinds of a trip's first row (its tap-on).", example: "[tap-on]"),
+        K("second", .tripPair, .list(.text), required: true, "The kinds of its second row (its tap-off).", example: "[tap-off]"),
+        K("same", .tripPair, .list(.name), "Fields both rows give, equal.", example: "[journey, mode]"),
+        K("within", .tripPair, .integer(1...100_000), "At most this many minutes apart.", example: "90"),
+        K(
+            "amount", .tripPair, .choice(["sum", "second"]),
+            "The trip's amount: the two added (default), or the second's (a check-out that settles a check-in's deposit).",
+            example: "second"),
         K(
             "called", .trips, .choice(["trips", "transactions", "payments", "events"]),
             "What the text report calls the log's entries (default `trips`): a payment card's are `payments`.", example: "payments"),

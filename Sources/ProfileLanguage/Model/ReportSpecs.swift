@@ -27,6 +27,8 @@ public struct TripSpec: Sendable {
     /// derived fields then see the merged order (`older.balanceAfter` of a trip may be a
     /// top-up's).
     public var more: [TripSpec] = []
+    /// `pair`: a tap-on and the tap-off after it, one trip (``TripPairing``).
+    public var pair: TripPairing?
     /// `dol`: the records are laid out by a data object list the card gives (EMV's log
     /// format `9F4F`): each record is its values in list order, read by `tag` fields.
     public var dol: ValueReference?
@@ -94,5 +96,31 @@ public struct ContractSpec: Sendable {
         public var cases: [Int: String]
         /// `otherwise`: the layout when no case holds the value; nil: none.
         public var otherwise: String?
+    }
+}
+
+/// `trips.pair`: a trip's tap-on and its tap-off, two records on the card, become one trip.
+/// In time order, a row whose `kind` is one of `first` and the row after it, one of `second`,
+/// pair when they agree on every field of `same` and, with `within`, are at most that many
+/// minutes apart. The trip is the first row with `endTime` (the second's `time`) and
+/// `endStation` (its `station`), its `amount` the two amounts added (a fare charged at the tap-on,
+/// its unused part given back at the tap-off) or, with `amount: second`, the second's. Rows that
+/// do not pair stay as they are.
+public struct TripPairing: Sendable, Equatable {
+    /// `first`: the kinds a trip's first row has (a tap-on).
+    public var first: [String]
+    /// `second`: the kinds its second row has (a tap-off).
+    public var second: [String]
+    /// `same`: fields both rows must give, equal (a journey number, a mode).
+    public var same: [String] = []
+    /// `within`: at most this many minutes between them.
+    public var within: Int?
+    /// `amount: second`: the trip's amount is the second row's (a check-in holds a deposit the
+    /// check-out settles: the OV-chipkaart, Gautrain), not the two added.
+    public var amountFromSecond = false
+    /// A pairing of `first` rows with the `second` rows after them.
+    public init(first: [String], second: [String]) {
+        self.first = first
+        self.second = second
     }
 }

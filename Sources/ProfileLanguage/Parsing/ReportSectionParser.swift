@@ -31,9 +31,24 @@ enum ReportSectionParser {
             spec.creditKinds = (s["credit-kinds"].sequence() ?? []).compactMap { $0.text() }
             if let called = s["called"].choice(["trips", "transactions", "payments", "events"]) { spec.called = called }
             if let o = s["order"].choice(TripSpec.Order.allCases.map(\.rawValue)) { spec.order = TripSpec.Order(rawValue: o)! }
+            if let p = s["pair"].section(.tripPair) {
+                let kinds = { (k: String) in (p.required(k, "the kinds, e.g. [tap-on]")?.sequence() ?? []).compactMap { $0.text() } }
+                var pairing = TripPairing(first: kinds("first"), second: kinds("second"))
+                pairing.same = (p["same"].sequence() ?? []).compactMap { $0.name() }
+                pairing.within = p.has("within") ? p["within"].int(1...100_000) : nil
+                pairing.amountFromSecond = p["amount"].choice(["sum", "second"]) == "second"
+                spec.pair = pairing
+                if spec.order != .byTime { s["pair"].issue("a tap-on pairs with the tap-off after it in time: say order: by-time") }
+            }
         }
         var out = Source(spec: spec, fields: fields(s.required("fields") ?? s["fields"], .trip), cursor: c)
         out.more = (s["more"].sequence() ?? []).compactMap { trips($0, nested: true) }
+        if let p = spec.pair {
+            let names = Set(out.fields.map(\.name) + out.more.flatMap { $0.fields.map(\.name) })
+            for needed in ["kind", "time"] + p.same where !names.contains(needed) {
+                s["pair"].issue("pairing needs the trips' field '\(needed)'")
+            }
+        }
         if !out.more.isEmpty, spec.order != .byTime { s["more"].issue("trips from several answers are merged by time: say order: by-time") }
         return out
     }
