@@ -89,12 +89,12 @@ extension FieldDecoder {
             guard !overflow, CivilDate.supportedDays.contains(day) else { throw outOfRange }
             let date = CivilDate(daysSinceUnixEpoch: day)
             guard let seconds = minutes else { return .date(date) }
+            guard (0..<86400).contains(seconds) else { throw Failure(reason: "the time element is not a time of day") }
             if spec.utc { return try moment(spec, day: day, seconds: seconds, outOfRange) }
             return try dateTime(date, seconds, offset: offset(spec, date, seconds))
         }
         // Whole days first: epoch days × 86400 + count could overflow, days + count / 86400 cannot.
-        let extraDays = count >= 0 ? count / 86400 : (count - 86399) / 86400
-        let secs = count - extraDays * 86400
+        let (extraDays, secs) = Self.daysAndSeconds(count)
         let day = epoch.daysSinceUnixEpoch + extraDays
         if spec.utc { return try moment(spec, day: day, seconds: secs, outOfRange) }
         guard CivilDate.supportedDays.contains(day) else { throw outOfRange }
@@ -106,12 +106,16 @@ extension FieldDecoder {
     /// day and time it is in the field's zone, with that offset.
     static func moment(_ spec: FieldSpec, day: Int, seconds: Int, _ outOfRange: Failure) throws(Failure) -> FieldValue {
         let minutes = utcOffset(spec, day, seconds)
-        var secs = seconds + minutes * 60
-        let carry = secs >= 0 ? secs / 86400 : (secs - 86399) / 86400
-        secs -= carry * 86400
+        let (carry, secs) = daysAndSeconds(seconds + minutes * 60)  // seconds: 0..<86400, an offset: ±1 day
         let local = day + carry
         guard CivilDate.supportedDays.contains(local) else { throw outOfRange }
         return try dateTime(CivilDate(daysSinceUnixEpoch: local), secs, offset: minutes)
+    }
+
+    /// `seconds` as whole days (rounded down) and the seconds left in the last, 0..<86400.
+    static func daysAndSeconds(_ seconds: Int) -> (days: Int, seconds: Int) {
+        let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
+        return (days, seconds - days * 86400)
     }
 
     /// `date` at `seconds` after midnight, with its UTC offset when known.

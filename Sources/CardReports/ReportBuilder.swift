@@ -61,6 +61,14 @@ public struct ReportBuilder {
         from answers: Answers, variant: String? = nil, exchanges: Int = 0, partial: Bool = false, showPersonal: Bool = false,
         showFullNumbers: Bool = false
     ) -> CardReport {
+        if let choice = profile.zoneBy, let zone = choice.zone(in: answers) {
+            // The card's region names its zone: the same report, its times read there.
+            var other = ReportBuilder(profile: profile.rezoned(zone))
+            other.collects = collects
+            return other.build(
+                from: answers, variant: variant, exchanges: exchanges, partial: partial, showPersonal: showPersonal,
+                showFullNumbers: showFullNumbers)
+        }
         log?.entries = []
         defer { log?.entries = [] }
         let showing = Showing(personal: showPersonal, fullNumbers: showFullNumbers)

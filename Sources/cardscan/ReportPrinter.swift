@@ -74,8 +74,9 @@ struct ReportPrinter {
         if !r.locked.isEmpty {
             let list = r.locked.map(String.init).joined(separator: ", ")
             lines.append(
-                style.yellow("  locked: ") + "sector\(r.locked.count == 1 ? "" : "s") \(list), which no key of yours opens: "
-                    + "what they hold is not shown (cardscan keys add FILE imports a card's keys)")
+                style.yellow("  locked: ") + "sector\(r.locked.count == 1 ? "" : "s") \(list) not read: no key of yours opens them "
+                    + "(or the locked sector before them in a run); what they hold is not shown (cardscan keys add FILE imports a card's keys)"
+            )
         }
         return lines
     }
@@ -119,7 +120,7 @@ struct ReportPrinter {
             out.append(
                 r.partial
                     ? "  No \(called) read: the read stopped early."
-                    : r.locked.isEmpty ? "  No \(called) recorded on the card." : "  No \(called) read: the sectors below are locked.")
+                    : r.locked.isEmpty ? "  No \(called) recorded on the card." : "  No \(called) read; some sectors are locked (below).")
         } else {
             var columns: [String] = []
             for t in r.trips { for (k, _) in t where !columns.contains(k) { columns.append(k) } }

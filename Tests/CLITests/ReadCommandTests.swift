@@ -27,14 +27,17 @@ import Testing
             "troika": ["hf-mf-2B3C4D5E-key.bin", "troika-ticket-keys.json"], "strelka": ["strelka.keys"],
             "podorozhnik": ["hf-mf-04112233445566-key.bin"],
         ]
-        for keys in keyFiles[name] ?? [] {
+        // The Classic transit cards: the key files and lab profiles their table row names.
+        let row = try ClassicSystemsLabTests.rows().first { $0.image == name + "-image.json" }
+        for keys in keyFiles[name] ?? row?.keys ?? [] {
             #expect(try Lab.cardscan(["keys", "add", Lab.root + "/Tests/LabCards/" + keys], environment: env).status == 0)
         }
         // A card known by its key's hash: the lab's copy of its profile knows the lab keys'.
-        if FileManager.default.fileExists(atPath: Lab.root + "/Tests/LabCards/profiles/\(name).yaml") {
-            let dir = env["XDG_CONFIG_HOME"]! + "/cardscan/profiles"
-            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(atPath: Lab.root + "/Tests/LabCards/profiles/\(name).yaml", toPath: dir + "/\(name).yaml")
+        let dir = env["XDG_CONFIG_HOME"]! + "/cardscan/profiles"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        for file in row?.profiles ?? ["\(name).yaml"]
+        where FileManager.default.fileExists(atPath: Lab.root + "/Tests/LabCards/profiles/" + file) {
+            try FileManager.default.copyItem(atPath: Lab.root + "/Tests/LabCards/profiles/" + file, toPath: dir + "/" + file)
         }
         let r = try Lab.cardscan(["read", Lab.root + "/Tests/LabCards/\(name)-image.json", "--json"], environment: env)
         #expect(r.status == 0, "\(r.stderr)")

@@ -69,7 +69,7 @@ import Testing
             base + "{ sector: 3, last: 15 }\n    as: purse\n    records: { size: 16, keep: [{ by: index, offset: 3, equals: \"14\" }] }\n"
         #expect(throws: Never.self) { try load(profileYAML(good)) }
         for (yaml, reason) in [
-            (base + "{ sector: 3, last: 2 }\n    as: purse\n", "comes after"),
+            (base + "{ sector: 3, last: 2 }\n    as: purse\n", "must come after"),
             (base + "{ sector: { from: index, sectors: { 0: 2 } }, last: 9 }\n    as: purse\n", "'last' reads a run"),
             (base + "{ sector: 3 }\n    as: purse\n    records: { size: 16, keep: [{ by: later, equals: \"14\" }] }\n", "later"),
             (

@@ -102,6 +102,13 @@ def lsb_bits(length, *fields):
     return n.to_bytes(length, "little")
 
 
+def clock_stamp(hour, minute, second, year, month, day, base):
+    """A 32-bit time, most significant bit first: hour (5 bits), minute (6), second (6), year
+    after `base` (6), month (4), day (5) (Touch 'n Go's from 1990; KomuterLink's from 2000, whose
+    second bits no source reads)."""
+    return ((hour << 27) | (minute << 21) | (second << 15) | ((year - base) << 9) | (month << 5) | day).to_bytes(4, "big")
+
+
 def rkf_day(iso):
     """RKF's DateCompact: days after 1997-01-01."""
     return (datetime.date.fromisoformat(iso) - datetime.date(1997, 1, 1)).days

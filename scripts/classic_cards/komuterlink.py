@@ -1,16 +1,15 @@
 """A made-up KomuterLink card (KTM Komuter, Malaysia; Classic 1K): the
 layout of docs/cards/touch-n-go.md. Every key is drawn from random.Random(20261213):
 never an operator's key. Its keys go in a Proxmark3 dictionary (.dic: one key a line)."""
-from card import MAKER, block0, card_image, dictionary, luhn, random_keys, value_block
+from card import MAKER, block0, card_image, clock_stamp, dictionary, luhn, random_keys, value_block
 
 UID = bytes.fromhex("BA CB DC 0E")
 KEYS = random_keys(20261213)
 
 
-def stamp(hour, minute, unread, year, month, day):
-    """A 32-bit time, most significant bit first: hour (5 bits), minute (6), 6 bits no source
-    reads here (Touch 'n Go's seconds), year after 2000 (6), month (4), day (5)."""
-    return ((hour << 27) | (minute << 21) | (unread << 15) | ((year - 2000) << 9) | (month << 5) | day).to_bytes(4, "big")
+def stamp(hour, minute, second, year, month, day):
+    """The card's 32-bit time (years after 2000)."""
+    return clock_stamp(hour, minute, second, year, month, day, base=2000)
 
 
 def record(when, number, amount):

@@ -6,7 +6,7 @@ MIFARE Classic Tool key file; the base keys in Metrodroid's static key file with
 from which cardscan derives the card's."""
 import json
 
-from card import MAKER, block0, card_image, dictionary, hexs, luhn, metrodroid_entries, random_keys, value_block
+from card import MAKER, block0, card_image, clock_stamp, dictionary, hexs, luhn, metrodroid_entries, random_keys, value_block
 
 UID = bytes.fromhex("AA BB CC 0E")
 BASE_KEYS = random_keys(20261212)
@@ -27,9 +27,8 @@ KEYS = [(xor(a, pattern(UID)), xor(b, pattern(UID))) for a, b in BASE_KEYS]
 
 
 def stamp(hour, minute, second, year, month, day):
-    """A 32-bit time, most significant bit first: hour (5 bits), minute (6), second (6), year
-    after 1990 (6), month (4), day (5)."""
-    return ((hour << 27) | (minute << 21) | (second << 15) | ((year - 1990) << 9) | (month << 5) | day).to_bytes(4, "big")
+    """The card's 32-bit time (years after 1990)."""
+    return clock_stamp(hour, minute, second, year, month, day, base=1990)
 
 
 def header(number, operator, balance_after, amount, when):

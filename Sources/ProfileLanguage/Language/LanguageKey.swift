@@ -80,6 +80,8 @@ public struct LanguageKey: Sendable {
         case field
         /// A field's `when`.
         case condition
+        /// `zone-by`: the zone a byte of an answer names.
+        case zoneBy = "zone-by"
         /// A field's `negative-if`: a byte that holds the value's sign.
         case negativeIf = "negative-if"
         /// A field's `clock-shift`.
@@ -142,6 +144,7 @@ public struct LanguageKey: Sendable {
             case .reference: return "Value references"
             case .field: return "Fields"
             case .condition: return "A field's `when`"
+            case .zoneBy: return "`zone-by`"
             case .negativeIf: return "A field's `negative-if`"
             case .clockShift: return "A field's `clock-shift`"
             case .type: return "Types"

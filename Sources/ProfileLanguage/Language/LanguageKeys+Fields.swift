@@ -43,7 +43,7 @@ extension LanguageKeys {
             "negative-if", .field, .mapping(.negativeIf),
             "The value is negative when a byte of the same answer or record has one of these bits set."),
         K("offset", .negativeIf, .integer(0...4095), "The byte's place (default 0).", example: "1"),
-        K("mask", .negativeIf, .hex(1...1), "The bits that mean negative.", example: "\"80\""),
+        K("mask", .negativeIf, .hex(1...1), required: true, "The bits that mean negative.", example: "\"80\""),
         K("scale", .field, .integer(Int.min...Int.max), "Multiply by this.", example: "10"),
         K("add", .field, .integer(Int.min...Int.max), "Then add this.", example: "-1000"),
         K("divide", .field, .integer(1...1_000_000_000), "Then divide by this, the remainder dropped.", example: "10"),

@@ -24,6 +24,12 @@ public enum LanguageKeys {
             "zone", .profile, .zone,
             "The card's time zone: the dates and times it keeps are local time there (a UTC offset, or a zone name when the country changes its clocks).",
             example: "Europe/Paris"),
+        K("zone-by", .profile, .mapping(.zoneBy), "A card that names its region: the zone a byte of an answer names, instead of `zone`."),
+        K("from", .zoneBy, .name, required: true, "The answer holding the byte.", example: "sector15"),
+        K("offset", .zoneBy, .integer(0...4095), "The byte's place (default 0).", example: "26"),
+        K(
+            "zones", .zoneBy, .named(.text), required: true, "The time zone each value names; others keep `zone`.",
+            example: "{ 0x55: Asia/Omsk }"),
         K(
             "technology", .profile, .choice(["iso7816", "felica", "desfire", "ultralight", "classic"]),
             "What the card speaks: ISO 7816 APDUs (the default), FeliCa frames, MIFARE DESFire commands, MIFARE Ultralight pages, or MIFARE Classic sectors.",

@@ -24,6 +24,8 @@ public struct Profile: Sendable {
     public var privateFields: [NamedField] = []
     /// The card's time zone (`zone`): the dates and times it keeps are local time there.
     public var zone: CivilZone?
+    /// `zone-by`: a card that names its region reads in that region's zone (``ZoneChoice``).
+    public var zoneBy: ZoneChoice?
     /// `balance`: the purse, one field giving a number, reported in ``currency``.
     public var balance: FieldSpec?
     /// `trips`: how the trip log is read.

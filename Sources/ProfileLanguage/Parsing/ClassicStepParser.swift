@@ -17,7 +17,7 @@ enum ClassicStepParser {
         guard s["sector"].isMapping else {
             guard let sector = s.required("sector", "the sector, e.g. 8")?.int(0...39) else { return nil }
             guard s.has("last"), let last = s["last"].int(0...39) else { return .readSector(sector: sector, keyB: keyB) }
-            if last <= sector { s["last"].issue("the last sector (\(last)) comes after the first (\(sector))") }
+            if last <= sector { s["last"].issue("the last sector (\(last)) must come after the first (\(sector))") }
             return .readSector(sector: sector, keyB: keyB, last: max(last, sector))
         }
         if s.has("last") { s["last"].issue("'last' reads a run of sectors from a fixed first one, not from a sector a byte names") }

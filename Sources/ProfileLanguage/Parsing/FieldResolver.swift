@@ -109,6 +109,12 @@ struct FieldResolver {
             s["unset"].issue("'unset' applies to integers, days and seconds, not \(t.rawValue)")
         }
         if spec.mapDefault != nil, spec.map == nil { s["default"].issue("'default' only applies with 'map' or 'table'") }
+        if let bit = spec.signBit {
+            if t == .int { s["sign-bit"].issue("'sign-bit' reads a sign and a magnitude: use it with uint, not int (two's complement)") }
+            if let length = spec.length, bit >= 8 * length {
+                s["sign-bit"].issue("bit \(bit) is not in the field's \(length) byte(s)")
+            }
+        }
         if let text = spec.numberText {
             if text.digits != nil, ![.uint, .int, .bcd].contains(t) {
                 s["digits"].issue("'digits' pads an integer's decimal digits, not \(t.rawValue)")

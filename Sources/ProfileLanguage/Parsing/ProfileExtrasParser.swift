@@ -81,4 +81,24 @@ enum ProfileExtrasParser {
         }
         return out
     }
+
+    /// `zone-by: { from: sector15, offset: 26, zones: { 0x55: Asia/Omsk } }`.
+    static func zoneBy(_ c: Cursor) -> ZoneChoice? {
+        guard let s = c.section(.zoneBy), let answer = s.required("from", "the answer holding the byte")?.name(),
+            let m = s.required("zones", "the zone each value names, e.g. { 0x55: Asia/Omsk }")?.section(allowed: nil)
+        else { return nil }
+        var zones: [Int: TimeZone] = [:]
+        for (k, v) in m.entries {
+            guard let code = Cursor.parseInt(k), (0...255).contains(code) else {
+                v.issue("a value is a byte (e.g. 0x55), not '\(k)'")
+                continue
+            }
+            guard let name = v.text(), name.contains("/"), let tz = TimeZone(identifier: name) else {
+                v.issue("not a time zone name (e.g. Asia/Omsk)")
+                continue
+            }
+            zones[code] = tz
+        }
+        return ZoneChoice(answer: answer, offset: s["offset"].int(0...4095) ?? 0, zones: zones)
+    }
 }

@@ -160,7 +160,10 @@ enum ProfileMerge {
         }
         // Read and checked once per process and version of the file: six profiles extend City Union.
         let modified = (try? FileManager.default.attributesOfItem(atPath: file)[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-        switch parents.get("\(file)\u{0}\(modified)", { readParent(name, file, context.commandPolicy, options) }) {
+        // The depth is part of the key: a parent read two levels down may stop at the limit.
+        switch parents.get(
+            "\(file)\u{0}\(modified)\u{0}\(options.extendsDepth)", { readParent(name, file, context.commandPolicy, options) })
+        {
         case .parent(let m): return (m, file)
         case .problem(let reason):
             at.issue(reason)

@@ -31,6 +31,10 @@ enum ProfileParser {
             detect: DetectionParser.parse(s["detect"]), steps: steps, card: [], balance: nil, trips: nil,
             variants: ProfileExtrasParser.variants(s["variants"]), source: context.file)
         profile.zone = zone
+        profile.zoneBy = ProfileExtrasParser.zoneBy(s["zone-by"])
+        if profile.zoneBy != nil, zone == nil {
+            s["zone-by"].issue("'zone-by' changes the profile's 'zone' for some cards: give 'zone' too")
+        }
         profile.commands = declared
         profile.terminal = ProfileExtrasParser.terminal(s["terminal"])
         profile.reportNotes = ProfileExtrasParser.reportNotes(s["report-notes"])
