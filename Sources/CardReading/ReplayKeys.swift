@@ -14,7 +14,7 @@ enum ReplayKeys {
         var tries: [Int: (a: Int, b: Int)] = [:]
         for entry in transcript.entries {
             guard let c = entry.command, c.count >= 8, let type = c[0], type == 0x60 || type == 0x61, let block = c[1] else { continue }
-            let sector = block < 128 ? Int(block) / 4 : 32 + (Int(block) - 128) / 16
+            let sector = ClassicCardImage.Kind.place(ofBlock: Int(block)).sector
             var n = tries[sector] ?? (0, 0)
             if type == 0x60 { n.a += 1 } else { n.b += 1 }
             tries[sector] = n

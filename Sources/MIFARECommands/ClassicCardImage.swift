@@ -79,6 +79,9 @@ public struct ClassicCardImage: Codable, Equatable, Sendable {
         /// How many blocks sector `n` has.
         public static func blocks(inSector n: Int) -> Int { n < 32 ? 4 : 16 }
 
+        /// The absolute number of sector `n`'s first block.
+        public static func firstBlock(ofSector n: Int) -> Int { n < 32 ? n * 4 : 128 + (n - 32) * 16 }
+
         /// The sector and the block in it of absolute block number `block`.
         public static func place(ofBlock block: Int) -> (sector: Int, index: Int) {
             block < 128 ? (block / 4, block % 4) : (32 + (block - 128) / 16, (block - 128) % 16)

@@ -48,9 +48,12 @@ public struct ClassicMAD: Equatable, Sendable {
         return s == 0 || s == 0x10 ? nil : s
     }
 
+    /// The NFC Forum's NDEF application: the card's `03 E1`.
+    public static let ndefAID: UInt16 = 0xE103
+
     /// Entries of 2 bytes as AN10787 stores them: the application code, then the function
     /// cluster code — the card's `03 E1` is cluster E1 (NFC Forum), application 03: AID `E103`.
-    static func entries(_ bytes: ArraySlice<UInt8>, firstSector: Int) -> [Entry] {
+    public static func entries(_ bytes: ArraySlice<UInt8>, firstSector: Int) -> [Entry] {
         stride(from: bytes.startIndex, to: bytes.endIndex - 1, by: 2).enumerated().map { i, at in
             Entry(sector: firstSector + i, aid: UInt16(bytes[at + 1]) << 8 | UInt16(bytes[at]))
         }
@@ -75,7 +78,7 @@ public struct ClassicMAD: Equatable, Sendable {
         case 0x0003: return "additional directory information"
         case 0x0004: return "card holder information"
         case 0x0005: return "not applicable (above the memory size)"
-        case 0xE103: return "NDEF (NFC Forum)"
+        case ndefAID: return "NDEF (NFC Forum)"
         default: return "application \(hex(aid, 4)) (function cluster \(hex(aid >> 8, 2)))"
         }
     }

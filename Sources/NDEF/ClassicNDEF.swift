@@ -19,12 +19,12 @@ public enum ClassicNDEF {
     /// name sectors 1–15;
     /// MAD2's 23 (sector 16's blocks 0–2, same shape) name sectors 17–39.
     public static func ndefSectors(mad1: [UInt8], mad2: [UInt8]? = nil) -> [Int] {
-        func entries(_ data: [UInt8], first: Int) -> [Int] {
-            stride(from: 2, to: data.count - 1, by: 2).enumerated().compactMap { i, at in
-                data[at] == 0x03 && data[at + 1] == 0xE1 ? first + i : nil
-            }
+        // Each directory's entries start at its byte 2 (after the CRC and the info byte).
+        func ndef(_ data: [UInt8], first: Int) -> [Int] {
+            guard data.count > 2 else { return [] }
+            return ClassicMAD.entries(data[2...], firstSector: first).filter { $0.aid == ClassicMAD.ndefAID }.map(\.sector)
         }
-        return entries(mad1, first: 1) + (mad2.map { entries($0, first: 17) } ?? [])
+        return ndef(mad1, first: 1) + (mad2.map { ndef($0, first: 17) } ?? [])
     }
 
     /// The NDEF sectors the directory names, their data blocks' bytes in order, and whether a
@@ -36,14 +36,14 @@ public enum ClassicNDEF {
     }
 
     /// The first block of sector `n` (sectors 32–39 of a 4K card have 16 blocks).
-    static func firstBlock(_ n: Int) -> Int { n < 32 ? n * 4 : 128 + (n - 32) * 16 }
+    static func firstBlock(_ n: Int) -> Int { ClassicCardImage.Kind.firstBlock(ofSector: n) }
 
     /// Reads the MAD (and MAD2 on a 4K card) and the NDEF sectors it names.
     static func area(_ exchange: CardExchange, uid: [UInt8], sectors: Int, reselect: (() throws -> Void)?) throws -> Area {
         var count = 0
         func sector(_ n: Int, key: [UInt8]) throws -> [[UInt8?]]? {
             let (read, _) = try ClassicDump.read(
-                sector: n, firstBlock: firstBlock(n), count: n < 32 ? 4 : 16, uid: uid, candidates: ([key], []),
+                sector: n, firstBlock: firstBlock(n), count: ClassicCardImage.Kind.blocks(inSector: n), uid: uid, candidates: ([key], []),
                 transmit: exchange.transmit, reselect: reselect, authentications: &count)
             return read.blocks.map { $0.compactMap { try? Transcript.parsePattern($0) } }
         }

@@ -16,7 +16,7 @@ extension ClassicNDEF {
         bytes += [UInt8](repeating: 0, count: (16 - bytes.count % 16) % 16)
         var next = 0
         for n in area.sectors where next < bytes.count {
-            let first = firstBlock(n), dataBlocks = (n < 32 ? 4 : 16) - 1
+            let first = firstBlock(n), dataBlocks = ClassicCardImage.Kind.blocks(inSector: n) - 1
             _ = try exchange.transmit(ClassicCommand.authenticate(block: UInt8(first), keyB: false, key: ndefKey, uid: uid))
             for b in 0..<dataBlocks where next < bytes.count {
                 _ = try exchange.transmit(ClassicCommand.write(block: UInt8(first + b), data: Array(bytes[next..<(next + 16)])))

@@ -45,8 +45,8 @@ final class ClassicStepRunner: StepRunner {
     private func read(_ sector: Int, keyB: Bool?, preferring: [UInt8]? = nil) throws(ReadError) -> [UInt8]? {
         if let known = sectors[sector] { return known }
         guard let card = session.classicCard, !closed.contains(sector) else { return nil }
-        let first = sector < 32 ? sector * 4 : 128 + (sector - 32) * 16
-        let count = sector < 32 ? 4 : 16
+        let first = ClassicCardImage.Kind.firstBlock(ofSector: sector)
+        let count = ClassicCardImage.Kind.blocks(inSector: sector)
         var candidates = ClassicDump.candidates(sector, card.keys.filter { $0.uid == nil || $0.uid == card.uid }, uid: card.uid)
         if let preferring { candidates.a = [preferring] + candidates.a.filter { $0 != preferring } }
         var authentications = 0
