@@ -19,7 +19,7 @@ struct KeysCommand: ParsableCommand {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract:
-                "Import key files: Metrodroid JSON, MIFARE Classic Tool .keys, Proxmark3 .dic and key dumps (.bin), .farebotkeys, or a dump's trailers (.mfd, Proxmark3 JSON, .mct, Flipper .nfc)."
+                "Import key files: Metrodroid JSON (static files with the touchngo transform too), MIFARE Classic Tool .keys, Proxmark3 .dic and key dumps (.bin), .farebotkeys, or a dump's trailers (.mfd, Proxmark3 JSON, .mct, Flipper .nfc)."
         )
         @Argument(help: ArgumentHelp("Key files or dumps.", valueName: "FILE")) var files: [String]
 

@@ -9,13 +9,6 @@ import Testing
 /// docs/cards/classic.md (not by the code under test), and the language's Classic steps: a
 /// sector named by a byte, an NDEF record's payload, a day-first packed date.
 @Suite struct ClassicProfileTests {
-    /// Replays a fixture by detection among every built-in profile.
-    func replay(_ relative: String) throws -> CardReport {
-        var t = try transcript(relative)
-        t.headers.removeAll { $0.key == "detected" }
-        return try #require(try TranscriptReplay.run(t, file: relative, registry: builtInRegistry).result.report)
-    }
-
     /// SmartRide, bank 1 (bit 4 of sector 0 block 1 byte 5 clear): balance D2 04 = 1234 cents;
     /// the last-transaction date 79 9C = 01111 0011 0011100: day 15, month 3, 28 + 1991 = 2019;
     /// the ride 79 E1 FE: day 15, month 3, 12 + 2007 = 2019, minute 510 = 08:30 NZDT =
@@ -23,7 +16,7 @@ import Testing
     /// 2019, minute 1065 = 17:45 = 1552538700 s, D0 07 = 2000 cents (`TZ=Pacific/Auckland date -d
     /// "2019-03-15 08:30" +%s`).
     @Test func smartRideWorkedExample() throws {
-        let r = try replay("smartride-rotorua/detected.apdu")
+        let r = try replayByDetection("smartride-rotorua/detected.apdu")
         #expect(r.profile == "smartride-rotorua" && r.balance?.minorUnits == 1234)
         #expect(r.card["serial"] == .string("A1B2C3D"))
         #expect(r.card["lastTransaction"] == .date(CivilDate(year: 2019, month: 3, day: 15)!))
@@ -34,32 +27,32 @@ import Testing
     /// BUSIT with bank 5 in use (the bit set): sectors 6 and 7, NZ$50.00 (88 13); bank 1's
     /// older NZ$1.00 is not read.
     @Test func busitReadsTheBankInUse() throws {
-        let r = try replay("busit/detected.apdu")
+        let r = try replayByDetection("busit/detected.apdu")
         #expect(r.profile == "busit" && r.name == "BUSIT (Waikato)" && r.balance?.minorUnits == 5000)
         #expect(r.trips.count == 2)
-        let bank1 = try replay("busit/bank-1.apdu")
+        let bank1 = try replayByDetection("busit/bank-1.apdu")
         #expect(bank1.balance?.minorUnits == 725 && bank1.trips.count == 2)
-        let new = try replay("smartride-rotorua/no-trips.apdu")
+        let new = try replayByDetection("smartride-rotorua/no-trips.apdu")
         #expect(new.profile == "smartride-rotorua" && new.balance?.minorUnits == 500 && new.trips.isEmpty)
     }
 
     /// Strelka: sector 12 block 0 bytes 2–11 30 00 12 34 56 78 90 12 34 5F; the first 19 hex
     /// digits, and digits 8–18 grouped 4-4-3.
     @Test func strelkaNumbers() throws {
-        let r = try replay("strelka/detected.apdu")
+        let r = try replayByDetection("strelka/detected.apdu")
         #expect(r.profile == "strelka")
         #expect(r.card["number"] == .string("5678 9012 345") && r.card["longNumber"] == .string("3000123456789012345"))
     }
 
     /// pilet.ee: the record's `5A` "3086600012345678901" without its first 8 characters.
     @Test func tartuFromTheNDEFRecord() throws {
-        let r = try replay("tartu/detected.apdu")
+        let r = try replayByDetection("tartu/detected.apdu")
         #expect(r.profile == "tartu" && r.card["number"] == .string("12345678901"))
         #expect(r.card["issuerCountry"] == .string("233") && r.card["validUntil"] == .string("250831"))
         #expect(r.card["uid"] == .string("11223344"))
         // A signed card: the record lacks ME, a "Sig" record follows, the message runs into a
         // third sector.
-        let signed = try replay("tartu/signed.apdu")
+        let signed = try replayByDetection("tartu/signed.apdu")
         #expect(signed.profile == "tartu" && signed.card["number"] == .string("12345678901") && signed.card["uid"] == .string("22334455"))
     }
 

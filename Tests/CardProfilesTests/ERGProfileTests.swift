@@ -9,18 +9,12 @@ import Testing
 /// out by hand in docs/cards/classic.md §ERG: the newer index copy, the records it names, the
 /// last balance record, days and minutes after the card's epoch counted in UTC.
 @Suite struct ERGProfileTests {
-    func replay(_ relative: String) throws -> CardReport {
-        var t = try transcript(relative)
-        t.headers.removeAll { $0.key == "detected" }
-        return try #require(try TranscriptReplay.run(t, file: relative, registry: builtInRegistry).result.report)
-    }
-
     /// Manly: index versions 0x0012 (sector 1) > 0x0011, so S3B0, S3B1 are balances (the last,
     /// 0x0E42 = 3650) and S4B0–2 purse records; S3B2, named only by the stale copy, is not read.
     /// Epoch 0x0E45 = 3653 days = 2010-01-01. S4B0: day 0x765 = 1893, minute 0x424 = 1060 →
     /// 2015-03-09 17:40Z, +5000; S4B1: 2015-03-10 08:15Z, −900; S4B2: 08:20Z, −450.
     @Test func manlyFastFerry() throws {
-        let r = try replay("manly-fast-ferry/detected.apdu")
+        let r = try replayByDetection("manly-fast-ferry/detected.apdu")
         #expect(r.profile == "manly-fast-ferry" && r.balance?.minorUnits == 3650 && r.currency == "AUD")
         #expect(r.card["number"] == .string("0A1B2C3D") && r.card["cardEpoch"] == .date(CivilDate(year: 2010, month: 1, day: 1)!))
         #expect(r.trips.map(\.instant) == [1_425_975_600, 1_425_975_300, 1_425_922_800].map { Date(timeIntervalSince1970: $0) })
@@ -32,7 +26,7 @@ import Testing
     /// 0x075BCD15 = 123456789; epoch 0x0CD8 = 3288 days = 2009-01-01; the top-up by operator 6
     /// (Metro) at 2014-02-13 16:05Z; a Red Bus trip's mark and fare at 07:50Z; Go Bus at 08:20Z.
     @Test func christchurchMetrocard() throws {
-        let r = try replay("chc-metrocard/detected.apdu")
+        let r = try replayByDetection("chc-metrocard/detected.apdu")
         #expect(r.profile == "chc-metrocard" && r.balance?.minorUnits == 2050 && r.card["number"] == .string("123456789"))
         #expect(
             r.trips.map(\.instant)
@@ -46,7 +40,7 @@ import Testing
     /// 7–8 = 05 05 and is no balance: the last balance is S3B2's 0x05DC = 1500. S4B2 (index 04)
     /// and S5B0 (type 05) are not records; S7B1 (index byte 16) and S15B2 (index byte 41) are.
     @Test func genericERG() throws {
-        let r = try replay("erg/detected.apdu")
+        let r = try replayByDetection("erg/detected.apdu")
         #expect(r.profile == "erg" && r.balance?.minorUnits == 1500 && r.currency == "XXX")
         #expect(
             r.trips.map(\.instant)
@@ -57,7 +51,7 @@ import Testing
     /// Without the card's keys: sector 0 opens with the transport key, so the card is known and
     /// numbered; sectors 1–15 are named locked, and nothing is made up.
     @Test func withoutKeysTheLockedSectorsAreNamed() throws {
-        let r = try replay("erg/no-keys.apdu")
+        let r = try replayByDetection("erg/no-keys.apdu")
         #expect(r.profile == "erg" && r.card["number"] == .string("0012D687") && r.balance == nil && r.trips.isEmpty)
         #expect(r.locked == Array(1...15))
     }

@@ -9,12 +9,6 @@ import Testing
 /// each value worked out by hand in docs/cards/nextfare-classic.md: little-endian numbers, a sign
 /// bit and a magnitude, the newer balance copy by its write counter, records by their place.
 @Suite struct NextfareClassicProfileTests {
-    func replay(_ relative: String) throws -> CardReport {
-        var t = try transcript(relative)
-        t.headers.removeAll { $0.key == "detected" }
-        return try #require(try TranscriptReplay.run(t, file: relative, registry: builtInRegistry).result.report)
-    }
-
     func instants(_ r: CardReport) -> [TimeInterval] { r.trips.compactMap { $0.instant?.timeIntervalSince1970 } }
 
     /// UID 4E 61 BC 00 read little-endian is 12,345,678: 0160 00012345678 and its Luhn digit 8.
@@ -23,7 +17,7 @@ import Testing
     /// 2000. The tap-on: 0x3065 = 2024-03-05, minute 0x1EF = 08:15, E0 81: sign set, −0x1E0 =
     /// −480, journey 0x2461 >> 5 = 291; the tap-off 08:47, +155: one trip. The type-71 sale is left out.
     @Test func genericCard() throws {
-        let r = try replay("nextfare/detected.apdu")
+        let r = try replayByDetection("nextfare/detected.apdu")
         #expect(r.profile == "nextfare" && r.balance?.minorUnits == 1925 && r.card["number"] == .string("0160 0001 2345 6788"))
         #expect(r.card["validUntil"] == .date(CivilDate(year: 2030, month: 12, day: 31)!) && r.card["ticketClass"] == .string("2049"))
         // The tap-on and the tap-off of journey 291 and mode 5 are one trip: −480 + 155 = −325,
@@ -39,7 +33,7 @@ import Testing
     /// B0's bit 7 set: −60. Class 08A5: Concession. Taps at 08:02 (−400) and 08:31 (+90) on
     /// 2024-07-01 +10:00, journey 0x7D01 >> 5 = 1000; a manual top-up of 200 at 2024-06-30 17:45.
     @Test func seqGoCard() throws {
-        let r = try replay("seq-go/detected.apdu")
+        let r = try replayByDetection("seq-go/detected.apdu")
         #expect(r.profile == "seq-go" && r.balance?.minorUnits == -60 && r.currency == "AUD")
         #expect(r.card["number"] == .string("0160 0008 7654 3212") && r.card["ticketClass"] == .string("Concession"))
         #expect(instants(r) == [1_719_784_920, 1_719_733_500])
@@ -51,10 +45,10 @@ import Testing
     /// card's records in their zones, each tap its own trip (they pair nothing); the Go-To card's
     /// undated type-89 record is left out.
     @Test func laAndMinneapolis() throws {
-        let la = try replay("lax-tap/detected.apdu")
+        let la = try replayByDetection("lax-tap/detected.apdu")
         #expect(la.profile == "lax-tap" && la.balance?.minorUnits == 1925 && la.card["number"] == .string("0160 0029 8676 8283"))
         #expect(instants(la).first == 1_709_657_220 && la.trips.first?.mode == "LA Metro")
-        let msp = try replay("msp-goto/detected.apdu")
+        let msp = try replayByDetection("msp-goto/detected.apdu")
         #expect(msp.profile == "msp-goto" && msp.trips.count == 3 && msp.card["number"] == .string("0160 0058 5007 9810"))
     }
 

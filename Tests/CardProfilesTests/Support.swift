@@ -1,4 +1,5 @@
 import APDU
+import CardReading
 import Foundation
 import Testing
 
@@ -21,6 +22,14 @@ let builtInRegistry = ProfileRegistry(directories: [.init(path: packageRoot + "/
 
 func transcript(_ relative: String) throws -> Transcript {
     try Transcript(parsing: String(contentsOfFile: fixtures + "/" + relative, encoding: .utf8), file: relative)
+}
+
+/// The report of a fixture replayed by detection among every built-in profile (its `detected`
+/// header, which names the profile a key check holds for, left out).
+func replayByDetection(_ relative: String) throws -> CardReport {
+    var t = try transcript(relative)
+    t.headers.removeAll { $0.key == "detected" }
+    return try #require(try TranscriptReplay.run(t, file: relative, registry: builtInRegistry).result.report)
 }
 
 func profileYAML(_ body: String) -> String {
